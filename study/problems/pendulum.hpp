@@ -1,0 +1,67 @@
+#pragma once
+/// Mathematical pendulum theta'' = -omega0^2 sin(theta), released from rest at amplitude theta0.
+/// Exact through Jacobi elliptic functions (Boost.Math), k = sin(theta0/2), u = K(k) - omega0 t:
+///   sin(theta/2) = k sn(u, k),   theta' = -2 k omega0 cn(u, k),   period 4 K(k) / omega0.
+/// Source: Lawden, Elliptic Functions and Applications (1989), §5.2; Hairer, Lubich, Wanner, GNI §I.1.
+
+#include <array>
+#include <cmath>
+#include <string_view>
+
+#include <boost/math/constants/constants.hpp>
+#include <boost/math/special_functions/ellint_1.hpp>
+#include <boost/math/special_functions/jacobi_elliptic.hpp>
+
+#include "integrators/state.hpp"
+#include "study/problems/params.hpp"
+
+namespace study {
+
+template <class Real>
+class Pendulum {
+ public:
+  using real_type = Real;
+  static constexpr std::string_view id = "pendulum";
+  static constexpr std::string_view summary = "pendulum theta'' = -omega0^2 sin(theta) from rest at amplitude theta0 (exact, Jacobi elliptic)";
+  static constexpr std::string_view source = "Lawden, Elliptic Functions and Applications, §5.2";
+  static constexpr std::size_t dim = 1, space_dim = 1, bodies = 1;
+  static constexpr bool has_exact = true, has_angular_momentum = false, has_linear_momentum = false;
+  using Vec = std::array<Real, dim>;
+  using State = ode::State<Real, dim>;
+  static constexpr std::array<ParamInfo, 2> params{{{"amplitude", "2", "release angle theta0 in radians, 0 < theta0 < pi"},
+                                                    {"omega0", "1", "small-amplitude angular frequency sqrt(g/L), > 0"}}};
+
+  explicit Pendulum(const ParamValues& values = {}) {
+    ParamReader<Real, 2> p(id, params, values);
+    theta0_ = p("amplitude"), omega0_ = p("omega0");
+    const Real pi = boost::math::constants::pi<Real>();
+    p.require(theta0_ > 0 && theta0_ < pi, "amplitude",
+              "the amplitude must satisfy 0 < theta0 < pi (pi is the unstable top, beyond it the pendulum rotates)");
+    p.require(omega0_ > 0, "omega0", "omega0 must be > 0");
+    using std::sin;
+    k_ = sin(theta0_ / 2);
+    K_ = boost::math::ellint_1(k_);
+  }
+
+  State initial() const { return {{theta0_}, {Real(0)}, Real(0)}; }
+  void accel(const Vec& q, Vec& a) const { using std::sin; a[0] = -omega0_ * omega0_ * sin(q[0]); }
+  /// theta'^2/2 + omega0^2 (1 - cos theta): zero at rest at the bottom, so relative errors are meaningful.
+  Real energy(const State& s) const {
+    using std::cos;
+    return s.v[0] * s.v[0] / 2 + omega0_ * omega0_ * (1 - cos(s.q[0]));
+  }
+
+  State exact(Real t) const {
+    using std::asin;
+    Real cn, dn;
+    const Real sn = boost::math::jacobi_elliptic(k_, K_ - omega0_ * t, &cn, &dn);
+    return {{2 * asin(k_ * sn)}, {-2 * k_ * omega0_ * cn}, t};
+  }
+
+  Real period() const { return 4 * K_ / omega0_; }
+
+ private:
+  Real theta0_{}, omega0_{}, k_{}, K_{};
+};
+
+}  // namespace study
