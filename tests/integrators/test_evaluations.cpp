@@ -1,0 +1,65 @@
+// Force evaluations counted through the problem equal what each integrator declares.
+#include <catch2/catch.hpp>
+
+#include "integrators/all.hpp"
+#include "study/problems/counted.hpp"
+#include "study/problems/damped_oscillator.hpp"
+#include "study/problems/kepler.hpp"
+
+namespace {
+template <class M, class P>
+std::uint64_t count(const M& method, long steps, double h = 0.01) {
+  study::Counted<P> p;
+  auto s = p.initial();
+  auto stepper = ode::make_stepper<study::Counted<P>>(method);
+  for (long k = 0; k < steps; ++k) stepper.step(s, h, p);
+  return p.evaluations();
+}
+}  // namespace
+
+TEMPLATE_LIST_TEST_CASE("counted force evaluations match the metadata", "[evaluations]", ode::AllMethods) {
+  const TestType method{};
+  const ode::Info info = method.info();
+  constexpr long steps = 200;
+  const std::uint64_t counted = count<TestType, study::Kepler<double>>(method, steps);
+  INFO(info.id << ": " << counted << " evaluations in " << steps << " steps");
+  if (!info.implicit) {
+    CHECK(counted == static_cast<std::uint64_t>(info.evals_per_step * steps + info.startup_evals));
+  } else {
+    // Whole iterations only; at least two per step (one to move, one to see it converged), at most the cap.
+    CHECK(counted % info.evals_per_step == 0);
+    CHECK(counted >= static_cast<std::uint64_t>(2 * info.evals_per_step * steps));
+    CHECK(counted <= static_cast<std::uint64_t>(100 * info.evals_per_step * steps));
+  }
+  SECTION("with 3 substeps, three times as many") {
+    const ode::Substeps<TestType> sub{.k = 3};
+    CHECK(sub.info().evals_per_step == 3 * info.evals_per_step);
+    const std::uint64_t counted3 = count<ode::Substeps<TestType>, study::Kepler<double>>(sub, steps);
+    if (!info.implicit) CHECK(counted3 == static_cast<std::uint64_t>(3 * info.evals_per_step * steps + info.startup_evals));
+  }
+}
+
+TEST_CASE("velocity Verlet reuses the end-of-step force only while the state is its own", "[evaluations]") {
+  study::Counted<study::Kepler<double>> p;
+  auto s = p.initial();
+  auto stepper = ode::make_stepper<decltype(p)>(ode::VelocityVerlet{});
+  stepper.step(s, 0.01, p);
+  CHECK(p.evaluations() == 2);
+  stepper.step(s, 0.01, p);
+  CHECK(p.evaluations() == 3);
+  s.q[0] += 1e-3;  // moved from outside: the cached force is stale
+  stepper.step(s, 0.01, p);
+  CHECK(p.evaluations() == 5);
+}
+
+TEST_CASE("methods for general forces accept a velocity-dependent force; splitting methods refuse it", "[evaluations]") {
+  using Damped = study::DampedOscillator<double>;
+  STATIC_REQUIRE(ode::accepts<ode::Rk4, Damped>);
+  STATIC_REQUIRE(ode::accepts<ode::Euler, Damped>);
+  STATIC_REQUIRE(ode::accepts<ode::GaussLegendre4, Damped>);
+  STATIC_REQUIRE_FALSE(ode::accepts<ode::SymplecticEuler, Damped>);
+  STATIC_REQUIRE_FALSE(ode::accepts<ode::VelocityVerlet, Damped>);
+  STATIC_REQUIRE_FALSE(ode::accepts<ode::Yoshida6, Damped>);
+  STATIC_REQUIRE_FALSE(ode::accepts<ode::StormerVerlet, Damped>);
+  CHECK(count<ode::Rk4, Damped>(ode::Rk4{}, 10) == 40);
+}

@@ -1,0 +1,145 @@
+// The test problems: exact solutions checked against the equations of motion and against known facts,
+// invariants, and parameter validation.
+#include <catch2/catch.hpp>
+
+#include <boost/math/constants/constants.hpp>
+
+#include "integrators/method.hpp"
+#include "study/problems/all.hpp"
+#include "tests/support.hpp"
+
+using LD = long double;
+
+namespace {
+/// d/dt of the exact solution, by a 4th-order central difference, against (v, a(q, v)).
+template <class P>
+void check_exact_solves_the_ode(const P& p) {
+  const LD T = p.period(), d = T * 1e-4L;
+  for (LD t : {LD(0.1) * T, LD(0.37) * T, LD(1.9) * T}) {
+    auto at = [&](LD s) { return p.exact(s); };
+    const auto m2 = at(t - 2 * d), m1 = at(t - d), p1 = at(t + d), p2 = at(t + 2 * d), c = at(t);
+    typename P::Vec a;
+    ode::force(p, c.q, c.v, a);
+    for (std::size_t i = 0; i < P::dim; ++i) {
+      const LD dq = (m2.q[i] - 8 * m1.q[i] + 8 * p1.q[i] - p2.q[i]) / (12 * d);
+      const LD dv = (m2.v[i] - 8 * m1.v[i] + 8 * p1.v[i] - p2.v[i]) / (12 * d);
+      // Truncation (d^4 ~ 1e-16 T^4 |x^(5)|) and cancellation (eps |x| / d ~ 1e-15): relative 1e-9 is ample.
+      const LD scale_q = 1 + std::abs(c.v[i]), scale_v = 1 + std::abs(a[i]);
+      INFO(P::id << " at t = " << static_cast<double>(t) << ", component " << i);
+      CHECK(std::abs(dq - c.v[i]) <= 1e-9L * scale_q * std::max<LD>(1, std::abs(c.v[i])));
+      CHECK(std::abs(dv - a[i]) <= 1e-9L * scale_v * std::max<LD>(1, std::abs(a[i])));
+    }
+  }
+  CHECK(testing::phase_error(p.exact(0), p.initial()) <= 8 * std::numeric_limits<LD>::epsilon() * 1e9L);
+}
+
+/// The two parts of dE/dt along the vector field (v, a): through the positions (potential) and through the
+/// velocities (kinetic), by 4th-order central differences.  Conservative forces make them cancel.
+template <class P>
+std::pair<LD, LD> energy_rates(const P& p, const typename P::State& s) {
+  typename P::Vec a;
+  ode::force(p, s.q, s.v, a);
+  const LD d = 1e-5L * p.period();
+  auto rate = [&](bool positions) {
+    auto moved = [&](LD k) {
+      auto m = s;
+      for (std::size_t i = 0; i < P::dim; ++i) (positions ? m.q[i] += k * d * s.v[i] : m.v[i] += k * d * a[i]);
+      return p.energy(m);
+    };
+    return (moved(-2) - 8 * moved(-1) + 8 * moved(1) - moved(2)) / (12 * d);
+  };
+  return {rate(true), rate(false)};
+}
+
+/// A state in motion everywhere (the initial states of some problems are at rest, where both parts vanish).
+template <class P>
+typename P::State moving(const P& p) {
+  auto s = p.initial();
+  LD scale = 0;
+  for (auto v : s.v) scale = std::max(scale, std::abs(v));
+  if (scale == 0) scale = 1;
+  for (std::size_t i = 0; i < P::dim; ++i) s.v[i] += scale * LD(0.1) * LD(i + 1) / LD(P::dim);
+  return s;
+}
+}  // namespace
+
+TEMPLATE_TEST_CASE("exact solutions solve their equations of motion", "[problems]", study::Projectile<LD>,
+                   study::CentralForce<LD>, study::EarthMoon<LD>, study::Kepler<LD>, study::Harmonic<LD>,
+                   study::Pendulum<LD>, study::DampedOscillator<LD>) {
+  check_exact_solves_the_ode(TestType{});
+}
+
+TEMPLATE_TEST_CASE("forces conserve energy: dE/dt = 0 along the flow", "[problems]", study::Projectile<LD>,
+                   study::CentralForce<LD>, study::EarthMoon<LD>, study::Kepler<LD>, study::Harmonic<LD>,
+                   study::Pendulum<LD>, study::HenonHeiles<LD>, study::OuterSolarSystem<LD>) {
+  const TestType p;
+  const auto [potential, kinetic] = energy_rates(p, moving(p));
+  CHECK(std::abs(kinetic) > 0);
+  CHECK(std::abs(potential + kinetic) <= 1e-9L * std::abs(kinetic));
+}
+
+TEST_CASE("the damped oscillator loses energy at the rate 2 zeta omega v^2", "[problems]") {
+  const study::DampedOscillator<LD> p(study::ParamValues{{"zeta", "0.1"}, {"v0", "0.5"}});
+  const auto [potential, kinetic] = energy_rates(p, p.initial());
+  CHECK(static_cast<double>(potential + kinetic) == Approx(-2 * 0.1 * 0.5 * 0.5).epsilon(1e-8));
+  for (const char* zeta : {"1", "2.5"}) {  // critical and over-damped branches of the exact solution
+    const study::DampedOscillator<LD> q(study::ParamValues{{"zeta", zeta}, {"v0", "0.5"}});
+    check_exact_solves_the_ode(q);
+  }
+}
+
+TEST_CASE("a Kepler orbit returns to its start after one period", "[problems]") {
+  const study::Kepler<LD> p;
+  CHECK(std::abs(p.period() - 2 * boost::math::constants::pi<LD>()) <= 1e-17L);
+  CHECK(testing::phase_error(p.exact(p.period()), p.initial()) <= 1e-16L);
+  CHECK(testing::phase_error(p.exact(p.period() / 2), p.initial()) > 1);  // not trivially constant
+  const study::CentralForce<LD> c;  // seed 000: e ~ 0.96, period ~ 53 frames
+  CHECK(c.eccentricity() > 0.95);
+  CHECK(c.period() > 50);
+  CHECK(c.period() < 56);
+  CHECK(testing::phase_error(c.exact(3 * c.period()), c.initial()) <= 1e-12L);
+}
+
+TEST_CASE("the two-body solution conserves momentum and energy to round-off", "[problems]") {
+  const study::EarthMoon<LD> p;
+  const auto s0 = p.initial();
+  const LD e0 = p.energy(s0), p0 = p.linear_momentum(s0)[1], l0 = p.angular_momentum(s0)[2];
+  const LD p_scale = 7.342e22L * 1022;  // the Moon's momentum
+  for (LD days : {1.0L, 27.3L, 100.0L, 365.0L}) {
+    const auto s = p.exact(days * 86400);
+    CHECK(std::abs(p.energy(s) / e0 - 1) <= 1e-15L);
+    CHECK(std::abs(p.linear_momentum(s)[0]) <= 1e-15L * p_scale);
+    CHECK(std::abs(p.linear_momentum(s)[1] - p0) <= 1e-15L * p_scale);
+    CHECK(std::abs(p.angular_momentum(s)[2] / l0 - 1) <= 1e-15L);
+  }
+  // Seed 002: "about 13 revolutions in a year" -- the sidereal period of this orbit.
+  const LD revolutions = 365 * 86400 / p.period();
+  CHECK(revolutions > 12);
+  CHECK(revolutions < 15);
+}
+
+TEST_CASE("bad parameters get clear errors", "[problems][params]") {
+  using Catch::Contains;
+  CHECK_THROWS_WITH(study::Kepler<double>(study::ParamValues{{"e", "1.2"}}),
+                    Contains("kepler") && Contains("'e' = 1.2") && Contains("0 <= e < 1"));
+  CHECK_THROWS_WITH(study::Kepler<double>(study::ParamValues{{"e", "1"}}), Contains("out of range"));
+  CHECK_THROWS_WITH(study::Harmonic<double>(study::ParamValues{{"omega", "0"}}), Contains("'omega' = 0") && Contains("> 0"));
+  CHECK_THROWS_WITH(study::Harmonic<double>(study::ParamValues{{"omega", "-2"}}), Contains("'omega' = -2"));
+  CHECK_THROWS_WITH(study::Harmonic<double>(study::ParamValues{{"omgea", "2"}}),
+                    Contains("unknown parameter 'omgea'") && Contains("did you mean 'omega'") && Contains("x0"));
+  CHECK_THROWS_WITH(study::EarthMoon<double>(study::ParamValues{{"m_moon", "-7e22"}}), Contains("'m_moon' = -7e22") && Contains("> 0"));
+  CHECK_THROWS_WITH(study::Pendulum<double>(study::ParamValues{{"amplitude", "4"}}), Contains("0 < theta0 < pi"));
+  CHECK_THROWS_WITH(study::Kepler<double>(study::ParamValues{{"e", "abc"}}), Contains("'e' = 'abc' is not a number"));
+  CHECK_THROWS_WITH(study::HenonHeiles<double>(study::ParamValues{{"energy", "0.2"}}), Contains("1/6"));
+  CHECK_THROWS_WITH(study::DampedOscillator<double>(study::ParamValues{{"zeta", "-0.1"}}), Contains("damping ratio"));
+  CHECK_THROWS_WITH(study::CentralForce<double>(study::ParamValues{{"vy", "10"}}), Contains("bound"));
+  CHECK_THROWS_AS(study::OuterSolarSystem<double>(study::ParamValues{{"mass", "1"}}), study::ParamError);
+  CHECK_NOTHROW(study::Kepler<double>(study::ParamValues{{"e", "0"}}));
+}
+
+TEST_CASE("parameters are parsed in the problem's own precision", "[problems][params]") {
+  // "0.6" read as float128 is not 0.6 read as double: no detour through a double.
+  const study::Kepler<LD> p(study::ParamValues{{"e", "0.6"}});
+  CHECK(p.initial().q[0] == 1 - ode::from_decimal<LD>("0.6"));
+  CHECK(p.initial().q[0] != 1 - static_cast<LD>(0.6));
+}
