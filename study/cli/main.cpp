@@ -1,6 +1,8 @@
 /// The `study` command: run convergence studies, render reports, gate CI.  This build: `study list`.
 
+#include <algorithm>
 #include <cstdlib>
+#include <vector>
 #include <iostream>
 #include <string>
 
@@ -9,6 +11,7 @@
 
 #include "integrators/all.hpp"
 #include "study/problems/all.hpp"
+#include "study/suggest.hpp"
 
 namespace {
 
@@ -56,6 +59,15 @@ int main(int argc, char** argv) {
   bool only_integrators = false, only_problems = false;
   list->add_flag("--integrators", only_integrators, "only the integrators");
   list->add_flag("--problems", only_problems, "only the problems");
+  if (argc > 1 && argv[1][0] != '-') {  // an unknown command gets a suggestion, not just "a subcommand is required"
+    std::vector<std::string> names;
+    for (const auto* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+    if (std::find(names.begin(), names.end(), argv[1]) == names.end()) {
+      std::cerr << "study: unknown command '" << argv[1] << "'" << study::did_you_mean(argv[1], names)
+                << "; commands: " << study::join(names) << " (see study --help)\n";
+      return 2;
+    }
+  }
   CLI11_PARSE(app, argc, argv);
 
   if (*list) {
