@@ -8,8 +8,10 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include "integrators/all.hpp"
+#include "reference/reference.hpp"
 #include "study/problems/all.hpp"
 #include "study/suggest.hpp"
 
@@ -49,6 +51,78 @@ void list_problems() {
   });
 }
 
+/// Splits "a,b,c" (spaces allowed) into its items.
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::string item;
+  for (char c : text + ",") {
+    if (c == ',') {
+      if (!item.empty()) items.push_back(item);
+      item.clear();
+    } else if (c != ' ') {
+      item += c;
+    }
+  }
+  return items;
+}
+
+struct ReferenceArgs {
+  std::string problem;
+  std::vector<std::string> params;
+  std::string at;
+  double tolerance = reference::Options{}.tolerance;
+  std::string cache_dir;
+  bool no_cache = false;
+};
+
+int run_reference(const ReferenceArgs& a) {
+  reference::Request request;
+  request.problem = a.problem;
+  for (const auto& kv : a.params) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw std::invalid_argument("--param '" + kv + "' is not of the form name=value (e.g. --param e=0.6)");
+    request.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  for (const auto& t : split_list(a.at)) {
+    try {
+      request.times.push_back(reference::from_decimal(t));
+    } catch (const std::exception&) {
+      throw std::invalid_argument("--at: '" + t + "' is not a number (give times as --at 1,2.5,10)");
+    }
+  }
+  reference::Options options;
+  options.tolerance = a.tolerance;
+  options.use_cache = !a.no_cache;
+  if (!a.cache_dir.empty()) options.cache_dir = a.cache_dir;
+  const reference::Reference r = reference::compute(request, options);
+
+  nlohmann::ordered_json out;
+  out["problem"] = r.problem;
+  for (const auto& [k, v] : r.params) out["params"][k] = v;
+  out["tolerance"] = r.tolerance;
+  out["check_tolerance"] = r.check_tolerance;
+  out["error_bound"] = {{"relative", reference::to_decimal(r.error_bound)},
+                        {"position", reference::to_decimal(r.position_bound)},
+                        {"velocity", reference::to_decimal(r.velocity_bound)},
+                        {"method", r.bound_method},
+                        {"two_tolerance", reference::to_decimal(r.two_tolerance_bound)},
+                        {"exact_error", r.exact_error ? nlohmann::ordered_json(reference::to_decimal(*r.exact_error))
+                                                      : nlohmann::ordered_json(nullptr)}};
+  out["states"] = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < r.times.size(); ++i) {
+    nlohmann::ordered_json state;
+    state["t"] = reference::to_decimal(r.times[i]);
+    for (const auto& x : r.q[i]) state["q"].push_back(reference::to_decimal(x));
+    for (const auto& x : r.v[i]) state["v"].push_back(reference::to_decimal(x));
+    out["states"].push_back(state);
+  }
+  out["cached"] = r.from_cache;
+  out["evaluations"] = r.evaluations;
+  std::cout << out.dump(2) << "\n";
+  return EXIT_SUCCESS;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -59,6 +133,19 @@ int main(int argc, char** argv) {
   bool only_integrators = false, only_problems = false;
   list->add_flag("--integrators", only_integrators, "only the integrators");
   list->add_flag("--problems", only_problems, "only the problems");
+  ReferenceArgs ref;
+  auto* refcmd = app.add_subcommand("reference",
+                                    "print the high-precision reference state of a problem at given times, as JSON with "
+                                    "every float128 digit, and its certified error bound");
+  refcmd->add_option("problem", ref.problem, "problem id (see study list)")->required();
+  refcmd->add_option("--param,-p", ref.params, "parameter as name=value (repeatable), e.g. --param e=0.9");
+  refcmd->add_option("--at", ref.at, "comma-separated times >= 0, increasing, e.g. --at 1,2.5,10")->required();
+  refcmd->add_option("--tol", ref.tolerance, "Bulirsch-Stoer tolerance of the reference solve (default 1e-28)");
+  refcmd->add_option("--cache-dir", ref.cache_dir, "cache directory (default $STUDY_CACHE_DIR or ~/.cache/ode-study/reference)");
+  refcmd->add_flag("--no-cache", ref.no_cache, "neither read nor write the cache");
+  refcmd->footer("The bound is max(2|x(tol) - x(tol/100)| + 100 eps evaluations, |x - exact|) relative to the "
+                 "largest |q| and |v| on the requested samples; the exact term only where the problem has an exact solution.");
+
   if (argc > 1 && argv[1][0] != '-') {  // an unknown command gets a suggestion, not just "a subcommand is required"
     std::vector<std::string> names;
     for (const auto* sub : app.get_subcommands({})) names.push_back(sub->get_name());
@@ -69,6 +156,15 @@ int main(int argc, char** argv) {
     }
   }
   CLI11_PARSE(app, argc, argv);
+  try {
+    if (*refcmd) return run_reference(ref);
+  } catch (const reference::ReferenceError& e) {
+    std::cerr << "study reference: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "study " << app.get_subcommands().front()->get_name() << ": " << e.what() << "\n";
+    return 2;
+  }
 
   if (*list) {
     if (!only_problems) list_integrators();

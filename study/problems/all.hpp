@@ -1,6 +1,10 @@
 #pragma once
 /// Every test problem, templated on the scalar type.  Adding one: a new file plus one entry here.
 
+#include <array>
+#include <stdexcept>
+#include <string>
+#include <string_view>
 #include <tuple>
 
 #include "study/problems/central_force.hpp"
@@ -18,6 +22,38 @@ namespace study {
 template <class Real>
 using AllProblems = std::tuple<Projectile<Real>, CentralForce<Real>, EarthMoon<Real>, Kepler<Real>, Harmonic<Real>,
                                Pendulum<Real>, HenonHeiles<Real>, OuterSolarSystem<Real>, DampedOscillator<Real>>;
+
+/// The ids of all problems, in list order.
+inline std::array<std::string_view, std::tuple_size_v<AllProblems<double>>> problem_ids() {
+  return std::apply([](auto... p) { return std::array<std::string_view, sizeof...(p)>{decltype(p)::id...}; },
+                    AllProblems<double>{});
+}
+
+/// An unknown problem id.
+struct UnknownProblem : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Calls f(std::type_identity<P>{}) for every problem type P in AllProblems<Real>, constructing none.
+template <class Real, class F>
+void for_each_problem_type(F&& f) {
+  [&]<class... P>(std::tuple<P...>*) { (f(std::type_identity<P>{}), ...); }(static_cast<AllProblems<Real>*>(nullptr));
+}
+
+/// Constructs the problem `id` in precision Real from `values` and calls f(problem); throws UnknownProblem
+/// (naming the nearest id and all valid ones) or ParamError.
+template <class Real, class F>
+void with_problem(std::string_view id, const ParamValues& values, F&& f) {
+  bool found = false;
+  for_each_problem_type<Real>([&](auto tag) {
+    using P = typename decltype(tag)::type;
+    if (!found && P::id == id) found = true, f(P(values));
+  });
+  if (!found) {
+    const auto ids = problem_ids();
+    throw UnknownProblem("unknown problem '" + std::string(id) + "'" + did_you_mean(id, ids) + "; problems: " + join(ids));
+  }
+}
 
 /// Calls f(P{}) -- default parameters -- for every problem type in AllProblems<Real>.
 template <class Real, class F>

@@ -1,0 +1,108 @@
+#pragma once
+/// The reference solver: Boost.Odeint's controlled Bulirsch–Stoer in float128 through integrate_times, which
+/// lands exactly on every requested time (no interpolation).  This header is the only one in the project
+/// that includes Odeint; only reference/*.cpp include it.
+///
+/// The system is integrated in scaled variables Q = q/L, V = v T/L, tau = t/T (T = period/2 pi, L the
+/// largest of |q0|, |v0| T, |a0| T^2), so that Odeint's single absolute tolerance means the same for
+/// positions and velocities whatever the units (earth-moon is in metres and seconds).
+
+#include <boost/multiprecision/float128.hpp>
+
+// Boost 1.74's Odeint cannot find the value type of a Boost.Multiprecision number (fixed upstream in 1.85):
+// a full specialisation for float128, declared before Odeint's own headers.
+namespace boost::numeric::odeint::detail {
+template <typename S, typename Enabler>
+struct extract_value_type;
+template <>
+struct extract_value_type<boost::multiprecision::float128, void> {
+  typedef boost::multiprecision::float128 type;
+};
+}  // namespace boost::numeric::odeint::detail
+
+#include <boost/numeric/odeint.hpp>
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <boost/math/constants/constants.hpp>
+
+#include "integrators/method.hpp"
+#include "reference/decimal.hpp"
+
+namespace reference::detail {
+
+/// States at the requested times, and the cost.
+struct Solution {
+  std::vector<std::vector<Real>> q, v;
+  std::uint64_t evaluations = 0;
+};
+
+/// A solve that did not reach the last requested time.
+struct SolveFailure : std::runtime_error {
+  SolveFailure(const std::string& what, Real reached) : std::runtime_error(what), t_reached(reached) {}
+  Real t_reached;
+};
+
+/// Integrates p from the state (q0, v0) at t = 0 to each of `times` (increasing, >= 0) with tolerance tol.
+template <class P>
+Solution solve(const P& p, const typename P::State& start, const std::vector<Real>& times, Real tol,
+               std::uint64_t max_steps) {
+  namespace odeint = boost::numeric::odeint;
+  constexpr std::size_t D = P::dim;
+  using X = std::array<Real, 2 * D>;
+
+  typename P::Vec a0;
+  ode::force(p, start.q, start.v, a0);
+  const Real T = p.period() / boost::math::constants::two_pi<Real>();
+  Real L = 0;
+  for (std::size_t i = 0; i < D; ++i) L = std::max({L, abs(start.q[i]), abs(start.v[i]) * T, abs(a0[i]) * T * T});
+  if (!(L > 0)) L = 1;
+
+  Solution out;
+  Real reached = 0;
+  auto system = [&](const X& x, X& dx, Real tau) {
+    ++out.evaluations;
+    reached = std::max(reached, tau * T);
+    typename P::Vec q, v, a;
+    for (std::size_t i = 0; i < D; ++i) q[i] = x[i] * L, v[i] = x[D + i] * (L / T), dx[i] = x[D + i];
+    ode::force(p, q, v, a);
+    for (std::size_t i = 0; i < D; ++i) dx[D + i] = a[i] * (T * T / L);
+  };
+
+  X x;
+  for (std::size_t i = 0; i < D; ++i) x[i] = start.q[i] / L, x[D + i] = start.v[i] * (T / L);
+  std::vector<Real> taus;
+  const bool from_zero = times.empty() || times.front() != 0;
+  if (from_zero) taus.push_back(0);  // integrate_times starts at its first time
+  for (const Real& t : times) taus.push_back(t / T);
+
+  std::size_t seen = 0;
+  auto record = [&](const X& y, Real tau) {
+    if (seen++ == 0 && from_zero) return;  // the prepended t = 0
+    std::vector<Real> q(D), v(D);
+    for (std::size_t i = 0; i < D; ++i) {
+      q[i] = y[i] * L, v[i] = y[D + i] * (L / T);
+      if (!isfinite(q[i]) || !isfinite(v[i]))
+        throw SolveFailure("the state is not finite at t = " + to_decimal(tau * T), tau * T);
+    }
+    out.q.push_back(std::move(q));
+    out.v.push_back(std::move(v));
+  };
+
+  odeint::bulirsch_stoer<X, Real> stepper{tol, tol};
+  try {
+    odeint::integrate_times(stepper, system, x, taus.begin(), taus.end(), Real(1) / 64, record,
+                            odeint::max_step_checker(max_steps));
+  } catch (const SolveFailure&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw SolveFailure(e.what(), reached);
+  }
+  return out;
+}
+
+}  // namespace reference::detail

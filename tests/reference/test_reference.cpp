@@ -1,0 +1,226 @@
+// The reference solutions: accurate to 1e-24 where the truth is known, honest about their bound, cached
+// bit for bit, and never trusting a damaged cache file.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "reference/cache.hpp"
+#include "reference/reference.hpp"
+#include "study/problems/all.hpp"
+
+using reference::Real;
+
+namespace {
+
+/// A fresh cache directory per test.
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& name) : path(std::filesystem::temp_directory_path() / ("ode-study-test-" + name)) {
+    std::filesystem::remove_all(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+reference::Options no_cache() {
+  reference::Options o;
+  o.use_cache = false;
+  return o;
+}
+
+/// `n` times spread over [0, span], none a multiple of the period.
+std::vector<Real> times_over(Real span, int n) {
+  std::vector<Real> t;
+  for (int k = 1; k <= n; ++k) t.push_back(span * (k - Real(0.37)) / n);
+  t.push_back(span);
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("references match the exact solutions to 1e-24 over the study spans, and the bound brackets the truth", "[reference]") {
+  struct Case {
+    const char* problem;
+    Real span;  // the study time span
+  };
+  const Case cases[] = {
+      {"kepler", 10 * study::Kepler<Real>{}.period()},
+      {"central-force", 3 * study::CentralForce<Real>{}.period()},
+      {"earth-moon", Real(365 * 86400)},
+      {"pendulum", 10 * study::Pendulum<Real>{}.period()},
+      {"harmonic", 10 * study::Harmonic<Real>{}.period()},
+      {"projectile", Real(2)},
+      {"damped-oscillator", 10 * study::DampedOscillator<Real>{}.period()},
+  };
+  for (const auto& c : cases) {
+    const auto r = reference::compute({.problem = c.problem, .params = {}, .times = times_over(c.span, 12), .initial = {}}, no_cache());
+    INFO(c.problem << ": exact error " << static_cast<double>(*r.exact_error) << ", two-tolerance bound "
+                   << static_cast<double>(r.two_tolerance_bound));
+    REQUIRE(r.exact_error);
+    CHECK(*r.exact_error <= Real(1e-24));
+    CHECK(r.two_tolerance_bound >= *r.exact_error);  // the bound obtained without the truth brackets it
+    CHECK(r.two_tolerance_bound <= Real(1e-23));     // ... and is not vacuous
+    CHECK(r.error_bound == std::max(r.two_tolerance_bound, *r.exact_error));
+    CHECK(r.bound_method == "two-tolerance+exact");
+  }
+}
+
+TEST_CASE("without an exact solution the bound comes from the two solves alone", "[reference]") {
+  const auto r = reference::compute({.problem = "henon-heiles", .params = {}, .times = times_over(Real(200), 4), .initial = {}}, no_cache());
+  CHECK_FALSE(r.exact_error);
+  CHECK(r.bound_method == "two-tolerance");
+  CHECK(r.error_bound > 0);
+  CHECK(r.error_bound < Real(1e-20));
+  // Energy is conserved along the reference to within its bound.
+  const study::HenonHeiles<Real> p;
+  const Real e0 = p.energy(p.initial());
+  for (std::size_t i = 0; i < r.times.size(); ++i) {
+    ode::State<Real, 2> s{{r.q[i][0], r.q[i][1]}, {r.v[i][0], r.v[i][1]}, r.times[i]};
+    CHECK(abs(p.energy(s) - e0) <= 10 * r.error_bound);
+  }
+}
+
+TEST_CASE("a cache hit returns bitwise the same states", "[reference][cache]") {
+  TempDir dir("hit");
+  reference::Options o;
+  o.cache_dir = dir.path;
+  const reference::Request request{.problem = "kepler", .params = {{"e", "0.9"}}, .times = times_over(Real(20), 5), .initial = {}};
+  const auto first = reference::compute(request, o);
+  const auto second = reference::compute(request, o);
+  CHECK_FALSE(first.from_cache);
+  CHECK(second.from_cache);
+  CHECK(second.q == first.q);
+  CHECK(second.v == first.v);
+  CHECK(second.error_bound == first.error_bound);
+  // Another parameter value, time list or tolerance is another entry.
+  auto other = request;
+  other.params["e"] = "0.8";
+  CHECK_FALSE(reference::compute(other, o).from_cache);
+  other = request;
+  other.times.back() += 1;
+  CHECK_FALSE(reference::compute(other, o).from_cache);
+}
+
+TEST_CASE("a corrupt, truncated or foreign cache file is detected and recomputed", "[reference][cache]") {
+  TempDir dir("corrupt");
+  reference::Options o;
+  o.cache_dir = dir.path;
+  const reference::Request request{.problem = "harmonic", .params = {}, .times = times_over(Real(10), 3), .initial = {}};
+  const auto good = reference::compute(request, o);
+  const auto files = [&] {
+    std::vector<std::filesystem::path> f;
+    for (const auto& e : std::filesystem::directory_iterator(dir.path)) f.push_back(e.path());
+    return f;
+  };
+  REQUIRE(files().size() == 1);  // no temporary file left behind
+  const auto path = files().front();
+  std::string text;
+  {
+    std::ifstream in(path);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  auto rewrite = [&](const std::string& t) { std::ofstream(path, std::ios::trunc) << t; };
+
+  SECTION("a digit changed") {
+    auto pos = text.find("e-01\"");
+    REQUIRE(pos != std::string::npos);
+    std::string bad = text;
+    bad[pos - 1] = bad[pos - 1] == '1' ? '2' : '1';
+    rewrite(bad);
+  }
+  SECTION("truncated") { rewrite(text.substr(0, text.size() / 2)); }
+  SECTION("foreign: a sound file of another request under this name") {
+    const auto other = reference::compute({.problem = "harmonic", .params = {{"omega", "2"}}, .times = request.times, .initial = {}}, o);
+    REQUIRE_FALSE(other.from_cache);
+    std::filesystem::path other_file;
+    for (const auto& f : files())
+      if (f != path) other_file = f;
+    std::filesystem::copy_file(other_file, path, std::filesystem::copy_options::overwrite_existing);
+  }
+  const auto again = reference::compute(request, o);
+  CHECK_FALSE(again.from_cache);  // the damaged file is recomputed, not trusted
+  CHECK(again.q == good.q);
+  CHECK(again.v == good.v);
+  CHECK(reference::compute(request, o).from_cache);  // and the entry is sound again
+}
+
+TEST_CASE("the cache rejects damaged files with a reason", "[reference][cache]") {
+  TempDir dir("reasons");
+  const nlohmann::json payload{{"x", "1"}};
+  reference::cache::store(dir.path, "key A", payload);
+  std::string why;
+  CHECK(reference::cache::load(dir.path, "key A", &why) == payload);
+  CHECK_FALSE(reference::cache::load(dir.path, "key B", &why));
+  CHECK_THAT(why, Catch::Contains("no cache file"));
+  const auto path = reference::cache::file_for(dir.path, "key A");
+  std::filesystem::copy_file(reference::cache::file_for(dir.path, "key A"), reference::cache::file_for(dir.path, "key B"));
+  CHECK_FALSE(reference::cache::load(dir.path, "key B", &why));
+  CHECK_THAT(why, Catch::Contains("another request"));
+  std::ofstream(path, std::ios::app) << "garbage";
+  CHECK_FALSE(reference::cache::load(dir.path, "key A", &why));
+  CHECK_THAT(why, Catch::Contains("not valid JSON"));
+}
+
+TEST_CASE("two writers filling the same entry at once both succeed and leave one sound file", "[reference][cache]") {
+  TempDir dir("race");
+  reference::Options o;
+  o.cache_dir = dir.path;
+  const reference::Request request{.problem = "pendulum", .params = {}, .times = times_over(Real(30), 4), .initial = {}};
+  std::vector<reference::Reference> results(4);
+  std::vector<std::thread> writers;
+  for (auto& r : results) writers.emplace_back([&] { r = reference::compute(request, o); });
+  for (auto& w : writers) w.join();
+  for (const auto& r : results) CHECK(r.q == results[0].q);
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path)) ++files;
+  CHECK(files == 1);
+  CHECK(reference::compute(request, o).from_cache);
+}
+
+TEST_CASE("bad requests get clear errors", "[reference]") {
+  using Catch::Contains;
+  const std::vector<Real> t{Real(1)};
+  CHECK_THROWS_WITH(reference::compute({.problem = "keplr", .params = {}, .times = t, .initial = {}}, no_cache()),
+                    Contains("unknown problem 'keplr'") && Contains("did you mean 'kepler'"));
+  CHECK_THROWS_WITH(reference::compute({.problem = "kepler", .params = {{"e", "1.5"}}, .times = t, .initial = {}}, no_cache()),
+                    Contains("'e' = 1.5"));
+  CHECK_THROWS_WITH(reference::compute({.problem = "kepler", .params = {}, .times = {Real(2), Real(1)}, .initial = {}}, no_cache()),
+                    Contains("strictly increasing"));
+  CHECK_THROWS_WITH(reference::compute({.problem = "kepler", .params = {}, .times = {}, .initial = {}}, no_cache()),
+                    Contains("no times"));
+  reference::Options crawl = no_cache();
+  crawl.tolerance = 1e-40;
+  CHECK_THROWS_WITH(reference::compute({.problem = "kepler", .params = {}, .times = t, .initial = {}}, crawl), Contains("1e-32"));
+}
+
+TEST_CASE("a failed solve names the problem, the parameters and the time reached", "[reference]") {
+  reference::Options o = no_cache();
+  o.max_steps = 20;  // far too few for 50 time units
+  CHECK_THROWS_WITH(reference::compute({.problem = "kepler", .params = {{"e", "0.9"}}, .times = {Real(50)}, .initial = {}}, o),
+                    Catch::Contains("reference for kepler (e = 0.9)") && Catch::Contains("at t = ") && Catch::Contains("of 50"));
+}
+
+TEST_CASE("a reference can start from a given state", "[reference]") {
+  // The double-rounded start of an integrator in double: the reference follows that start, not the decimal one.
+  const study::Kepler<double> pd;
+  const auto s = pd.initial();
+  const reference::Request request{.problem = "kepler", .params = {}, .times = {Real(1)},
+                                   .initial = std::pair{std::vector<Real>{Real(s.q[0]), Real(s.q[1])},
+                                                        std::vector<Real>{Real(s.v[0]), Real(s.v[1])}}};
+  const auto r = reference::compute(request, no_cache());
+  CHECK_FALSE(r.exact_error);  // the exact solution belongs to the decimal start
+  const auto own = reference::compute({.problem = "kepler", .params = {}, .times = {Real(1)}, .initial = {}}, no_cache());
+  const Real gap = abs(r.q[0][0] - own.q[0][0]);
+  CHECK(gap > Real(1e-20));  // they differ by the rounding of the start to double ...
+  CHECK(gap < Real(1e-14));  // ... and no more
+}
+
+TEST_CASE("a sample where the velocity vanishes does not inflate the relative bound", "[reference]") {
+  // At t = 2 pi (rounded) the harmonic velocity is ~5e-16: the velocity scale must not be taken from it.
+  const auto r = reference::compute({.problem = "harmonic", .params = {}, .times = {reference::from_decimal("6.283185307179586")}, .initial = {}},
+                                    no_cache());
+  CHECK(abs(r.v[0][0]) < Real(1e-15));
+  CHECK(r.error_bound < Real(1e-24));
+  CHECK(r.velocity_bound < Real(1e-24));  // absolute, in the problem's units
+}
