@@ -14,7 +14,8 @@ namespace ode {
 struct Info {
   std::string_view id;          ///< stable name (DESIGN.md §3)
   std::string_view summary;     ///< one line: order, structure, cost
-  int order = 0;                ///< global order p (local error is O(h^{p+1}))
+  int order = 0;                ///< global order p
+  int local_order = 0;          ///< order of the one-step error; 0 means p + 1 (see local_order_of)
   int evals_per_step = 0;       ///< force evaluations per step in steady state (per iteration if implicit)
   int startup_evals = 0;        ///< extra evaluations on the first step (FSAL cache, multistep start)
   bool symplectic = false;
@@ -25,6 +26,9 @@ struct Info {
   std::string_view start{};     ///< starting procedure of a multistep method
   std::string_view source{};    ///< where the formula and coefficients come from
 };
+
+/// The order of the error of one step from exact data: p + 1 unless the method says otherwise.
+constexpr int local_order_of(const Info& i) { return i.local_order ? i.local_order : i.order + 1; }
 
 /// A problem whose acceleration depends on position only: a(q).
 template <class P>

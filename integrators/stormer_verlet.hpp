@@ -32,7 +32,9 @@ struct StormerVerlet {
     return {.id = "stormer-verlet",
             .summary = taylor ? "Stormer-Verlet two-step (Taylor start): 2nd order, symplectic, symmetric, 1 force evaluation per step"
                               : "Stormer-Verlet two-step (x_-1 = x_0 - h v_0 start): 1st order (equals symplectic Euler), 1 force evaluation per step",
-            .order = taylor ? 2 : 1, .evals_per_step = 1, .startup_evals = 1, .symplectic = true, .symmetric = true,
+            .order = taylor ? 2 : 1,
+            .local_order = 4,  // x+ = 2x - x- + h^2 a(x) from two exact positions: O(h^4) (seed 003)
+            .evals_per_step = 1, .startup_evals = 1, .symplectic = true, .symmetric = true,
             .position_force_only = true, .start = start_name(start),
             .source = "seeds 000, 003, 004; Verlet, Phys. Rev. 159 (1967) 98; Hairer, Lubich, Wanner, Acta Numerica 12 (2003)"};
   }

@@ -26,6 +26,7 @@ struct Substeps {
   class Stepper {
    public:
     using Real = typename P::real_type;
+    using Inner = decltype(make_stepper<P>(std::declval<Base>()));
     explicit Stepper(const Substeps& m) : inner_(make_stepper<P>(m.base)), k_(m.k) {
       if (k_ < 1) throw std::invalid_argument("substeps must be at least 1, got " + std::to_string(k_));
     }
@@ -35,8 +36,16 @@ struct Substeps {
     }
     void reset() { inner_.reset(); }
 
+    /// For multistep bases: continue from a known previous position one substep (h/k) back.
+    template <class S>
+    void set_history(const typename P::Vec& prev_q, const S& s, Real h_sub, const P& p)
+      requires requires(Inner in) { in.set_history(prev_q, s, h_sub, p); }
+    {
+      inner_.set_history(prev_q, s, h_sub, p);
+    }
+
    private:
-    decltype(make_stepper<P>(std::declval<Base>())) inner_;
+    Inner inner_;
     int k_;
   };
 };

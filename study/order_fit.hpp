@@ -35,8 +35,9 @@ struct OrderFit {
 struct FitOptions {
   double max_error = 0.5;        ///< larger errors are pre-asymptotic whatever the slopes (units of the error)
   double floor_factor = 10;      ///< keep errors above floor_factor x floor
-  double slope_band = 0.15;      ///< every local slope in the window within this of the fitted slope
+  double slope_band = 0.15;      ///< local slopes within this of the fitted slope and of each other
   std::size_t max_points = 5;    ///< window length at most
+  std::size_t preferred_points = 4;  ///< windows this long are searched first (3 points show only 2 slopes)
   std::size_t min_points = 3;
 };
 
@@ -53,7 +54,7 @@ inline void least_squares(const std::vector<double>& x, const std::vector<double
 }
 
 /// Fits the order over the asymptotic window of `points` (any order): among windows of consecutive usable
-/// points, the longest (then the one of the smallest dts) whose local slopes all agree with its fitted slope
+/// points, the one of the smallest dts (then the longest) whose local slopes all agree with its fitted slope
 /// within slope_band -- so noise at the small-dt end and pre-asymptotic bends at the large end are both left
 /// out by the data themselves.
 inline OrderFit fit_order(std::vector<ErrorPoint> points, const FitOptions& o = {}) {
@@ -65,16 +66,18 @@ inline OrderFit fit_order(std::vector<ErrorPoint> points, const FitOptions& o = 
   std::vector<double> x(m), y(m);
   for (std::size_t i = 0; i < m; ++i) x[i] = std::log(points[i].dt), y[i] = std::log(points[i].error);
 
-  // Longest windows first (up to max_points), then the smallest dts: a short window has too few local
-  // slopes to reveal a noisy end point.
+  // The asymptotic end first: windows starting at the smallest usable dt, longest first (up to max_points),
+  // then starting one point further up.  A window whose local slopes wander more than slope_band from its fit
+  // is pre-asymptotic or noisy and is skipped.
   OrderFit fit;
   std::size_t longest_run = 0;
   for (std::size_t first = 0, run = 0; first < m; ++first) {
     run = usable(points[first]) ? run + 1 : 0;
     longest_run = std::max(longest_run, run);
   }
-  for (std::size_t n = std::min(longest_run, o.max_points); n >= o.min_points && !fit.determined; --n) {
-    for (std::size_t first = 0; first + n <= m && !fit.determined; ++first) {
+  for (std::size_t shortest : {std::max(o.preferred_points, o.min_points), o.min_points})
+  for (std::size_t first = 0; first < m && !fit.determined; ++first) {
+    for (std::size_t n = std::min(m - first, o.max_points); n >= shortest && !fit.determined; --n) {
       if (!std::all_of(points.begin() + first, points.begin() + first + n, usable)) continue;
       const std::vector<double> wx(x.begin() + first, x.begin() + first + n), wy(y.begin() + first, y.begin() + first + n);
       double slope = 0, r2 = 0;
@@ -85,6 +88,9 @@ inline OrderFit fit_order(std::vector<ErrorPoint> points, const FitOptions& o = 
         local.push_back((wy[i] - wy[i - 1]) / (wx[i] - wx[i - 1]));
         consistent = consistent && std::abs(local.back() - slope) <= o.slope_band;
       }
+      // Slopes that trend across the window (still converging) are not asymptotic either.
+      const auto [lo, hi] = std::minmax_element(local.begin(), local.end());
+      consistent = consistent && *hi - *lo <= o.slope_band;
       if (consistent) fit = {true, "", slope, r2, points[first].dt, points[first + n - 1].dt, n, local};
     }
   }

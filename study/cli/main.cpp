@@ -1,7 +1,13 @@
 /// The `study` command: run convergence studies, render reports, gate CI.  This build: `study list`.
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <thread>
 #include <vector>
 #include <iostream>
 #include <string>
@@ -12,6 +18,8 @@
 
 #include "integrators/all.hpp"
 #include "reference/reference.hpp"
+#include "study/engine.hpp"
+#include "study/write.hpp"
 #include "study/problems/all.hpp"
 #include "study/suggest.hpp"
 
@@ -123,6 +131,98 @@ int run_reference(const ReferenceArgs& a) {
   return EXIT_SUCCESS;
 }
 
+std::atomic<bool> interrupted{false};
+extern "C" void on_interrupt(int) {
+  if (interrupted.exchange(true)) std::_Exit(130);  // a second Ctrl-C: stop now (files are written atomically)
+}
+
+/// A spec argument: a path, or the name of a shipped spec ("kepler" for study/specs/kepler.toml).
+std::filesystem::path resolve_spec(const std::string& arg) {
+  if (std::filesystem::exists(arg)) return arg;
+  std::vector<std::string> names;
+  for (const auto& f : study::shipped_specs()) {
+    if (f.stem() == arg) return f;
+    names.push_back(f.stem().string());
+  }
+  throw study::SpecError(arg + ": no such spec file, and no shipped spec of that name" + study::did_you_mean(arg, names) +
+                         "; shipped specs: " + study::join(names));
+}
+
+struct RunArgs {
+  std::vector<std::string> specs;
+  std::string out = "results";
+  int jobs = 0;
+  std::string cache_dir;
+  bool no_cache = false, quiet = false;
+};
+
+int run_study(const RunArgs& a) {
+  std::vector<study::Spec> specs;
+  if (a.specs.empty())
+    for (const auto& f : study::shipped_specs()) specs.push_back(study::load_spec(f));
+  else
+    for (const auto& arg : a.specs) specs.push_back(study::load_spec(resolve_spec(arg)));
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (specs[i].name == specs[j].name)
+        throw study::SpecError(specs[i].file.string() + ": name '" + specs[i].name + "' is also the name of " + specs[j].file.string());
+
+  study::EngineOptions o;
+  o.jobs = a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (!a.cache_dir.empty()) o.cache_dir = a.cache_dir;
+  o.use_cache = !a.no_cache;
+  o.interrupted = &interrupted;
+  const bool tty = ::isatty(STDERR_FILENO);
+  int last_tenth = -1;
+  std::string last_phase;
+  if (!a.quiet)
+    o.progress = [&](const std::string& phase, std::size_t done, std::size_t total, const std::string& what) {
+      if (tty) {
+        const int width = 30, filled = total ? static_cast<int>(width * done / total) : width;
+        std::cerr << "\r\033[K" << phase << " [" << std::string(filled, '#') << std::string(width - filled, '-') << "] " << done
+                  << "/" << total << "  " << what.substr(0, 50) << (done == total ? "\n" : "") << std::flush;
+      } else {
+        const int tenth = total ? static_cast<int>(10 * done / total) : 10;
+        if (tenth != last_tenth || phase != last_phase)
+          std::cerr << "study run: " << phase << " " << done << "/" << total << "\n";
+        last_tenth = tenth, last_phase = phase;
+      }
+    };
+  std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
+  if (!a.quiet)
+    std::cerr << "study run: " << specs.size() << " spec(s), " << o.jobs << " job(s), results in " << a.out << "/\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto results = study::run_studies(specs, o);
+  study::Meta meta = study::collect_meta();
+  meta.jobs = o.jobs;
+  meta.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  study::write_results(a.out, results, meta);
+
+  if (!a.quiet) {
+    for (const auto& r : results) {
+      std::cout << r.spec.name << " (" << r.spec.problem << "): " << r.runs.size() << " runs";
+      std::size_t diverged = 0;
+      for (const auto& run : r.runs) diverged += run.status != "ok";
+      if (diverged) std::cout << ", " << diverged << " diverged";
+      std::cout << "; reference bound " << fmt::format("{:.1e}", r.reference_bound) << "\n";
+      for (const auto& ord : r.orders)
+        std::cout << "  " << fmt::format("{:<34} {:<6} ", ord.integrator, ord.metric)
+                  << (ord.fit.determined ? fmt::format("order {:5.2f} (expected {}) over dt {:.3g}..{:.3g}, {} points", ord.fit.order,
+                                                       ord.expected, ord.fit.dt_min, ord.fit.dt_max, ord.fit.points)
+                                         : "undetermined: " + ord.fit.reason)
+                  << "\n";
+      for (const auto& st : r.stability)
+        std::cout << "  " << fmt::format("{:<34} stable up to omega h = {:.6g}{}", st.integrator, st.limit,
+                                         st.beyond_search ? " (whole search range)" : "")
+                  << "\n";
+    }
+    std::cout << "wrote " << (std::filesystem::path(a.out) / "results.json").string() << " in "
+              << fmt::format("{:.1f}", meta.elapsed_seconds) << " s\n";
+  }
+  return EXIT_SUCCESS;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -133,6 +233,16 @@ int main(int argc, char** argv) {
   bool only_integrators = false, only_problems = false;
   list->add_flag("--integrators", only_integrators, "only the integrators");
   list->add_flag("--problems", only_problems, "only the problems");
+  RunArgs run;
+  auto* runcmd = app.add_subcommand("run", "run convergence studies: every integrator of each spec across its dt sweep, "
+                                           "against certified references; writes results.json and CSV tables");
+  runcmd->add_option("specs", run.specs, "spec files or names of shipped specs (default: every shipped spec, the default study)");
+  runcmd->add_option("--out,-o", run.out, "output directory (default: results)");
+  runcmd->add_option("--jobs,-j", run.jobs, "threads (default: every core); results do not depend on it")->check(CLI::Range(1, 256));
+  runcmd->add_option("--cache-dir", run.cache_dir, "reference cache directory");
+  runcmd->add_flag("--no-cache", run.no_cache, "neither read nor write the reference cache");
+  runcmd->add_flag("--quiet,-q", run.quiet, "no progress and no summary");
+
   ReferenceArgs ref;
   auto* refcmd = app.add_subcommand("reference",
                                     "print the high-precision reference state of a problem at given times, as JSON with "
@@ -158,6 +268,13 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     if (*refcmd) return run_reference(ref);
+    if (*runcmd) return run_study(run);
+  } catch (const study::Interrupted&) {
+    std::cerr << "\nstudy run: interrupted; no results were written\n";
+    return 130;
+  } catch (const study::SpecError& e) {
+    std::cerr << "study: " << e.what() << "\n";
+    return 2;
   } catch (const reference::ReferenceError& e) {
     std::cerr << "study reference: " << e.what() << "\n";
     return 1;

@@ -1,0 +1,231 @@
+#include "study/engine.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "reference/reference.hpp"
+#include "study/engine_impl.hpp"
+#include "study/problems/all.hpp"
+#include "study/registry.hpp"
+
+namespace study {
+namespace {
+
+using engine::RefReal;
+
+/// Every reference time a spec needs: the run samples (k h exactly), and the one-step starts and ends.
+std::set<RefReal> reference_times(const Spec& spec) {
+  std::set<RefReal> times;
+  for (long n : spec.steps) {
+    const double h = spec.t_end / static_cast<double>(n);
+    for (long k : engine::even_indices(n, spec.samples)) times.insert(engine::exact_time(k, h));
+    if (spec.wants("local"))
+      for (double tau : engine::local_times(spec)) {
+        times.insert(RefReal(tau));
+        times.insert(RefReal(tau) + RefReal(h));
+        for (const auto& i : spec.integrators)
+          if (tau - h / i.choice.substeps >= 0) times.insert(RefReal(tau) - RefReal(h / i.choice.substeps));
+      }
+  }
+  times.erase(RefReal(0));  // the start is exact by construction
+  return times;
+}
+
+/// Every parameter of the spec's problem (defaults included) as the exact value of its double: the problem
+/// the double integrators really solve, to be solved again in wider types.
+ParamValues exact_params(const Spec& spec) {
+  ParamValues exact;
+  with_problem<double>(spec.problem, spec.params, [&](const auto& p) {
+    for (const auto& info : std::decay_t<decltype(p)>::params) {
+      const auto it = spec.params.find(info.name);
+      const double value = ode::from_decimal<double>(it != spec.params.end() ? it->second : std::string(info.default_value));
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.40g", value);
+      exact[std::string(info.name)] = buf;
+    }
+  });
+  return exact;
+}
+
+engine::RefTable build_reference(const Spec& spec, const ParamValues& params, const EngineOptions& o) {
+  // The reference solves the problem the double integrators solve: their double-rounded parameters and
+  // initial state, so that the errors measured are the integrators' and not the rounding of the data.
+  reference::Request request{.problem = spec.problem, .params = params, .times = {}, .initial = {}};
+  double period = 1;
+  std::vector<long double> q0, v0;
+  with_problem<double>(spec.problem, spec.params, [&](const auto& p) {
+    const auto s = p.initial();
+    request.initial.emplace();
+    for (std::size_t i = 0; i < s.q.size(); ++i) {
+      request.initial->first.push_back(RefReal(s.q[i]));
+      request.initial->second.push_back(RefReal(s.v[i]));
+      q0.push_back(s.q[i]), v0.push_back(s.v[i]);
+    }
+    period = p.period();
+  });
+  const auto times = reference_times(spec);
+  request.times.assign(times.begin(), times.end());
+  reference::Options ro;
+  ro.tolerance = spec.reference_tol;
+  ro.cache_dir = o.cache_dir;
+  ro.use_cache = o.use_cache;
+  const reference::Reference ref = reference::compute(request, ro);
+
+  engine::RefTable table;
+  table.at[RefReal(0)] = {q0, v0};
+  long double qs = 0, vs = 0;
+  for (std::size_t i = 0; i < ref.times.size(); ++i) {
+    std::vector<long double> q, v;
+    for (const auto& x : ref.q[i]) q.push_back(static_cast<long double>(x)), qs = std::max(qs, std::abs(q.back()));
+    for (const auto& x : ref.v[i]) v.push_back(static_cast<long double>(x)), vs = std::max(vs, std::abs(v.back()));
+    table.at[ref.times[i]] = {std::move(q), std::move(v)};
+  }
+  for (auto x : q0) qs = std::max(qs, std::abs(x));
+  for (auto x : v0) vs = std::max(vs, std::abs(x));
+  table.q_scale = qs > 0 ? static_cast<double>(qs) : 1.0;
+  table.v_scale = std::max(static_cast<double>(vs), table.q_scale / (period / (2 * 3.14159265358979323846)));
+  table.bound = static_cast<double>(ref.error_bound);
+  return table;
+}
+
+/// One unit of parallel work.
+struct Task {
+  enum Kind { run, energy, stability } kind;
+  std::size_t spec, integrator;
+  long steps = 0;
+  std::size_t slot = 0;  ///< where its result goes
+};
+
+/// Runs `work(i)` for i < count on `jobs` threads, reporting progress from this thread; rethrows the first error.
+void parallel(std::size_t count, int jobs, const std::function<void(std::size_t)>& work, const EngineOptions& o,
+              const std::string& phase, const std::function<std::string(std::size_t)>& describe) {
+  std::atomic<std::size_t> next{0}, done{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto worker = [&] {
+    for (std::size_t i; (i = next++) < count;) {
+      if (error || (o.interrupted && *o.interrupted)) continue;
+      try {
+        work(i);
+      } catch (...) {
+        std::lock_guard lock(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+      ++done;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int j = 0; j < std::max(1, jobs); ++j) threads.emplace_back(worker);
+  std::size_t shown = static_cast<std::size_t>(-1);
+  while (true) {
+    const std::size_t d = done.load(), n = std::min(next.load(), count);
+    if (o.progress && d != shown) o.progress(phase, d, count, n > 0 ? describe(n - 1) : std::string());
+    shown = d;
+    if (d >= count || ((error || (o.interrupted && *o.interrupted)) && next.load() >= count)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  for (auto& t : threads) t.join();
+  if (o.progress && shown != done.load()) o.progress(phase, done.load(), count, "");
+  if (error) std::rethrow_exception(error);
+  if (o.interrupted && *o.interrupted) throw Interrupted();
+}
+
+template <class F>
+void with_pair(const Spec& spec, const SpecIntegrator& si, F&& f) {
+  with_problem<double>(spec.problem, spec.params, [&](const auto& p) {
+    with_method(si.choice, [&](const auto& m) {
+      using P = std::decay_t<decltype(p)>;
+      using M = std::decay_t<decltype(m)>;
+      if constexpr (ode::accepts<M, P>) f(m, p);
+      else throw std::invalid_argument(si.choice.id + " cannot integrate " + spec.problem + ": it needs a position-only force");
+    });
+  });
+}
+
+}  // namespace
+
+std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const EngineOptions& o) {
+  std::vector<StudyResult> results(specs.size());
+  std::vector<engine::Context> contexts(specs.size());
+  for (std::size_t i = 0; i < specs.size(); ++i) results[i].spec = specs[i];
+
+  parallel(specs.size(), o.jobs, [&](std::size_t i) {
+    if (!specs[i].wants("global") && !specs[i].wants("local") && !specs[i].wants("energy") && !specs[i].wants("walltime")) return;
+    contexts[i].exact_params = exact_params(specs[i]);
+    contexts[i].ref = build_reference(specs[i], contexts[i].exact_params, o);
+  }, o, "references", [&](std::size_t i) { return specs[i].name + " (" + specs[i].problem + ")"; });
+
+  // Plan: every run, long energy run and stability search, each with its own result slot.
+  std::vector<Task> tasks;
+  for (std::size_t s = 0; s < specs.size(); ++s) {
+    const Spec& spec = specs[s];
+    auto& res = results[s];
+    res.position_scale = contexts[s].ref.q_scale, res.velocity_scale = contexts[s].ref.v_scale;
+    res.reference_bound = contexts[s].ref.bound, res.reference_tolerance = spec.reference_tol;
+    const bool sweeps = spec.wants("global") || spec.wants("local") || spec.wants("energy") || spec.wants("walltime");
+    for (std::size_t i = 0; i < spec.integrators.size(); ++i) {
+      if (sweeps)
+        for (long n : spec.steps) tasks.push_back({Task::run, s, i, n, res.runs.size()}), res.runs.emplace_back();
+      if (spec.energy_t_end) tasks.push_back({Task::energy, s, i, 0, res.energy_long.size()}), res.energy_long.emplace_back();
+      if (spec.wants("stability")) tasks.push_back({Task::stability, s, i, 0, res.stability.size()}), res.stability.emplace_back();
+    }
+  }
+  // Longest first, so that the pool does not end waiting on one big run (the order of results is fixed by slots).
+  auto cost = [&](const Task& t) {
+    return t.kind == Task::energy ? static_cast<double>(*specs[t.spec].energy_t_end / specs[t.spec].energy_dt)
+                                  : static_cast<double>(t.steps);
+  };
+  std::stable_sort(tasks.begin(), tasks.end(), [&](const Task& a, const Task& b) { return cost(a) > cost(b); });
+
+  parallel(tasks.size(), o.jobs, [&](std::size_t k) {
+    const Task& t = tasks[k];
+    const Spec& spec = specs[t.spec];
+    const SpecIntegrator& si = spec.integrators[t.integrator];
+    auto& res = results[t.spec];
+    with_pair(spec, si, [&](const auto& m, const auto& p) {
+      switch (t.kind) {
+        case Task::run: res.runs[t.slot] = engine::measure(m, p, spec, si.choice, t.steps, contexts[t.spec]); break;
+        case Task::energy: res.energy_long[t.slot] = engine::energy_run(m, p, spec, si.choice); break;
+        case Task::stability: res.stability[t.slot] = engine::stability(m, si.choice); break;
+      }
+    });
+  }, o, "runs", [&](std::size_t k) {
+    const Task& t = tasks[k];
+    return specs[t.spec].name + ": " + specs[t.spec].integrators[t.integrator].choice.label() +
+           (t.kind == Task::run ? " dt=" + std::to_string(specs[t.spec].t_end / static_cast<double>(t.steps)) : "");
+  });
+
+  // Orders: least squares over the asymptotic window of each integrator's sweep.
+  const double eps = std::numeric_limits<double>::epsilon();
+  for (auto& res : results) {
+    const Spec& spec = res.spec;
+    for (const auto& si : spec.integrators) {
+      const std::string label = si.choice.label();
+      // global: at t_end; max: largest over the trajectory (immune to cancellations at special times, such as
+      // symplectic Euler's O(h) term at multiples of the period); local: one step from reference states.
+      for (const std::string metric : {"global", "max", "local"}) {
+        if (!spec.wants(metric == "max" ? "global" : metric) || spec.steps.size() < 2) continue;
+        Order order{label, metric, metric == "local" ? si.expected_local : si.expected_global, {}, {}};
+        for (const Run& r : res.runs) {
+          if (r.integrator != label) continue;
+          // Noise floor: the reference's bound, and round-off -- measured where it matters (long double
+          // shadow run), else its random-walk estimate eps sqrt(n); for one step a few roundings.
+          const double roundoff = metric == "local" ? 4 * eps
+                                  : std::isfinite(r.roundoff) ? r.roundoff
+                                                              : eps * std::sqrt(static_cast<double>(r.steps));
+          const double error = metric == "global" ? r.global : metric == "max" ? r.max : r.local;
+          order.points.push_back({r.dt, error, std::max(res.reference_bound, roundoff)});
+        }
+        order.fit = fit_order(order.points);
+        res.orders.push_back(std::move(order));
+      }
+    }
+  }
+  return results;
+}
+
+}  // namespace study

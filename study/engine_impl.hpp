@@ -1,0 +1,364 @@
+#pragma once
+/// The measurements of one integrator on one problem, templated on both (instantiated in engine.cpp).
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <map>
+#include <vector>
+
+#include "integrators/all.hpp"
+#include "reference/decimal.hpp"
+#include "study/problems/counted.hpp"
+#include "study/problems/harmonic.hpp"
+#include "study/results.hpp"
+
+namespace study::engine {
+
+using RefReal = reference::Real;
+
+/// Reference states by exact time (k h computed exactly in float128), in long double, with the scales.
+struct RefTable {
+  std::map<RefReal, std::pair<std::vector<long double>, std::vector<long double>>> at;
+  double q_scale = 1, v_scale = 1, bound = 0;
+
+  const std::pair<std::vector<long double>, std::vector<long double>>& state(const RefReal& t) const {
+    const auto it = at.find(t);
+    if (it == at.end()) throw std::logic_error("reference state missing at t = " + reference::to_decimal(t));
+    return it->second;
+  }
+};
+
+/// P<Real> for another Real: every problem is a class template on its scalar type.
+template <class P, class R>
+struct Rebind;
+template <template <class> class T, class A, class R>
+struct Rebind<T<A>, R> {
+  using type = T<R>;
+};
+
+/// What every run of a spec shares.
+struct Context {
+  RefTable ref;
+  ParamValues exact_params;  ///< the double-rounded parameters, with enough digits to be exact in any wider type
+};
+
+/// t = k h exactly (a double h times an integer k fits in float128's 113 bits).
+inline RefReal exact_time(long k, double h) { return RefReal(k) * RefReal(h); }
+
+/// Sample indices 0 = k_0 < ... < k_m = n, about `count` of them, evenly spread.
+inline std::vector<long> even_indices(long n, long count) {
+  std::vector<long> ks;
+  for (long i = 0; i <= count; ++i) ks.push_back(static_cast<long>(std::llround(static_cast<double>(i) * n / count)));
+  ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+  return ks;
+}
+
+/// The points where one-step errors are measured: fixed fractions of t_end that are not special.
+inline std::vector<double> local_times(const Spec& spec) {
+  std::vector<double> t;
+  for (int j = 0; j < spec.local_points; ++j) t.push_back(spec.t_end * (j + 0.37) / spec.local_points);
+  return t;
+}
+
+/// Steppers that keep a history (two-step Störmer–Verlet) can be restarted from two positions.
+template <class S, class State, class P>
+concept HasHistory = requires(S s, const typename P::Vec& q, const State& st, typename P::real_type h, const P& p) {
+  s.set_history(q, st, h, p);
+};
+
+/// Relative phase-space and position error of a double state against a reference state.
+template <class State>
+std::pair<double, double> relative_error(const State& s, const std::pair<std::vector<long double>, std::vector<long double>>& ref,
+                                         const RefTable& table) {
+  long double dq = 0, dv = 0;
+  for (std::size_t i = 0; i < State::dim; ++i) {
+    dq = std::max(dq, std::abs(static_cast<long double>(s.q[i]) - ref.first[i]));
+    dv = std::max(dv, std::abs(static_cast<long double>(s.v[i]) - ref.second[i]));
+  }
+  const double pos = static_cast<double>(dq / table.q_scale);
+  return {std::max(pos, static_cast<double>(dv / table.v_scale)), pos};
+}
+
+template <class State>
+bool finite_and_sane(const State& s, double limit) {
+  for (std::size_t i = 0; i < State::dim; ++i)
+    if (!(std::abs(s.q[i]) <= limit) || !(std::abs(s.v[i]) <= limit)) return false;  // also false for NaN
+  return true;
+}
+
+inline double norm3(const std::array<double, 3>& x) { return std::sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]); }
+
+/// Energy error classification: a linear trend that accounts for at least half of the largest error is a drift.
+inline std::string classify_energy(double max_rel, double drift_per_time, double t_end) {
+  if (max_rel <= 1e3 * std::numeric_limits<double>::epsilon()) return "round-off";
+  return std::abs(drift_per_time) * t_end >= 0.5 * max_rel ? "drifting" : "bounded";
+}
+
+/// One run of method m on p with n steps of t_end / n: errors, energy, cost, samples.
+template <class M, class P>
+Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& choice, long n, const Context& ctx) {
+  const RefTable& ref = ctx.ref;
+  using State = typename P::State;
+  const ode::Info info = m.info();
+  Run r;
+  r.integrator = choice.label();
+  r.id = choice.id;
+  r.substeps = choice.substeps;
+  r.steps = n;
+  const double h = spec.t_end / static_cast<double>(n);
+  r.dt = h;
+  const double limit = 1e100 * std::max(ref.q_scale, ref.v_scale);
+
+  Counted<P> counted(p);
+  auto stepper = ode::make_stepper<Counted<P>>(m);
+  State s = p.initial();
+  const double e0 = p.energy(s);
+  const double energy_scale = std::abs(e0) > 0 ? std::abs(e0) : 1.0;
+  std::array<double, 3> l0{};
+  if constexpr (P::has_angular_momentum) l0 = p.angular_momentum(s);
+
+  const auto samples = even_indices(n, spec.samples);
+  const auto energy_samples = even_indices(n, std::min<long>(n, 1024));
+  std::size_t next_sample = 0, next_energy = 0;
+  std::vector<double> et, de;
+  double l_max = 0;
+  for (long k = 0;; ++k) {
+    if (next_sample < samples.size() && samples[next_sample] == k) {
+      ++next_sample;
+      const auto [phase, pos] = relative_error(s, ref.state(exact_time(k, h)), ref);
+      (void)pos;
+      r.sample_t.push_back(static_cast<double>(k) * h);
+      r.sample_error.push_back(phase);
+      r.sample_q.emplace_back(s.q.begin(), s.q.end());
+      r.sample_v.emplace_back(s.v.begin(), s.v.end());
+      r.sample_energy.push_back((p.energy(s) - e0) / energy_scale);
+      r.max = std::isnan(r.max) ? phase : std::max(r.max, phase);
+    }
+    if (spec.wants("energy") && next_energy < energy_samples.size() && energy_samples[next_energy] == k) {
+      ++next_energy;
+      et.push_back(static_cast<double>(k) * h);
+      de.push_back((p.energy(s) - e0) / energy_scale);
+      if constexpr (P::has_angular_momentum) {
+        const auto l = p.angular_momentum(s);
+        l_max = std::max(l_max, norm3({l[0] - l0[0], l[1] - l0[1], l[2] - l0[2]}) / norm3(l0));
+      }
+    }
+    if (k == n) break;
+    try {
+      stepper.step(s, h, counted);
+    } catch (const ode::ConvergenceError& e) {
+      r.status = "diverged", r.diverged_step = k + 1, r.diverged_t = static_cast<double>(k + 1) * h, r.reason = e.what();
+      break;
+    }
+    if (!finite_and_sane(s, limit)) {
+      r.status = "diverged", r.diverged_step = k + 1, r.diverged_t = static_cast<double>(k + 1) * h;
+      r.reason = "the state left the finite range (NaN, inf, or over 1e100 times its scale)";
+      break;
+    }
+  }
+  r.force_evals = counted.evaluations();
+  if (r.status != "ok") {
+    r.max = not_measured;
+    return r;
+  }
+
+  const auto [phase, pos] = relative_error(s, ref.state(exact_time(n, h)), ref);
+  r.global = phase, r.position = pos;
+
+  // Where round-off may matter (within 1e4 of the random-walk estimate eps sqrt(n)), measure it: the same
+  // method, step, start and (double-rounded) parameters in long double differ from this run by its round-off.
+  if (r.global < 1e4 * std::numeric_limits<double>::epsilon() * std::sqrt(static_cast<double>(n))) {
+    using PL = typename Rebind<P, long double>::type;
+    const PL pl(ctx.exact_params);
+    auto shadow = ode::make_stepper<PL>(m);
+    typename PL::State x;
+    const State start = p.initial();
+    for (std::size_t i = 0; i < P::dim; ++i) x.q[i] = start.q[i], x.v[i] = start.v[i];
+    try {
+      for (long k = 0; k < n; ++k) shadow.step(x, static_cast<long double>(h), pl);
+      std::pair<std::vector<long double>, std::vector<long double>> wide;
+      for (std::size_t i = 0; i < P::dim; ++i) wide.first.push_back(x.q[i]), wide.second.push_back(x.v[i]);
+      r.roundoff = relative_error(s, wide, ref).first;
+    } catch (const ode::ConvergenceError&) {
+    }
+  }
+  r.final_q.assign(s.q.begin(), s.q.end());
+  r.final_v.assign(s.v.begin(), s.v.end());
+
+  if (spec.wants("energy")) {
+    r.energy_max_rel = 0;
+    for (double d : de) r.energy_max_rel = std::max(r.energy_max_rel, std::abs(d));
+    r.energy_final_rel = de.back();
+    double r2 = 0;
+    least_squares(et, de, r.energy_drift_per_time, r2);
+    if (!std::isfinite(r.energy_drift_per_time)) r.energy_drift_per_time = 0;
+    r.energy_class = classify_energy(r.energy_max_rel, r.energy_drift_per_time, spec.t_end);
+    if constexpr (P::has_angular_momentum) r.angular_momentum_max_rel = l_max;
+  }
+
+  if (spec.wants("local")) {
+    // One step of h from reference states; a method with history also gets the reference position one
+    // (sub)step back.  Methods with history are judged on positions (their velocity is a difference quotient).
+    const double h_sub = h / choice.substeps;
+    r.local = r.local_position = 0;
+    for (double tau : local_times(spec)) {
+      auto fresh = ode::make_stepper<P>(m);
+      const auto& start = ctx.ref.state(RefReal(tau));
+      State x;
+      for (std::size_t i = 0; i < P::dim; ++i) x.q[i] = static_cast<double>(start.first[i]), x.v[i] = static_cast<double>(start.second[i]);
+      x.t = tau;
+      bool history = false;
+      if constexpr (HasHistory<decltype(fresh), State, P>) {
+        if (tau - h_sub < 0) continue;
+        const auto& before = ref.state(RefReal(tau) - RefReal(h_sub));
+        typename P::Vec prev;
+        for (std::size_t i = 0; i < P::dim; ++i) prev[i] = static_cast<double>(before.first[i]);
+        fresh.set_history(prev, x, h_sub, p);
+        history = true;
+      }
+      try {
+        fresh.step(x, h, p);
+      } catch (const ode::ConvergenceError&) {
+        r.local = r.local_position = not_measured;
+        break;
+      }
+      const auto [lp, lq] = relative_error(x, ref.state(RefReal(tau) + RefReal(h)), ref);
+      r.local = std::max(r.local, history ? lq : lp);
+      r.local_position = std::max(r.local_position, lq);
+    }
+  }
+
+  if (spec.wants("walltime")) {
+    // Warm-up, then `repeats` timed runs of the bare stepping loop (at most 2e5 steps each), steady clock.
+    const long timed = std::min<long>(n, 200000);
+    std::vector<double> ns;
+    volatile double sink = 0;
+    for (int rep = -1; rep < spec.repeats; ++rep) {
+      auto st = ode::make_stepper<P>(m);
+      State x = p.initial();
+      const auto t0 = std::chrono::steady_clock::now();
+      for (long k = 0; k < timed; ++k) st.step(x, h, p);
+      const auto t1 = std::chrono::steady_clock::now();
+      sink = sink + x.q[0];
+      if (rep >= 0) ns.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() / static_cast<double>(timed));
+    }
+    std::sort(ns.begin(), ns.end());
+    r.ns_per_step_min = ns.front();
+    r.ns_per_step_median = ns[ns.size() / 2];
+  }
+  (void)info;
+  return r;
+}
+
+/// The long energy run, sampled log-uniformly in time so that growth t^a shows as a straight line.
+template <class M, class P>
+EnergyLong energy_run(const M& m, const P& p, const Spec& spec, const IntegratorChoice& choice) {
+  EnergyLong e;
+  e.integrator = choice.label();
+  e.steps = std::lround(*spec.energy_t_end / spec.energy_dt);
+  const double h = *spec.energy_t_end / static_cast<double>(e.steps);
+  e.dt = h;
+  std::vector<long> ks;
+  for (int i = 0; i <= 120; ++i) ks.push_back(std::max(1L, std::lround(std::pow(static_cast<double>(e.steps), i / 120.0))));
+  ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+  auto stepper = ode::make_stepper<P>(m);
+  auto s = p.initial();
+  const double e0 = p.energy(s), scale = std::abs(e0) > 0 ? std::abs(e0) : 1.0;
+  std::size_t next = 0;
+  for (long k = 1; k <= e.steps; ++k) {
+    try {
+      stepper.step(s, h, p);
+    } catch (const ode::ConvergenceError&) {
+      e.status = "diverged", e.diverged_t = static_cast<double>(k) * h;
+      break;
+    }
+    if (!finite_and_sane(s, 1e100)) {
+      e.status = "diverged", e.diverged_t = static_cast<double>(k) * h;
+      break;
+    }
+    if (next < ks.size() && ks[next] == k) {
+      ++next;
+      e.t.push_back(static_cast<double>(k) * h);
+      e.rel_error.push_back((p.energy(s) - e0) / scale);
+    }
+  }
+  // Growth exponent over the second half (in log t) of the samples with a resolvable error.
+  std::vector<double> lx, ly;
+  for (std::size_t i = e.t.size() / 2; i < e.t.size(); ++i)
+    if (std::abs(e.rel_error[i]) > 0) lx.push_back(std::log(e.t[i])), ly.push_back(std::log(std::abs(e.rel_error[i])));
+  if (lx.size() >= 3) {
+    double r2 = 0;
+    least_squares(lx, ly, e.growth_exponent, r2);
+  }
+  return e;
+}
+
+/// Spectral radius of the one-step map on x'' = -x with step h (2x2: (q, v), or (x_{n-1}, x_n) with history).
+template <class M>
+double amplification(const M& m, double h) {
+  using P = Harmonic<double>;
+  const P p;
+  std::array<std::array<double, 2>, 2> a{};
+  for (int col = 0; col < 2; ++col) {
+    auto st = ode::make_stepper<P>(m);
+    P::State s{{col == 0 ? 1.0 : 0.0}, {col == 1 ? 1.0 : 0.0}, 0.0};
+    if constexpr (HasHistory<decltype(st), P::State, P>) {
+      // Basis of (x_{n-1}, x_n) pairs; the map returns (x_n, x_{n+1}).
+      const P::Vec prev{col == 0 ? 1.0 : 0.0};
+      s.q = {col == 1 ? 1.0 : 0.0};
+      st.set_history(prev, s, h, p);
+      const double xn = s.q[0];
+      st.step(s, h, p);
+      a[0][col] = xn, a[1][col] = s.q[0];
+    } else {
+      st.step(s, h, p);
+      a[0][col] = s.q[0], a[1][col] = s.v[0];
+    }
+  }
+  const double tr = a[0][0] + a[1][1], det = a[0][0] * a[1][1] - a[0][1] * a[1][0];
+  const std::complex<double> root = std::sqrt(std::complex<double>(tr * tr - 4 * det));
+  return std::max(std::abs((tr + root) / 2.0), std::abs((tr - root) / 2.0));
+}
+
+/// The largest stable omega h: scanned on 0.01, 0.02, ..., 10, then bisected to 1e-9.
+template <class M>
+Stability stability(const M& m, const IntegratorChoice& choice) {
+  Stability st;
+  st.integrator = choice.label();
+  const double tolerance = 64 * std::numeric_limits<double>::epsilon();
+  std::string failure;
+  auto stable = [&](double h) {
+    try {
+      const double rho = amplification(m, h);
+      return std::isfinite(rho) && rho <= 1 + tolerance;
+    } catch (const ode::ConvergenceError&) {
+      failure = "the fixed-point iteration stops converging here; the method itself is stable beyond (A-stable)";
+      return false;
+    }
+  };
+  if (!stable(0.01)) {
+    st.limit = 0;
+    st.note = failure.empty() ? "unstable for every omega h tried: |lambda| > 1 already at omega h = 0.01" : failure;
+    return st;
+  }
+  double lo = 0.01, hi = 0;
+  for (int i = 2; i <= 1000 && hi == 0; ++i) {
+    if (stable(0.01 * i)) lo = 0.01 * i;
+    else hi = 0.01 * i;
+  }
+  if (hi == 0) {
+    st.limit = lo, st.beyond_search = true, st.note = "stable over the whole search range omega h <= 10";
+    return st;
+  }
+  while (hi - lo > 1e-9) {
+    const double mid = (lo + hi) / 2;
+    (stable(mid) ? lo : hi) = mid;
+  }
+  st.limit = lo;
+  st.note = failure;
+  return st;
+}
+
+}  // namespace study::engine

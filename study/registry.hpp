@@ -1,0 +1,59 @@
+#pragma once
+/// Integrators by id at run time: the choice a spec makes (id, substeps, start) turned into a method object.
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "integrators/all.hpp"
+#include "study/suggest.hpp"
+
+namespace study {
+
+/// One integrator as a spec chooses it.
+struct IntegratorChoice {
+  std::string id;
+  int substeps = 1;
+  std::string start;  ///< stormer-verlet only: "taylor" (default) or "backward-euler"
+  /// How results name it: "rk4", "rk4 x4", "stormer-verlet (backward-euler)".
+  std::string label() const {
+    std::string l = id;
+    if (!start.empty()) l += " (" + start + ")";
+    if (substeps > 1) l += " x" + std::to_string(substeps);
+    return l;
+  }
+};
+
+/// Every integrator id.
+inline std::vector<std::string> integrator_ids() {
+  std::vector<std::string> ids;
+  ode::for_each_method([&](auto m) { ids.emplace_back(m.info().id); });
+  return ids;
+}
+
+/// Calls f(method) with the method object for `c` (always wrapped in Substeps, k = 1 by default);
+/// throws std::invalid_argument for an unknown id or option.
+template <class F>
+void with_method(const IntegratorChoice& c, F&& f) {
+  bool found = false;
+  ode::for_each_method([&](auto m) {
+    using M = decltype(m);
+    if (found || m.info().id != c.id) return;
+    found = true;
+    if constexpr (std::is_same_v<M, ode::StormerVerlet>) {
+      if (c.start == "backward-euler") m.start = ode::StormerVerlet::Start::backward_euler;
+      else if (!c.start.empty() && c.start != "taylor")
+        throw std::invalid_argument("start = \"" + c.start + "\" is not a starting procedure: use \"taylor\" or \"backward-euler\"");
+    } else if (!c.start.empty()) {
+      throw std::invalid_argument("start = \"" + c.start + "\" applies to stormer-verlet only, not to " + c.id);
+    }
+    if (c.substeps < 1) throw std::invalid_argument("substeps must be >= 1, got " + std::to_string(c.substeps));
+    f(ode::Substeps<M>{.base = m, .k = c.substeps});
+  });
+  if (!found)
+    throw std::invalid_argument("unknown integrator '" + c.id + "'" + did_you_mean(c.id, integrator_ids()) +
+                                "; integrators: " + join(integrator_ids()));
+}
+
+}  // namespace study

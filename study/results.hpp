@@ -1,0 +1,84 @@
+#pragma once
+/// What a study measures: the data model of results.json (contract in DESIGN.md §5 and the README).
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "study/order_fit.hpp"
+#include "study/spec.hpp"
+
+namespace study {
+
+inline constexpr double not_measured = std::numeric_limits<double>::quiet_NaN();
+
+/// One integrator at one step size.
+struct Run {
+  std::string integrator;  ///< label: "rk4 x4", "stormer-verlet (backward-euler)"
+  std::string id;
+  int substeps = 1;
+  double dt = 0;
+  long steps = 0;
+  std::string status = "ok";  ///< "ok" or "diverged"
+  long diverged_step = -1;
+  double diverged_t = not_measured;
+  std::string reason;
+  // Errors, relative to the reference's scales (largest |q|, |v|): phase space = max of the two.
+  double global = not_measured, position = not_measured, max = not_measured;
+  double local = not_measured, local_position = not_measured;
+  /// Round-off in `global`: the distance to the same method, step and start run in long double (measured
+  /// only where the error is small enough for round-off to matter).
+  double roundoff = not_measured;
+  double energy_max_rel = not_measured, energy_final_rel = not_measured, energy_drift_per_time = not_measured;
+  std::string energy_class;  ///< "bounded", "drifting", "round-off", or "" (not measured)
+  double angular_momentum_max_rel = not_measured;
+  std::vector<double> final_q, final_v;
+  double ns_per_step_min = not_measured, ns_per_step_median = not_measured;  ///< timing (not reproducible)
+  std::uint64_t force_evals = 0;
+  // Samples for plots: time, positions, phase-space error, relative energy error.
+  std::vector<double> sample_t, sample_error, sample_energy;
+  std::vector<std::vector<double>> sample_q, sample_v;
+};
+
+/// A fitted order.
+struct Order {
+  std::string integrator, metric;  ///< metric: "global", "max" or "local"
+  int expected = 0;
+  OrderFit fit;
+  std::vector<ErrorPoint> points;  ///< all points, for the report
+};
+
+/// The long energy run of one integrator.
+struct EnergyLong {
+  std::string integrator;
+  double dt = 0;
+  long steps = 0;
+  std::string status = "ok";
+  double diverged_t = not_measured;
+  std::vector<double> t, rel_error;  ///< log-uniform samples
+  double growth_exponent = not_measured;  ///< slope of log|dE| on log t over the second half of the run
+};
+
+/// The largest stable omega h on the harmonic oscillator.
+struct Stability {
+  std::string integrator;
+  double limit = not_measured;  ///< largest stable omega h found (0: unstable for every h > 0)
+  bool beyond_search = false;   ///< stable over the whole search range
+  std::string note;
+};
+
+/// Everything a spec produced.
+struct StudyResult {
+  Spec spec;
+  double position_scale = 1, velocity_scale = 1;
+  double reference_bound = 0, reference_tolerance = 0;
+  std::uint64_t reference_evaluations = 0;
+  std::vector<Run> runs;
+  std::vector<Order> orders;
+  std::vector<EnergyLong> energy_long;
+  std::vector<Stability> stability;
+};
+
+}  // namespace study

@@ -1,0 +1,303 @@
+#include "study/spec.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "study/problems/all.hpp"
+
+#ifndef STUDY_SPECS_DIR
+#define STUDY_SPECS_DIR "study/specs"
+#endif
+
+namespace study {
+namespace {
+
+/// Shortest text that reads back to the same double ("0.6", not "0.59999999999999998").
+std::string shortest(double x) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, end);
+}
+
+class Reader {
+ public:
+  Reader(std::filesystem::path file, const toml::table& t) : file_(std::move(file)), t_(t) {}
+
+  [[noreturn]] void fail(const toml::node* at, const std::string& key, const std::string& what) const {
+    std::ostringstream m;
+    m << file_.string();
+    if (at) m << ":" << at->source().begin.line;
+    m << ": " << key << ": " << what;
+    throw SpecError(m.str());
+  }
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const { fail(t_.get(key), key, what); }
+
+  const toml::node* get(const std::string& key) const { return t_.get(key); }
+
+  std::string string(const std::string& key, bool required) const {
+    const toml::node* n = get(key);
+    if (!n) {
+      if (required) fail(nullptr, key, "missing (a string is required)");
+      return {};
+    }
+    if (!n->is_string()) fail(n, key, "must be a string");
+    return **n->as_string();
+  }
+
+  std::optional<double> number(const std::string& key) const {
+    const toml::node* n = get(key);
+    if (!n) return std::nullopt;
+    if (auto d = n->value<double>()) return *d;
+    fail(n, key, "must be a number");
+  }
+
+  std::optional<long> integer(const std::string& key) const {
+    const toml::node* n = get(key);
+    if (!n) return std::nullopt;
+    if (!n->is_integer()) fail(n, key, "must be a whole number");
+    return static_cast<long>(**n->as_integer());
+  }
+
+  /// The number of steps N for which t_end / N is dt, or an error saying which values would do.
+  long steps_for(double dt, double t_end, const toml::node* at, const std::string& key) const {
+    if (!(dt > 0) || !std::isfinite(dt)) fail(at, key, "dt = " + shortest(dt) + " must be > 0");
+    if (dt > t_end) fail(at, key, "dt = " + shortest(dt) + " is larger than t_end = " + shortest(t_end));
+    const double ratio = t_end / dt;
+    const long n = std::lround(ratio);
+    if (std::abs(ratio - static_cast<double>(n)) > 1e-9 * ratio) {
+      const long lo = std::max(1L, static_cast<long>(std::floor(ratio))), hi = lo + 1;
+      fail(at, key, "dt = " + shortest(dt) + " does not divide t_end = " + shortest(t_end) + " (t_end/dt = " +
+                        shortest(ratio) + "); use t_end/N, e.g. " + shortest(t_end / lo) + " (N = " + std::to_string(lo) +
+                        ") or " + shortest(t_end / hi) + " (N = " + std::to_string(hi) + ")");
+    }
+    return n;
+  }
+
+ private:
+  std::filesystem::path file_;
+  const toml::table& t_;
+};
+
+const std::vector<std::string> known_keys{"name", "title", "problem", "params", "t_end", "integrators", "dt",
+                                          "metrics", "energy_t_end", "energy_dt", "repeats", "reference_tol",
+                                          "samples", "local_points", "expect"};
+
+}  // namespace
+
+Spec load_spec(const std::filesystem::path& file) {
+  if (!std::filesystem::exists(file)) throw SpecError(file.string() + ": no such spec file");
+  toml::table table;
+  try {
+    table = toml::parse_file(file.string());
+  } catch (const toml::parse_error& e) {
+    std::ostringstream m;
+    m << file.string() << ":" << e.source().begin.line << ": not valid TOML: " << e.description();
+    throw SpecError(m.str());
+  }
+  const Reader r(file, table);
+  for (auto&& [key, node] : table) {
+    const std::string k(key.str());
+    if (std::find(known_keys.begin(), known_keys.end(), k) == known_keys.end())
+      r.fail(&node, k, "unknown key" + did_you_mean(k, known_keys) + "; keys: " + join(known_keys));
+  }
+
+  Spec s;
+  s.file = file;
+  s.name = r.string("name", true);
+  if (s.name.empty() || s.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos)
+    r.fail("name", "'" + s.name + "' must be lowercase letters, digits, '-' or '_' (it names the output folder)");
+  s.title = r.string("title", false);
+  if (s.title.empty()) s.title = s.name;
+
+  // Problem and parameters: validated by building the problem.
+  s.problem = r.string("problem", true);
+  const auto ids = problem_ids();
+  if (std::find(ids.begin(), ids.end(), s.problem) == ids.end())
+    r.fail("problem", "unknown problem '" + s.problem + "'" + did_you_mean(s.problem, ids) + "; problems: " + join(ids));
+  if (const toml::node* n = r.get("params")) {
+    if (!n->is_table()) r.fail(n, "params", "must be a table, e.g. params = { e = 0.6 }");
+    for (auto&& [key, value] : *n->as_table()) {
+      if (auto d = value.value<double>(); d && !value.is_string())
+        s.params[std::string(key.str())] = shortest(*d);
+      else if (value.is_string())
+        s.params[std::string(key.str())] = **value.as_string();
+      else
+        r.fail(&value, "params." + std::string(key.str()), "must be a number (or a decimal string)");
+    }
+  }
+  bool velocity_dependent = false;
+  try {
+    with_problem<double>(s.problem, s.params, [&](const auto& p) {
+      velocity_dependent = !ode::PositionForce<std::decay_t<decltype(p)>>;
+    });
+  } catch (const ParamError& e) {
+    r.fail("params", e.what());
+  }
+
+  // Times and steps.
+  const auto t_end = r.number("t_end");
+  if (!t_end) r.fail(nullptr, "t_end", "missing (the final time, a number > 0)");
+  if (!(*t_end > 0) || !std::isfinite(*t_end)) r.fail("t_end", "must be a finite number > 0");
+  s.t_end = *t_end;
+  const toml::node* dt = r.get("dt");
+  if (!dt) r.fail(nullptr, "dt", "missing (an array of step sizes, or { max, min, per_decade })");
+  if (const toml::array* list = dt->as_array()) {
+    if (list->empty()) r.fail(dt, "dt", "the array is empty");
+    for (const toml::node& x : *list) {
+      const auto v = x.value<double>();
+      if (!v) r.fail(&x, "dt", "every step size must be a number");
+      s.steps.push_back(r.steps_for(*v, s.t_end, &x, "dt"));
+    }
+  } else if (const toml::table* range = dt->as_table()) {
+    const auto hi = (*range)["max"].value<double>(), lo = (*range)["min"].value<double>();
+    const auto per = (*range)["per_decade"].value<int64_t>();
+    if (!hi || !lo || !per) r.fail(dt, "dt", "a range needs max, min (numbers) and per_decade (a whole number)");
+    if (!(*lo > 0) || !(*lo <= *hi) || *hi > s.t_end)
+      r.fail(dt, "dt", "the range needs 0 < min <= max <= t_end (got min " + shortest(*lo) + ", max " + shortest(*hi) + ")");
+    if (*per < 1 || *per > 100) r.fail(dt, "dt", "per_decade must be between 1 and 100");
+    // Each dt of the geometric range is rounded to t_end / N, N = round(t_end / dt): N dt = t_end exactly.
+    for (int i = 0;; ++i) {
+      const double want = *hi * std::pow(10.0, -static_cast<double>(i) / static_cast<double>(*per));
+      if (want < *lo * (1 - 1e-12)) break;
+      s.steps.push_back(std::max(1L, std::lround(s.t_end / want)));
+    }
+  } else {
+    r.fail(dt, "dt", "must be an array of step sizes or a table { max, min, per_decade }");
+  }
+  std::sort(s.steps.begin(), s.steps.end());
+  s.steps.erase(std::unique(s.steps.begin(), s.steps.end()), s.steps.end());
+
+  // Metrics.
+  if (const toml::node* m = r.get("metrics")) {
+    const toml::array* list = m->as_array();
+    if (!list) r.fail(m, "metrics", "must be an array, e.g. [\"global\", \"energy\"]");
+    for (const toml::node& x : *list) {
+      const auto name = x.value<std::string>();
+      if (!name || std::find(metric_names().begin(), metric_names().end(), *name) == metric_names().end())
+        r.fail(&x, "metrics", "'" + name.value_or("?") + "' is not a metric" + did_you_mean(name.value_or(""), metric_names()) +
+                                  "; metrics: " + join(metric_names()));
+      s.metrics.insert(*name);
+    }
+  } else {
+    s.metrics = {"global", "local", "energy", "walltime"};
+  }
+  if (s.wants("stability") && s.problem != "harmonic")
+    r.fail("metrics", "'stability' is the linear stability limit omega h on the harmonic oscillator: use it with problem = \"harmonic\"");
+
+  // Integrators.
+  const toml::node* ints = r.get("integrators");
+  if (!ints || !ints->is_array() || ints->as_array()->empty())
+    r.fail(ints, "integrators", "an array of integrator ids (or { id, substeps, start } tables) is required");
+  for (const toml::node& x : *ints->as_array()) {
+    std::vector<IntegratorChoice> chosen;
+    if (auto id = x.value<std::string>()) {
+      if (*id == "all")
+        for (const auto& every : integrator_ids()) chosen.push_back({.id = every, .substeps = 1, .start = {}});
+      else
+        chosen.push_back({.id = *id, .substeps = 1, .start = {}});
+    } else if (const toml::table* t = x.as_table()) {
+      IntegratorChoice c;
+      for (auto&& [key, v] : *t) {
+        const std::string k(key.str());
+        if (k == "id" && v.is_string()) c.id = **v.as_string();
+        else if (k == "substeps" && v.is_integer()) c.substeps = static_cast<int>(**v.as_integer());
+        else if (k == "start" && v.is_string()) c.start = **v.as_string();
+        else r.fail(&v, "integrators", "'" + k + "' is not an integrator option (id = string, substeps = whole number, start = string)");
+      }
+      if (c.id.empty()) r.fail(&x, "integrators", "a table needs id = \"...\"");
+      chosen.push_back(c);
+    } else {
+      r.fail(&x, "integrators", "each entry is an id string or a table { id = \"rk4\", substeps = 4 }");
+    }
+    for (const auto& c : chosen) {
+      try {
+        with_method(c, [&](const auto& m) {
+          const ode::Info info = m.info();
+          if (info.position_force_only && velocity_dependent) {
+            if (x.is_string() && **x.as_string() == "all") return;  // "all" means all that apply
+            throw std::invalid_argument(c.id + " needs a position-only force a(q), but " + s.problem +
+                                        "'s force depends on velocity; use euler, rk2-midpoint, rk2-heun, rk4, "
+                                        "implicit-midpoint or gauss-legendre4");
+          }
+          s.integrators.push_back({c, info.order, ode::local_order_of(info)});
+        });
+      } catch (const std::invalid_argument& e) {
+        r.fail(&x, "integrators", e.what());
+      }
+    }
+  }
+  for (std::size_t i = 0; i < s.integrators.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (s.integrators[i].choice.label() == s.integrators[j].choice.label())
+        r.fail("integrators", "'" + s.integrators[i].choice.label() + "' is listed twice");
+
+  // Expected orders overridden per integrator (label or id): expect = { "rk4" = 4 } or { rk4 = { global = 4, local = 5 } }.
+  if (const toml::node* e = r.get("expect")) {
+    if (!e->is_table()) r.fail(e, "expect", "must be a table, e.g. expect = { \"stormer-verlet\" = { local = 4 } }");
+    for (auto&& [key, v] : *e->as_table()) {
+      const std::string k(key.str());
+      auto hit = std::find_if(s.integrators.begin(), s.integrators.end(),
+                              [&](const SpecIntegrator& i) { return i.choice.label() == k || i.choice.id == k; });
+      if (hit == s.integrators.end()) {
+        std::vector<std::string> labels;
+        for (const auto& i : s.integrators) labels.push_back(i.choice.label());
+        r.fail(&v, "expect." + k, "no integrator of this spec is called '" + k + "'" + did_you_mean(k, labels));
+      }
+      for (auto it = hit; it != s.integrators.end(); ++it) {
+        if (it->choice.label() != k && it->choice.id != k) continue;
+        if (v.is_integer()) {
+          it->expected_global = static_cast<int>(**v.as_integer());
+        } else if (const toml::table* t = v.as_table()) {
+          for (auto&& [mk, mv] : *t) {
+            if (!mv.is_integer() || (mk.str() != "global" && mk.str() != "local"))
+              r.fail(&mv, "expect." + k, "use global = <order> and/or local = <order> (whole numbers)");
+            (mk.str() == "global" ? it->expected_global : it->expected_local) = static_cast<int>(**mv.as_integer());
+          }
+        } else {
+          r.fail(&v, "expect." + k, "must be an order (whole number) or { global = p, local = q }");
+        }
+      }
+    }
+  }
+
+  // Optional settings.
+  if (auto v = r.integer("repeats")) {
+    if (*v < 1 || *v > 100) r.fail("repeats", "must be between 1 and 100");
+    s.repeats = static_cast<int>(*v);
+  }
+  if (auto v = r.number("reference_tol")) {
+    if (!(*v >= 1e-30 && *v <= 1e-10)) r.fail("reference_tol", "must lie in [1e-30, 1e-10] (float128 references)");
+    s.reference_tol = *v;
+  }
+  if (auto v = r.integer("samples")) {
+    if (*v < 8 || *v > 4096) r.fail("samples", "must be between 8 and 4096");
+    s.samples = static_cast<int>(*v);
+  }
+  if (auto v = r.integer("local_points")) {
+    if (*v < 1 || *v > 64) r.fail("local_points", "must be between 1 and 64");
+    s.local_points = static_cast<int>(*v);
+  }
+  if (auto v = r.number("energy_t_end")) {
+    if (!(*v > 0) || !std::isfinite(*v)) r.fail("energy_t_end", "must be a finite number > 0");
+    s.energy_t_end = *v;
+    s.energy_dt = r.number("energy_dt").value_or(s.dt(0));
+    r.steps_for(s.energy_dt, *v, r.get("energy_dt") ? r.get("energy_dt") : r.get("energy_t_end"), "energy_dt");
+  } else if (r.get("energy_dt")) {
+    r.fail("energy_dt", "is the step of the long energy run: give energy_t_end too");
+  }
+  return s;
+}
+
+std::vector<std::filesystem::path> shipped_specs() {
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(STUDY_SPECS_DIR))
+    if (e.path().extension() == ".toml") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace study

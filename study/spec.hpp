@@ -1,0 +1,62 @@
+#pragma once
+/// A study spec: which problem, which integrators, which step sizes, which metrics (TOML, study/specs/).
+/// The keys are documented in the README; every error names the file, the line, the key and what is valid.
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "study/problems/params.hpp"
+#include "study/registry.hpp"
+
+namespace study {
+
+/// A spec that cannot be used: "file:line: key: what is wrong (what would be valid)".
+struct SpecError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// One integrator of a spec, with its expected orders (declared, or overridden by the spec's `expect`).
+struct SpecIntegrator {
+  IntegratorChoice choice;
+  int expected_global = 0;
+  int expected_local = 0;
+};
+
+/// A parsed and validated spec.
+struct Spec {
+  std::filesystem::path file;
+  std::string name, title, problem;
+  ParamValues params;
+  double t_end = 0;
+  std::vector<SpecIntegrator> integrators;
+  std::vector<long> steps;           ///< N per sweep point; dt = t_end / N (largest dt first)
+  std::set<std::string> metrics;     ///< subset of global, local, energy, walltime, stability
+  std::optional<double> energy_t_end;  ///< long energy run, sampled log-uniformly
+  double energy_dt = 0;              ///< its step (default: the largest dt of the sweep)
+  int repeats = 3;                   ///< timed repetitions per run
+  double reference_tol = 1e-28;
+  int samples = 64;                  ///< trajectory samples per run (max error, energy, plots)
+  int local_points = 8;              ///< reference states the one-step error starts from
+
+  double dt(std::size_t i) const { return t_end / static_cast<double>(steps[i]); }
+  bool wants(const std::string& metric) const { return metrics.count(metric) != 0; }
+};
+
+/// The metric names a spec may ask for.
+inline const std::vector<std::string>& metric_names() {
+  static const std::vector<std::string> names{"global", "local", "energy", "walltime", "stability"};
+  return names;
+}
+
+/// Reads and validates a spec file.  Throws SpecError.
+Spec load_spec(const std::filesystem::path& file);
+
+/// The shipped specs (study/specs/*.toml), sorted by file name.
+std::vector<std::filesystem::path> shipped_specs();
+
+}  // namespace study

@@ -1,0 +1,228 @@
+#include "study/write.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#ifndef STUDY_SOURCE_DIR
+#define STUDY_SOURCE_DIR "."
+#endif
+#ifndef STUDY_CXX_FLAGS
+#define STUDY_CXX_FLAGS ""
+#endif
+
+namespace study {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+/// A measured number, or null when it was not measured.
+Json number(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
+
+std::string num(double x) {
+  if (!std::isfinite(x)) return "";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string command_output(const std::string& cmd) {
+  std::string out;
+  if (FILE* f = ::popen(cmd.c_str(), "r")) {
+    std::array<char, 256> buf{};
+    while (std::fgets(buf.data(), buf.size(), f)) out += buf.data();
+    ::pclose(f);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out;
+}
+
+Json run_json(const Run& r) {
+  Json j;
+  j["integrator"] = r.integrator;
+  j["id"] = r.id;
+  j["substeps"] = r.substeps;
+  j["dt"] = r.dt;
+  j["steps"] = r.steps;
+  j["status"] = r.status;
+  if (r.status != "ok") j["diverged"] = {{"step", r.diverged_step}, {"t", number(r.diverged_t)}, {"reason", r.reason}};
+  j["error"] = {{"global", number(r.global)}, {"position", number(r.position)}, {"max", number(r.max)},
+                {"local", number(r.local)}, {"local_position", number(r.local_position)}, {"roundoff", number(r.roundoff)}};
+  j["energy"] = {{"max_rel", number(r.energy_max_rel)}, {"final_rel", number(r.energy_final_rel)},
+                 {"drift_per_time", number(r.energy_drift_per_time)},
+                 {"behaviour", r.energy_class.empty() ? Json(nullptr) : Json(r.energy_class)},
+                 {"angular_momentum_max_rel", number(r.angular_momentum_max_rel)}};
+  j["final_state"] = {{"q", r.final_q}, {"v", r.final_v}};
+  j["ns_per_step"] = {{"min", number(r.ns_per_step_min)}, {"median", number(r.ns_per_step_median)}};
+  j["force_evals"] = r.force_evals;
+  return j;
+}
+
+Json order_json(const Order& o) {
+  Json j;
+  j["integrator"] = o.integrator;
+  j["metric"] = o.metric;
+  j["expected"] = o.expected;
+  j["observed"] = o.fit.determined ? Json(o.fit.order) : Json(nullptr);
+  if (!o.fit.determined) j["reason"] = o.fit.reason;
+  j["window"] = {{"dt_min", number(o.fit.dt_min)}, {"dt_max", number(o.fit.dt_max)}, {"points", o.fit.points}};
+  j["r2"] = o.fit.determined ? Json(o.fit.r2) : Json(nullptr);
+  j["local_slopes"] = o.fit.local_slopes;
+  return j;
+}
+
+}  // namespace
+
+Meta collect_meta() {
+  Meta m;
+  m.compiler = std::string("g++ ") + __VERSION__;
+  m.flags = STUDY_CXX_FLAGS;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);)
+    if (line.rfind("model name", 0) == 0) {
+      m.cpu = line.substr(line.find(':') + 2);
+      break;
+    }
+  m.revision = command_output("git -C '" + std::string(STUDY_SOURCE_DIR) + "' describe --always --dirty 2>/dev/null");
+  if (m.revision.empty()) m.revision = "unknown";
+  const std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  m.date = buf;
+  return m;
+}
+
+Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
+  Json doc;
+  doc["meta"] = {{"compiler", meta.compiler}, {"flags", meta.flags}, {"cpu", meta.cpu}, {"revision", meta.revision},
+                 {"date", meta.date}, {"elapsed_seconds", meta.elapsed_seconds},
+                 {"reference", {{"solver", "Boost.Odeint bulirsch_stoer, float128, two-tolerance certified"}}}};
+  doc["studies"] = Json::array();
+  for (const StudyResult& r : results) {
+    const Spec& s = r.spec;
+    Json st;
+    st["name"] = s.name;
+    st["title"] = s.title;
+    st["spec"] = s.file.filename().string();
+    st["problem"] = s.problem;
+    st["params"] = Json::object();
+    for (const auto& [k, v] : s.params) st["params"][k] = v;
+    st["t_end"] = s.t_end;
+    st["metrics"] = std::vector<std::string>(s.metrics.begin(), s.metrics.end());
+    st["reference"] = {{"tolerance", r.reference_tolerance}, {"error_bound", r.reference_bound},
+                       {"position_scale", r.position_scale}, {"velocity_scale", r.velocity_scale}};
+    st["runs"] = Json::array();
+    for (const Run& run : r.runs) st["runs"].push_back(run_json(run));
+    st["orders"] = Json::array();
+    for (const Order& o : r.orders) st["orders"].push_back(order_json(o));
+    if (!r.energy_long.empty()) {
+      st["energy_long"] = Json::array();
+      for (const EnergyLong& e : r.energy_long)
+        st["energy_long"].push_back({{"integrator", e.integrator}, {"dt", e.dt}, {"steps", e.steps}, {"status", e.status},
+                                     {"diverged_t", number(e.diverged_t)}, {"growth_exponent", number(e.growth_exponent)},
+                                     {"final_rel", e.rel_error.empty() ? Json(nullptr) : number(e.rel_error.back())}});
+    }
+    if (!r.stability.empty()) {
+      st["stability"] = Json::array();
+      for (const Stability& x : r.stability)
+        st["stability"].push_back({{"integrator", x.integrator}, {"limit", number(x.limit)},
+                                   {"beyond_search", x.beyond_search}, {"note", x.note}});
+    }
+    doc["studies"].push_back(st);
+  }
+  return doc;
+}
+
+void write_atomic(const std::filesystem::path& path, const std::string& text) {
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  if (ec) throw std::runtime_error("cannot create " + path.parent_path().string() + ": " + ec.message());
+  const auto tmp = path.parent_path() / ("." + path.filename().string() + ".tmp." + std::to_string(::getpid()));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) {
+      std::filesystem::remove(tmp, ec);
+      throw std::runtime_error("cannot write " + tmp.string());
+    }
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw std::runtime_error("cannot move " + tmp.string() + " to " + path.string() + ": " + ec.message());
+  }
+}
+
+void write_results(const std::filesystem::path& dir, const std::vector<StudyResult>& results, const Meta& meta) {
+  // Tables first, results.json last: a reader that finds results.json finds the tables it describes.
+  for (const StudyResult& r : results) {
+    const auto sub = dir / r.spec.name;
+    std::ostringstream runs, orders, samples, energy, stab;
+    runs << "integrator,dt,steps,status,global,position,max,local,local_position,roundoff,energy_max_rel,energy_final_rel,"
+            "energy_drift_per_time,energy_behaviour,angular_momentum_max_rel,force_evals,ns_per_step_min,ns_per_step_median\n";
+    for (const Run& x : r.runs)
+      runs << csv_field(x.integrator) << ',' << num(x.dt) << ',' << x.steps << ',' << x.status << ',' << num(x.global) << ','
+           << num(x.position) << ',' << num(x.max) << ',' << num(x.local) << ',' << num(x.local_position) << ','
+           << num(x.roundoff) << ','
+           << num(x.energy_max_rel) << ',' << num(x.energy_final_rel) << ',' << num(x.energy_drift_per_time) << ','
+           << x.energy_class << ',' << num(x.angular_momentum_max_rel) << ',' << x.force_evals << ','
+           << num(x.ns_per_step_min) << ',' << num(x.ns_per_step_median) << '\n';
+    write_atomic(sub / "runs.csv", runs.str());
+
+    orders << "integrator,metric,expected,observed,dt_min,dt_max,points,r2,reason\n";
+    for (const Order& o : r.orders)
+      orders << csv_field(o.integrator) << ',' << o.metric << ',' << o.expected << ','
+             << (o.fit.determined ? num(o.fit.order) : "") << ',' << num(o.fit.dt_min) << ',' << num(o.fit.dt_max) << ','
+             << o.fit.points << ',' << (o.fit.determined ? num(o.fit.r2) : "") << ',' << csv_field(o.fit.reason) << '\n';
+    write_atomic(sub / "orders.csv", orders.str());
+
+    if (!r.runs.empty()) {
+      const std::size_t dim = r.runs.front().sample_q.empty() ? 0 : r.runs.front().sample_q.front().size();
+      samples << "integrator,dt,t,error,energy_rel";
+      for (std::size_t i = 0; i < dim; ++i) samples << ",q" << i;
+      for (std::size_t i = 0; i < dim; ++i) samples << ",v" << i;
+      samples << '\n';
+      for (const Run& x : r.runs)
+        for (std::size_t k = 0; k < x.sample_t.size(); ++k) {
+          samples << csv_field(x.integrator) << ',' << num(x.dt) << ',' << num(x.sample_t[k]) << ',' << num(x.sample_error[k])
+                  << ',' << num(x.sample_energy[k]);
+          for (double q : x.sample_q[k]) samples << ',' << num(q);
+          for (double v : x.sample_v[k]) samples << ',' << num(v);
+          samples << '\n';
+        }
+      write_atomic(sub / "samples.csv", samples.str());
+    }
+    if (!r.energy_long.empty()) {
+      energy << "integrator,dt,t,energy_rel\n";
+      for (const EnergyLong& e : r.energy_long)
+        for (std::size_t k = 0; k < e.t.size(); ++k)
+          energy << csv_field(e.integrator) << ',' << num(e.dt) << ',' << num(e.t[k]) << ',' << num(e.rel_error[k]) << '\n';
+      write_atomic(sub / "energy_long.csv", energy.str());
+    }
+    if (!r.stability.empty()) {
+      stab << "integrator,limit,beyond_search,note\n";
+      for (const Stability& x : r.stability)
+        stab << csv_field(x.integrator) << ',' << num(x.limit) << ',' << (x.beyond_search ? "true" : "false") << ','
+             << csv_field(x.note) << '\n';
+      write_atomic(sub / "stability.csv", stab.str());
+    }
+  }
+  write_atomic(dir / "results.json", to_json(results, meta).dump(1) + "\n");
+}
+
+}  // namespace study
