@@ -20,8 +20,9 @@ using RefReal = reference::Real;
 
 /// Reference states by exact time (k h computed exactly in float128), in long double, with the scales.
 struct RefTable {
-  std::map<RefReal, std::pair<std::vector<long double>, std::vector<long double>>> at;
+  std::map<RefReal, std::pair<std::vector<long double>, std::vector<long double>>> at;  ///< empty: no errors measured
   double q_scale = 1, v_scale = 1, bound = 0;
+  bool present() const { return !at.empty(); }
 
   const std::pair<std::vector<long double>, std::vector<long double>>& state(const RefReal& t) const {
     const auto it = at.find(t);
@@ -96,6 +97,26 @@ inline std::string classify_energy(double max_rel, double drift_per_time, double
   return std::abs(drift_per_time) * t_end >= 0.5 * max_rel ? "drifting" : "bounded";
 }
 
+/// The round-off in a double run that ended in `end`: the same method, step, start and (double-rounded)
+/// parameters in long double differ from it by that run's round-off alone (the truncation error is the same).
+template <class M, class P>
+double measured_roundoff(const M& m, const P& p, const typename P::State& end, long n, double h, const Context& ctx) {
+  using PL = typename Rebind<P, long double>::type;
+  const PL pl(ctx.exact_params);
+  auto shadow = ode::make_stepper<PL>(m);
+  typename PL::State x;
+  const auto start = p.initial();
+  for (std::size_t i = 0; i < P::dim; ++i) x.q[i] = start.q[i], x.v[i] = start.v[i];
+  try {
+    for (long k = 0; k < n; ++k) shadow.step(x, static_cast<long double>(h), pl);
+  } catch (const ode::ConvergenceError&) {
+    return not_measured;
+  }
+  std::pair<std::vector<long double>, std::vector<long double>> wide;
+  for (std::size_t i = 0; i < P::dim; ++i) wide.first.push_back(x.q[i]), wide.second.push_back(x.v[i]);
+  return relative_error(end, wide, ctx.ref).first;
+}
+
 /// One run of method m on p with n steps of t_end / n: errors, energy, cost, samples.
 template <class M, class P>
 Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& choice, long n, const Context& ctx) {
@@ -127,14 +148,13 @@ Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& ch
   for (long k = 0;; ++k) {
     if (next_sample < samples.size() && samples[next_sample] == k) {
       ++next_sample;
-      const auto [phase, pos] = relative_error(s, ref.state(exact_time(k, h)), ref);
-      (void)pos;
+      const double phase = ref.present() ? relative_error(s, ref.state(exact_time(k, h)), ref).first : not_measured;
       r.sample_t.push_back(static_cast<double>(k) * h);
       r.sample_error.push_back(phase);
       r.sample_q.emplace_back(s.q.begin(), s.q.end());
       r.sample_v.emplace_back(s.v.begin(), s.v.end());
       r.sample_energy.push_back((p.energy(s) - e0) / energy_scale);
-      r.max = std::isnan(r.max) ? phase : std::max(r.max, phase);
+      if (ref.present()) r.max = std::isnan(r.max) ? phase : std::max(r.max, phase);
     }
     if (spec.wants("energy") && next_energy < energy_samples.size() && energy_samples[next_energy] == k) {
       ++next_energy;
@@ -164,28 +184,15 @@ Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& ch
     return r;
   }
 
-  const auto [phase, pos] = relative_error(s, ref.state(exact_time(n, h)), ref);
-  r.global = phase, r.position = pos;
-
-  // Where round-off may matter (within 1e4 of the random-walk estimate eps sqrt(n)), measure it: the same
-  // method, step, start and (double-rounded) parameters in long double differ from this run by its round-off.
-  if (r.global < 1e4 * std::numeric_limits<double>::epsilon() * std::sqrt(static_cast<double>(n))) {
-    using PL = typename Rebind<P, long double>::type;
-    const PL pl(ctx.exact_params);
-    auto shadow = ode::make_stepper<PL>(m);
-    typename PL::State x;
-    const State start = p.initial();
-    for (std::size_t i = 0; i < P::dim; ++i) x.q[i] = start.q[i], x.v[i] = start.v[i];
-    try {
-      for (long k = 0; k < n; ++k) shadow.step(x, static_cast<long double>(h), pl);
-      std::pair<std::vector<long double>, std::vector<long double>> wide;
-      for (std::size_t i = 0; i < P::dim; ++i) wide.first.push_back(x.q[i]), wide.second.push_back(x.v[i]);
-      r.roundoff = relative_error(s, wide, ref).first;
-    } catch (const ode::ConvergenceError&) {
-    }
-  }
   r.final_q.assign(s.q.begin(), s.q.end());
   r.final_v.assign(s.v.begin(), s.v.end());
+  if (ref.present()) {
+    const auto [phase, pos] = relative_error(s, ref.state(exact_time(n, h)), ref);
+    r.global = phase, r.position = pos;
+    // Where round-off may matter (within 1e4 of its random-walk estimate eps sqrt(n)), measure it.
+    if (r.global < 1e4 * std::numeric_limits<double>::epsilon() * std::sqrt(static_cast<double>(n)))
+      r.roundoff = measured_roundoff(m, p, s, n, h, ctx);
+  }
 
   if (spec.wants("energy")) {
     r.energy_max_rel = 0;
@@ -198,7 +205,7 @@ Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& ch
     if constexpr (P::has_angular_momentum) r.angular_momentum_max_rel = l_max;
   }
 
-  if (spec.wants("local")) {
+  if (spec.wants("local") && ref.present()) {
     // One step of h from reference states; a method with history also gets the reference position one
     // (sub)step back.  Methods with history are judged on positions (their velocity is a difference quotient).
     const double h_sub = h / choice.substeps;

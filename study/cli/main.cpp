@@ -223,6 +223,18 @@ int run_study(const RunArgs& a) {
   return EXIT_SUCCESS;
 }
 
+void list_specs() {
+  fmt::print("\nSpecs (study/specs/; `study run` with no argument runs them all, the default study):\n");
+  for (const auto& file : study::shipped_specs()) {
+    try {
+      const study::Spec s = study::load_spec(file);
+      fmt::print("  {:<24} {:<20} {:>2} integrators x {:>2} dt  {}\n", s.name, s.problem, s.integrators.size(), s.steps.size(), s.title);
+    } catch (const study::SpecError& e) {
+      fmt::print("  {:<24} INVALID: {}\n", file.stem().string(), e.what());
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -230,9 +242,10 @@ int main(int argc, char** argv) {
                "high-precision references"};
   app.require_subcommand(1);
   auto* list = app.add_subcommand("list", "list the integrators and problems with their properties");
-  bool only_integrators = false, only_problems = false;
+  bool only_integrators = false, only_problems = false, only_specs = false;
   list->add_flag("--integrators", only_integrators, "only the integrators");
   list->add_flag("--problems", only_problems, "only the problems");
+  list->add_flag("--specs", only_specs, "only the shipped specs");
   RunArgs run;
   auto* runcmd = app.add_subcommand("run", "run convergence studies: every integrator of each spec across its dt sweep, "
                                            "against certified references; writes results.json and CSV tables");
@@ -284,8 +297,10 @@ int main(int argc, char** argv) {
   }
 
   if (*list) {
-    if (!only_problems) list_integrators();
-    if (!only_integrators) list_problems();
+    const bool all = !only_integrators && !only_problems && !only_specs;
+    if (all || only_integrators) list_integrators();
+    if (all || only_problems) list_problems();
+    if (all || only_specs) list_specs();
   }
   return EXIT_SUCCESS;
 }

@@ -1,0 +1,224 @@
+// The study engine end to end: a small spec's orders and results fields, bad specs' messages, diverging runs
+// recorded (not crashing), and results independent of the number of threads.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "study/engine.hpp"
+#include "study/write.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& name) : path(fs::temp_directory_path() / ("ode-study-engine-" + name)) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  fs::path file(const std::string& name, const std::string& text) const {
+    std::ofstream(path / name) << text;
+    return path / name;
+  }
+};
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+study::EngineOptions options(int jobs = 2) {
+  study::EngineOptions o;
+  o.jobs = jobs;
+  o.use_cache = false;
+  return o;
+}
+
+const char* small_spec = R"(
+name = "small"
+title = "small Kepler sweep"
+problem = "kepler"
+params = { e = 0.6 }
+t_end = 5.0
+integrators = ["velocity-verlet", "rk4", "stormer-verlet", { id = "rk4", substeps = 2 }]
+dt = { max = 0.05, min = 0.0005, per_decade = 4 }
+metrics = ["global", "local", "energy", "walltime"]
+repeats = 2
+)";
+
+}  // namespace
+
+TEST_CASE("a small study measures the declared orders and writes every field of the contract", "[engine]") {
+  TempDir dir("e2e");
+  const auto spec = study::load_spec(dir.file("small.toml", small_spec));
+  CHECK(spec.steps.size() == 9);  // 0.05 down to 0.0005, 4 per decade
+  const auto results = study::run_studies({spec}, options());
+  REQUIRE(results.size() == 1);
+  const auto& r = results.front();
+  CHECK(r.runs.size() == 4 * 9);
+  CHECK(r.reference_bound < 1e-24);
+
+  for (const auto& o : r.orders) {
+    INFO(o.integrator << " " << o.metric << ": " << o.fit.order << " " << o.fit.reason);
+    REQUIRE(o.fit.determined);
+    CHECK(o.fit.points >= 3);
+    CHECK(std::abs(o.fit.order - o.expected) <= 0.15);
+  }
+  for (const auto& run : r.runs) {
+    CHECK(run.status == "ok");
+    const int per_step = run.id == "rk4" ? 4 * run.substeps : 1;
+    const int startup = run.id == "rk4" ? 0 : 1;  // FSAL cache / two-step start
+    CHECK(run.force_evals == static_cast<std::uint64_t>(per_step * run.steps + startup));
+    CHECK(run.ns_per_step_min > 0);
+    CHECK(run.ns_per_step_min <= run.ns_per_step_median);
+    CHECK(run.dt * static_cast<double>(run.steps) == Approx(5.0).epsilon(1e-15));
+  }
+
+  study::write_results(dir.path / "out", results, study::collect_meta());
+  const auto doc = nlohmann::json::parse(read(dir.path / "out" / "results.json"));
+  for (const char* key : {"compiler", "flags", "cpu", "revision", "date"}) CHECK(doc["meta"].contains(key));
+  const auto& st = doc["studies"][0];
+  CHECK(st["reference"]["error_bound"].get<double>() < 1e-24);
+  const auto& run = st["runs"][0];
+  for (const char* key : {"integrator", "dt", "steps", "status", "error", "energy", "final_state", "ns_per_step", "force_evals"})
+    CHECK(run.contains(key));
+  for (const char* key : {"global", "position", "max", "local"}) CHECK(run["error"][key].is_number());
+  for (const char* key : {"max_rel", "final_rel", "drift_per_time"}) CHECK(run["energy"][key].is_number());
+  CHECK(run["final_state"]["q"].size() == 2);
+  const auto& order = st["orders"][0];
+  for (const char* key : {"integrator", "metric", "expected", "observed", "window", "r2", "local_slopes"}) CHECK(order.contains(key));
+  for (const char* key : {"dt_min", "dt_max", "points"}) CHECK(order["window"].contains(key));
+  for (const char* table : {"runs.csv", "orders.csv", "samples.csv"}) CHECK(fs::exists(dir.path / "out" / "small" / table));
+  // Nothing half-written: no temporary files left.
+  for (const auto& e : fs::recursive_directory_iterator(dir.path / "out")) CHECK(e.path().filename().string()[0] != '.');
+}
+
+TEST_CASE("results do not depend on the number of threads", "[engine]") {
+  TempDir dir("jobs");
+  const auto spec = study::load_spec(dir.file("small.toml", small_spec));
+  auto meta = study::collect_meta();
+  meta.date = "fixed";
+  const auto one = study::run_studies({spec}, options(1)), two = study::run_studies({spec}, options(2));
+  auto strip = [](nlohmann::ordered_json j) {
+    j["meta"].erase("elapsed_seconds");
+    for (auto& s : j["studies"])
+      for (auto& r : s["runs"]) r.erase("ns_per_step");
+    return j.dump();
+  };
+  CHECK(strip(study::to_json(one, meta)) == strip(study::to_json(two, meta)));
+  study::write_results(dir.path / "one", one, meta);
+  study::write_results(dir.path / "two", two, meta);
+  for (const char* table : {"orders.csv", "samples.csv"})
+    CHECK(read(dir.path / "one" / "small" / table) == read(dir.path / "two" / "small" / table));
+}
+
+TEST_CASE("a diverging run is recorded with its step, time and reason", "[engine]") {
+  TempDir dir("diverge");
+  // omega h = 10: explicit Euler grows by sqrt(101) per step and overflows; the implicit iteration cannot
+  // converge; velocity Verlet and RK4 are beyond their limits and blow up too.  None of this may crash the
+  // study.  (Energy only: no reference is needed.)
+  const auto spec = study::load_spec(dir.file("stiff.toml", R"(
+name = "stiff"
+problem = "harmonic"
+params = { omega = 100.0 }
+t_end = 100.0
+integrators = ["euler", "gauss-legendre4", "velocity-verlet", "rk4"]
+dt = [0.1, 0.001]
+metrics = ["energy"]
+)"));
+  const auto results = study::run_studies({spec}, options());
+  std::map<std::string, const study::Run*> at_large_step;
+  for (const auto& run : results[0].runs)
+    if (run.dt == 0.1) at_large_step[run.integrator] = &run;
+  for (const char* id : {"euler", "gauss-legendre4", "velocity-verlet", "rk4"}) {
+    INFO(id);
+    const auto* run = at_large_step.at(id);
+    CHECK(run->status == "diverged");
+    CHECK(run->diverged_step > 0);
+    CHECK(run->diverged_step <= 1000);
+    CHECK(run->diverged_t == Approx(0.1 * run->diverged_step));
+    CHECK_FALSE(run->reason.empty());
+    CHECK(std::isnan(run->energy_max_rel));
+  }
+  CHECK_THAT(at_large_step.at("gauss-legendre4")->reason, Catch::Contains("did not converge"));
+  CHECK_THAT(at_large_step.at("euler")->reason, Catch::Contains("finite range"));
+  for (const auto& run : results[0].runs)
+    if (run.dt == 0.001 && run.id != "euler") CHECK(run.status == "ok");
+}
+
+TEST_CASE("bad specs are rejected with the file, line, key and what would be valid", "[engine][spec]") {
+  TempDir dir("bad");
+  using Catch::Contains;
+  auto message = [&](const std::string& text) {
+    try {
+      study::load_spec(dir.file("bad.toml", text));
+    } catch (const study::SpecError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string head = "name = \"bad\"\nproblem = \"kepler\"\nt_end = 1.0\n";
+  CHECK_THAT(message(head + "integrators = [\"rk5\"]\ndt = [0.1]\n"),
+             Contains("bad.toml:4: integrators: unknown integrator 'rk5' (did you mean 'rk4'?)"));
+  CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.3]\n"),
+             Contains("bad.toml:5: dt: dt = 0.3 does not divide t_end = 1") && Contains("N = 3"));
+  CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [-0.1]\n"), Contains("bad.toml:5: dt: dt = -0.1 must be > 0"));
+  CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [2.0]\n"), Contains("larger than t_end"));
+  CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.1]\nparams = { e = 1.2 }\n"),
+             Contains("bad.toml:6: params: kepler: parameter 'e' = 1.2 is out of range"));
+  CHECK_THAT(message("name = \"bad\"\nproblem = \"harmonic\"\nt_end = 1.0\nintegrators = [\"rk4\"]\ndt = [0.1]\nparams = { omega = -1 }\n"),
+             Contains("'omega' = -1"));
+  CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.1]\nparams = { ecc = 0.5 }\n"), Contains("unknown parameter 'ecc'"));
+  CHECK_THAT(message("name = \"bad\"\nproblem = \"keplr\"\nt_end = 1.0\nintegrators = [\"rk4\"]\ndt = [0.1]\n"),
+             Contains("bad.toml:2: problem: unknown problem 'keplr' (did you mean 'kepler'?)"));
+  CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.1]\ntend = 3\n"),
+             Contains("bad.toml:6: tend: unknown key (did you mean 't_end'?)"));
+  CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.1]\nmetrics = [\"globl\"]\n"), Contains("did you mean 'global'"));
+  CHECK_THAT(message("name = \"bad\"\nproblem = \"damped-oscillator\"\nt_end = 1.0\nintegrators = [\"symplectic-euler\"]\ndt = [0.1]\n"),
+             Contains("needs a position-only force") && Contains("rk4"));
+  CHECK_THAT(message(head + "integrators = [\"rk4\"\ndt = [0.1]\n"), Contains("bad.toml:") && Contains("not valid TOML"));
+  CHECK_THAT(message("name = \"bad\"\nproblem = \"kepler\"\nintegrators = [\"rk4\"]\ndt = [0.1]\n"), Contains("t_end: missing"));
+  CHECK_THAT(message(head + "integrators = [{ id = \"rk4\", substeps = 0 }]\ndt = [0.1]\n"), Contains("substeps must be >= 1"));
+  CHECK_THAT(message(head + "integrators = [{ id = \"rk4\", start = \"taylor\" }]\ndt = [0.1]\n"),
+             Contains("applies to stormer-verlet only"));
+  CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.1]\nmetrics = [\"stability\"]\n"), Contains("problem = \"harmonic\""));
+  CHECK_THAT(message(head + "integrators = [\"rk4\", \"rk4\"]\ndt = [0.1]\n"), Contains("listed twice"));
+}
+
+TEST_CASE("a dt range is rounded to t_end / N so that N dt = t_end", "[engine][spec]") {
+  TempDir dir("range");
+  const auto spec = study::load_spec(dir.file("r.toml", "name = \"r\"\nproblem = \"harmonic\"\nt_end = 3.0\n"
+                                                        "integrators = [\"rk4\"]\ndt = { max = 0.1, min = 0.001, per_decade = 2 }\n"));
+  REQUIRE(spec.steps == std::vector<long>{30, 95, 300, 949, 3000});
+  for (std::size_t i = 0; i < spec.steps.size(); ++i) CHECK(spec.dt(i) * static_cast<double>(spec.steps[i]) == Approx(3.0).epsilon(1e-15));
+}
+
+TEST_CASE("every shipped spec is valid", "[engine][spec]") {
+  const auto specs = study::shipped_specs();
+  CHECK(specs.size() >= 9);
+  for (const auto& f : specs) CHECK_NOTHROW(study::load_spec(f));
+}
+
+TEST_CASE("the harmonic stability limits agree with theory", "[engine]") {
+  TempDir dir("stability");
+  const auto spec = study::load_spec(dir.file("s.toml", "name = \"s\"\nproblem = \"harmonic\"\nt_end = 1.0\n"
+                                                        "integrators = [\"euler\", \"rk2-midpoint\", \"symplectic-euler\", \"velocity-verlet\", "
+                                                        "\"stormer-verlet\", \"rk4\", \"yoshida4\"]\ndt = [0.1]\nmetrics = [\"stability\"]\n"));
+  const auto results = study::run_studies({spec}, options());
+  std::map<std::string, double> limit;
+  for (const auto& s : results[0].stability) limit[s.integrator] = s.limit;
+  // Hairer, Lubich, Wanner GNI; DESIGN.md §4: none, none, 2, 2, 2, 2 sqrt 2, 1.573.
+  CHECK(limit["euler"] == 0);
+  CHECK(limit["rk2-midpoint"] == 0);
+  CHECK(limit["symplectic-euler"] == Approx(2).epsilon(1e-6));
+  CHECK(limit["velocity-verlet"] == Approx(2).epsilon(1e-6));
+  CHECK(limit["stormer-verlet"] == Approx(2).epsilon(1e-6));
+  CHECK(limit["rk4"] == Approx(2 * std::sqrt(2.0)).epsilon(1e-6));
+  CHECK(limit["yoshida4"] == Approx(1.5734).epsilon(1e-3));
+}
