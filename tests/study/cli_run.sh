@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# `study run` as a user meets it: bad input, a small study, and Ctrl-C.  Usage: cli_run.sh path/to/study
+set -u
+study=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+fail() { echo "FAIL: $*"; echo "$passed passed, 1 failed"; exit 1; }
+ok() { passed=$((passed + 1)); }
+
+# A bad spec: exit 2, the message names file, line and key with a suggestion, and nothing is written.
+printf 'name = "x"\nproblem = "kepler"\nt_end = 1.0\nintegrators = ["rk5"]\ndt = [0.1]\n' > "$tmp/bad.toml"
+out=$("$study" run "$tmp/bad.toml" --out "$tmp/out" 2>&1); rc=$?
+[ $rc -eq 2 ] || fail "bad spec: exit code $rc, expected 2"
+grep -qF "bad.toml:4: integrators: unknown integrator 'rk5' (did you mean 'rk4'?)" <<<"$out" || fail "bad spec message: $out"
+[ ! -e "$tmp/out" ] || fail "a bad spec left output behind"
+ok
+
+# An unknown spec name: the nearest shipped one is suggested.
+out=$("$study" run keplr --out "$tmp/out" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -qF "did you mean 'kepler'" <<<"$out" || fail "unknown spec: exit $rc, $out"
+ok
+
+# A small study: results.json and the tables, progress as plain lines when not on a terminal.
+printf 'name = "tiny"\nproblem = "harmonic"\nt_end = 2.0\nintegrators = ["rk4", "leapfrog"]\ndt = [0.1, 0.05, 0.025, 0.0125]\nmetrics = ["global", "energy"]\n' > "$tmp/tiny.toml"
+"$study" run "$tmp/tiny.toml" --out "$tmp/res" --no-cache > "$tmp/stdout" 2> "$tmp/stderr" || fail "tiny study failed: $(cat "$tmp/stderr")"
+[ -s "$tmp/res/results.json" ] && [ -s "$tmp/res/tiny/runs.csv" ] || fail "tiny study wrote no results"
+grep -q "study run: runs 8/8" "$tmp/stderr" || fail "no plain progress lines: $(cat "$tmp/stderr")"
+grep -q "rk4 .* global order" "$tmp/stdout" || fail "no summary: $(cat "$tmp/stdout")"
+ok
+
+# Ctrl-C: exit 130, no results, no temporary files.
+"$study" run kepler --no-cache --jobs 2 --out "$tmp/int" > /dev/null 2> "$tmp/int.err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid; rc=$?
+[ $rc -eq 130 ] || fail "interrupted run: exit code $rc, expected 130 ($(tail -2 "$tmp/int.err"))"
+grep -q "interrupted; no results were written" "$tmp/int.err" || fail "no interruption message"
+[ ! -e "$tmp/int/results.json" ] || fail "an interrupted run wrote results.json"
+[ -z "$(find "$tmp" -name '.*tmp*')" ] || fail "temporary files left: $(find "$tmp" -name '.*tmp*')"
+ok
+
+echo "$passed passed, 0 failed"
