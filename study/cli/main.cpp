@@ -54,8 +54,7 @@ void list_problems() {
     using P = decltype(p);
     std::string params;
     for (const auto& info : P::params) params += fmt::format(" {}={}", info.name, info.default_value);
-    fmt::print("  {:<20} dim {:>2}  exact: {:<3}  {}\n      params:{}\n", P::id, P::dim, yes_no(P::has_exact),
-               P::summary, params);
+    fmt::print("  {:<20} dim {:>2}  exact {:<3}  {}  [{} ]\n", P::id, P::dim, yes_no(P::has_exact), P::summary, params);
   });
 }
 

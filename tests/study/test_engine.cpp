@@ -191,6 +191,20 @@ TEST_CASE("bad specs are rejected with the file, line, key and what would be val
   CHECK_THAT(message(head + "integrators = [\"rk4\", \"rk4\"]\ndt = [0.1]\n"), Contains("listed twice"));
 }
 
+TEST_CASE("a spec can override the expected orders", "[engine][spec]") {
+  TempDir dir("expect");
+  const auto spec = study::load_spec(dir.file("e.toml", "name = \"e\"\nproblem = \"kepler\"\nt_end = 1.0\n"
+                                                        "integrators = [\"rk4\", \"stormer-verlet\", \"euler\"]\ndt = [0.1]\n"
+                                                        "expect = { rk4 = 3, \"stormer-verlet\" = { local = 3 } }\n"));
+  REQUIRE(spec.integrators.size() == 3);
+  CHECK(spec.integrators[0].expected_global == 3);  // overridden
+  CHECK(spec.integrators[0].expected_local == 5);   // declared p + 1
+  CHECK(spec.integrators[1].expected_global == 2);
+  CHECK(spec.integrators[1].expected_local == 3);   // overridden
+  CHECK(spec.integrators[2].expected_global == 1);  // untouched
+  CHECK(spec.integrators[2].expected_local == 2);
+}
+
 TEST_CASE("a dt range is rounded to t_end / N so that N dt = t_end", "[engine][spec]") {
   TempDir dir("range");
   const auto spec = study::load_spec(dir.file("r.toml", "name = \"r\"\nproblem = \"harmonic\"\nt_end = 3.0\n"
