@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 #include <mutex>
+#include <numbers>
 #include <set>
 #include <thread>
 
@@ -87,7 +88,7 @@ engine::RefTable build_reference(const Spec& spec, const ParamValues& params, co
   for (auto x : q0) qs = std::max(qs, std::abs(x));
   for (auto x : v0) vs = std::max(vs, std::abs(x));
   table.q_scale = qs > 0 ? static_cast<double>(qs) : 1.0;
-  table.v_scale = std::max(static_cast<double>(vs), table.q_scale / (period / (2 * 3.14159265358979323846)));
+  table.v_scale = std::max(static_cast<double>(vs), table.q_scale / (period / (2 * std::numbers::pi)));
   table.bound = static_cast<double>(ref.error_bound);
   return table;
 }

@@ -122,7 +122,6 @@ template <class M, class P>
 Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& choice, long n, const Context& ctx) {
   const RefTable& ref = ctx.ref;
   using State = typename P::State;
-  const ode::Info info = m.info();
   Run r;
   r.integrator = choice.label();
   r.id = choice.id;
@@ -255,7 +254,6 @@ Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& ch
     r.ns_per_step_min = ns.front();
     r.ns_per_step_median = ns[ns.size() / 2];
   }
-  (void)info;
   return r;
 }
 
