@@ -1,11 +1,14 @@
 #pragma once
 /// Implicit Runge–Kutta methods (collocation) on x' = v, v' = a(x, v), solved by fixed-point iteration
 /// on the stage accelerations until the update reaches round-off (Hairer, Lubich, Wanner, GNI §VIII.6:
-/// iterate until the increment vanishes or stops decreasing).  Cost: stages × iterations evaluations.
+/// iterate until the increment vanishes or stops decreasing -- here: stops decreasing within 100 eps of the
+/// stage size; an increment that stops decreasing above that means the iteration does not contract, and
+/// accepting it would return a step that is not the method's).  Cost: stages × iterations evaluations.
 /// Fixed-point iteration contracts while h^2 |da/dq| (and h |da/dv|) is small; beyond that the step
 /// throws ConvergenceError naming h and t, never returns an unconverged result.
 
 #include <array>
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -38,7 +41,6 @@ struct ImplicitRk {
     void step(typename P::State& s, Real h, const P& p) {
       using std::abs;
       using std::isfinite;
-      using std::sqrt;
       const Real eps = std::numeric_limits<Real>::epsilon();
       std::array<Vec, S> acc{}, x, v;  // stage accelerations (start at 0), stage positions, velocities
       Real previous = std::numeric_limits<Real>::infinity();
@@ -55,8 +57,11 @@ struct ImplicitRk {
           acc[i] = fresh;
         }
         if (!isfinite(change)) fail(s, h, it, change, scale, "the stage values are not finite");
-        if (change <= 4 * eps * scale) break;                                   // at round-off
-        if (change >= previous && change <= sqrt(eps) * scale) break;           // stagnating in round-off noise
+        if (change <= 4 * eps * scale) break;  // at round-off
+        if (change >= previous) {
+          if (change <= 100 * eps * scale) break;  // no longer decreasing, within round-off noise: converged
+          fail(s, h, it, change, scale, "the iteration does not contract");
+        }
         if (it >= max_iterations) fail(s, h, it, change, scale, "too many iterations");
         previous = change;
       }
