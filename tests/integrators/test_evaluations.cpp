@@ -52,7 +52,7 @@ TEST_CASE("velocity Verlet reuses the end-of-step force only while the state is 
   CHECK(p.evaluations() == 5);
 }
 
-TEST_CASE("methods for general forces accept a velocity-dependent force; splitting methods refuse it", "[evaluations]") {
+TEST_CASE("methods for general forces accept a velocity-dependent force, splitting methods refuse it", "[evaluations]") {
   using Damped = study::DampedOscillator<double>;
   STATIC_REQUIRE(ode::accepts<ode::Rk4, Damped>);
   STATIC_REQUIRE(ode::accepts<ode::Euler, Damped>);

@@ -13,21 +13,27 @@ namespace {
 constexpr double eps = std::numeric_limits<double>::epsilon();
 }
 
-TEMPLATE_LIST_TEST_CASE("symmetric methods retrace their steps; the others do not", "[geometry]", ode::AllMethods) {
+TEMPLATE_LIST_TEST_CASE("symmetric methods retrace their steps, the others do not", "[geometry]", ode::AllMethods) {
   const TestType method{};
   const study::Kepler<double> p;
   auto s = p.initial();
   auto stepper = ode::make_stepper<study::Kepler<double>>(method);
   constexpr int n = 300;
-  const double h = 0.01;
+  const double h = 0.05;  // 2.4 periods
   for (int k = 0; k < n; ++k) stepper.step(s, h, p);
   for (int k = 0; k < n; ++k) stepper.step(s, -h, p);
   const double gap = testing::phase_error(s, p.initial());
-  INFO(method.info().id << " returns within " << gap);
+  // A few ulps per step of a state of size 2; a two-step method (it has a starting procedure) gets its velocity
+  // as a difference quotient (x+ - x-)/2h, which turns position rounding into |q|/h ulps of velocity.
+  const double quotient = method.info().start.empty() ? 0.0 : 1.6 / h;
+  const double roundoff = 10 * 2 * n * (2.0 + quotient) * eps;
+  INFO(method.info().id << " returns within " << gap << " (round-off bound " << roundoff << ")");
   if (method.info().symmetric)
-    CHECK(gap <= 10 * 2 * n * 2.0 * eps);  // a few ulps per step of a state of size 2
+    CHECK(gap <= roundoff);
   else
-    CHECK(gap > 1e-8);  // an O(h^{p+1}) error per step does not cancel
+    // Phi_{-h} o Phi_h = I + (C + (-1)^{p+1} C) h^{p+1} + O(h^{p+2}): for even p the h^{p+1} terms cancel, so
+    // the gap is O(n h^{p+2}) -- RK4: 300 x 0.05^6 ~ 5e-6 times its constant, far above round-off.
+    CHECK(gap > 1e3 * roundoff);
 }
 
 TEMPLATE_LIST_TEST_CASE("harmonic energy: bounded for symplectic methods over 1e5 steps", "[geometry]", ode::AllMethods) {
