@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `study run` as a user meets it: bad input, a small study, and Ctrl-C.  Usage: cli_run.sh path/to/study
+# `study run` as a user meets it: bad input, a small study, Ctrl-C; and two processes sharing the reference cache.  Usage: cli_run.sh path/to/study
 set -u
 study=$1
 tmp=$(mktemp -d)
@@ -39,6 +39,18 @@ wait $pid; rc=$?
 grep -q "interrupted; no results were written" "$tmp/int.err" || fail "no interruption message"
 [ ! -e "$tmp/int/results.json" ] || fail "an interrupted run wrote results.json"
 [ -z "$(find "$tmp" -name '.*tmp*')" ] || fail "temporary files left: $(find "$tmp" -name '.*tmp*')"
+ok
+
+# Two processes filling the same reference cache entry at once: both succeed, one sound file, then a hit.
+cache="$tmp/cache"
+"$study" reference pendulum --at 1,5,20 --cache-dir "$cache" > "$tmp/a.json" 2> "$tmp/a.err" & a=$!
+"$study" reference pendulum --at 1,5,20 --cache-dir "$cache" > "$tmp/b.json" 2> "$tmp/b.err" & b=$!
+wait $a || fail "first concurrent reference failed: $(cat "$tmp/a.err")"
+wait $b || fail "second concurrent reference failed: $(cat "$tmp/b.err")"
+[ "$(ls -A "$cache" | wc -l)" -eq 1 ] || fail "concurrent writers left $(ls -A "$cache")"
+grep -v '"cached"' "$tmp/a.json" > "$tmp/a.states"; grep -v '"cached"' "$tmp/b.json" > "$tmp/b.states"
+cmp -s "$tmp/a.states" "$tmp/b.states" || fail "concurrent writers computed different states"
+"$study" reference pendulum --at 1,5,20 --cache-dir "$cache" | grep -q '"cached": true' || fail "no cache hit after concurrent fill"
 ok
 
 echo "$passed passed, 0 failed"
