@@ -1,5 +1,7 @@
 #include "study/write.hpp"
 
+#include "study/atomic_file.hpp"
+
 #include <unistd.h>
 
 #include <array>
@@ -145,27 +147,6 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
     doc["studies"].push_back(st);
   }
   return doc;
-}
-
-void write_atomic(const std::filesystem::path& path, const std::string& text) {
-  std::error_code ec;
-  std::filesystem::create_directories(path.parent_path(), ec);
-  if (ec) throw std::runtime_error("cannot create " + path.parent_path().string() + ": " + ec.message());
-  const auto tmp = path.parent_path() / ("." + path.filename().string() + ".tmp." + std::to_string(::getpid()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      std::filesystem::remove(tmp, ec);
-      throw std::runtime_error("cannot write " + tmp.string());
-    }
-  }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw std::runtime_error("cannot move " + tmp.string() + " to " + path.string() + ": " + ec.message());
-  }
 }
 
 void write_results(const std::filesystem::path& dir, const std::vector<StudyResult>& results, const Meta& meta) {

@@ -30,7 +30,4 @@ nlohmann::ordered_json to_json(const std::vector<StudyResult>& results, const Me
 /// Writes results.json and the CSV tables under dir.
 void write_results(const std::filesystem::path& dir, const std::vector<StudyResult>& results, const Meta& meta);
 
-/// Writes text to path atomically (temporary file in the same directory, then rename).
-void write_atomic(const std::filesystem::path& path, const std::string& text);
-
 }  // namespace study

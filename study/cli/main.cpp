@@ -20,6 +20,7 @@
 #include "reference/reference.hpp"
 #include "study/engine.hpp"
 #include "study/write.hpp"
+#include "reports/render.hpp"
 #include "study/problems/all.hpp"
 #include "study/suggest.hpp"
 
@@ -152,8 +153,27 @@ struct RunArgs {
   std::string out = "results";
   int jobs = 0;
   std::string cache_dir;
-  bool no_cache = false, quiet = false;
+  bool no_cache = false, quiet = false, no_report = false;
 };
+
+struct ReportArgs {
+  std::string results = "results";
+  std::string out;
+  bool no_plots = false;
+  std::string gnuplot = "gnuplot";
+};
+
+int run_report(const ReportArgs& a, bool quiet = false) {
+  report::Options o;
+  o.results = a.results;
+  o.out = a.out.empty() ? a.results : a.out;
+  o.plots = !a.no_plots;
+  o.gnuplot = a.gnuplot;
+  const report::Outcome r = report::render(o);
+  if (!quiet) std::cout << "wrote " << r.markdown.string() << " with " << r.plots.size() << " plot(s)\n";
+  if (!r.missing.empty()) std::cerr << "study report: " << r.missing.size() << " plot(s) missing: " << r.problem << "\n";
+  return EXIT_SUCCESS;
+}
 
 int run_study(const RunArgs& a) {
   std::vector<study::Spec> specs;
@@ -219,6 +239,7 @@ int run_study(const RunArgs& a) {
     std::cout << "wrote " << (std::filesystem::path(a.out) / "results.json").string() << " in "
               << fmt::format("{:.1f}", meta.elapsed_seconds) << " s\n";
   }
+  if (!a.no_report) return run_report({.results = a.out, .out = "", .no_plots = false, .gnuplot = "gnuplot"}, a.quiet);
   return EXIT_SUCCESS;
 }
 
@@ -254,6 +275,15 @@ int main(int argc, char** argv) {
   runcmd->add_option("--cache-dir", run.cache_dir, "reference cache directory");
   runcmd->add_flag("--no-cache", run.no_cache, "neither read nor write the reference cache");
   runcmd->add_flag("--quiet,-q", run.quiet, "no progress and no summary");
+  runcmd->add_flag("--no-report", run.no_report, "do not render REPORT.md and the plots at the end");
+
+  ReportArgs rep;
+  auto* repcmd = app.add_subcommand("report", "render REPORT.md and the plots (gnuplot: SVG, PNG, with their .gp scripts "
+                                              "and data) from a results directory, without recomputing anything");
+  repcmd->add_option("results", rep.results, "results directory holding results.json (default: results)");
+  repcmd->add_option("--out,-o", rep.out, "where REPORT.md and plots/ go (default: the results directory)");
+  repcmd->add_flag("--no-plots", rep.no_plots, "write the plot data and scripts but do not run gnuplot");
+  repcmd->add_option("--gnuplot", rep.gnuplot, "the gnuplot command (default: gnuplot)");
 
   ReferenceArgs ref;
   auto* refcmd = app.add_subcommand("reference",
@@ -281,11 +311,15 @@ int main(int argc, char** argv) {
   try {
     if (*refcmd) return run_reference(ref);
     if (*runcmd) return run_study(run);
+    if (*repcmd) return run_report(rep);
   } catch (const study::Interrupted&) {
     std::cerr << "\nstudy run: interrupted; no results were written\n";
     return 130;
   } catch (const study::SpecError& e) {
     std::cerr << "study: " << e.what() << "\n";
+    return 2;
+  } catch (const report::ReportError& e) {
+    std::cerr << "study report: " << e.what() << "\n";
     return 2;
   } catch (const reference::ReferenceError& e) {
     std::cerr << "study reference: " << e.what() << "\n";

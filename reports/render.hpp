@@ -1,0 +1,35 @@
+#pragma once
+/// The renderer: results files in, REPORT.md and gnuplot plots out.  It reads DIR/results.json (and the CSV
+/// tables beside it) only: no integrator, problem or Odeint code, so a report can be regenerated anywhere in
+/// seconds.  Same results, same bytes.
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace report {
+
+/// A results directory that cannot be rendered: names the file and the field.
+struct ReportError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Options {
+  std::filesystem::path results;  ///< the directory holding results.json
+  std::filesystem::path out;      ///< where REPORT.md and plots/ go (default: results)
+  bool plots = true;
+  std::string gnuplot = "gnuplot";
+};
+
+struct Outcome {
+  std::filesystem::path markdown;
+  std::vector<std::string> plots;    ///< written (SVG + PNG each)
+  std::vector<std::string> missing;  ///< not written, with the reason in `problem`
+  std::string problem;               ///< why plots are missing ("" when none are)
+};
+
+/// Renders the report.  Throws ReportError for a missing or malformed results file.
+Outcome render(const Options& options);
+
+}  // namespace report

@@ -1,0 +1,105 @@
+// The renderer: from a results file (a committed fixture from a real run) to REPORT.md and plots;
+// deterministic; clear errors for missing or malformed results; the Markdown survives a missing gnuplot.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "reports/render.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path fixture = fs::path(HARNESS_SOURCE_DIR) / "tests" / "reports" / "fixture";
+
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& name) : path(fs::temp_directory_path() / ("ode-study-report-" + name)) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+report::Options options(const fs::path& results, const fs::path& out) {
+  report::Options o;
+  o.results = results;
+  o.out = out;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("a results file renders to a report with its sections and well-formed plots", "[report]") {
+  TempDir dir("sections");
+  const auto outcome = report::render(options(fixture, dir.path));
+  const std::string md = read(outcome.markdown);
+  for (const char* section : {"# Integrator accuracy report", "## Contents", "## Fixture: harmonic oscillator",
+                              "### Orders (observed, expected)", "### Error, energy and cost at the finest step that ended well",
+                              "### Linear stability on the harmonic oscillator"})
+    CHECK_THAT(md, Catch::Contains(section));
+  // Numbers come from the results: rk4's fitted global order and leapfrog's stability limit.
+  CHECK_THAT(md, Catch::Contains("| rk4 | 4.01 (4) pass |"));
+  CHECK_THAT(md, Catch::Contains("| leapfrog | 2.0000 |"));
+  REQUIRE(outcome.missing.empty());
+  CHECK(outcome.plots.size() == 3);  // global, max, local
+  for (const auto& name : outcome.plots) {
+    const std::string svg = read(dir.path / "plots" / (name + ".svg"));
+    CHECK(svg.rfind("<?xml", 0) == 0);
+    CHECK(svg.find("<svg") != std::string::npos);
+    CHECK(svg.find("</svg>") != std::string::npos);
+    CHECK(read(dir.path / "plots" / (name + ".png")).substr(1, 3) == "PNG");
+    CHECK(fs::exists(dir.path / "plots" / (name + ".gp")));   // kept for restyling
+    CHECK(fs::exists(dir.path / "plots" / (name + ".dat")));
+    CHECK_THAT(md, Catch::Contains("(plots/" + name + ".svg)"));
+  }
+  for (const auto& e : fs::recursive_directory_iterator(dir.path)) CHECK(e.path().filename().string()[0] != '.');
+}
+
+TEST_CASE("the same results give byte-identical reports", "[report]") {
+  TempDir a("same-a"), b("same-b");
+  report::render(options(fixture, a.path));
+  report::render(options(fixture, b.path));
+  CHECK(read(a.path / "REPORT.md") == read(b.path / "REPORT.md"));
+  for (const auto& e : fs::directory_iterator(a.path / "plots"))
+    if (e.path().extension() != ".png")  // PNG bytes may carry library metadata; the SVG, data and scripts must not
+      CHECK(read(e.path()) == read(b.path / "plots" / e.path().filename()));
+}
+
+TEST_CASE("without gnuplot the Markdown is still written and says which plots are missing", "[report]") {
+  TempDir dir("no-gnuplot");
+  auto o = options(fixture, dir.path);
+  o.gnuplot = "/nonexistent/gnuplot";
+  const auto outcome = report::render(o);
+  CHECK(outcome.plots.empty());
+  CHECK(outcome.missing.size() == 3);
+  CHECK_THAT(outcome.problem, Catch::Contains("gnuplot was not found"));
+  const std::string md = read(outcome.markdown);
+  CHECK_THAT(md, Catch::Contains("3 plot(s) missing"));
+  CHECK_THAT(md, Catch::Contains("### Orders"));
+  CHECK(fs::exists(dir.path / "plots" / "fixture-global.gp"));
+}
+
+TEST_CASE("missing or malformed results get clear errors", "[report]") {
+  TempDir dir("bad");
+  using Catch::Contains;
+  CHECK_THROWS_WITH(report::render(options(dir.path, dir.path)), Contains("results.json: no results file") && Contains("study run"));
+  std::ofstream(dir.path / "results.json") << "{ \"meta\": ";
+  CHECK_THROWS_WITH(report::render(options(dir.path, dir.path)), Contains("not valid JSON"));
+  std::string text = read(fixture / "results.json");
+  const auto at = text.find("\"dt\":");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 5, "\"dx\":");
+  std::ofstream(dir.path / "results.json", std::ios::trunc) << text;
+  CHECK_THROWS_WITH(report::render(options(dir.path, dir.path)), Contains("results.studies[0].runs[0]: missing 'dt'"));
+  CHECK_FALSE(fs::exists(dir.path / "REPORT.md"));  // nothing half-written
+}
