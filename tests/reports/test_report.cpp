@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "reports/render.hpp"
 
 namespace fs = std::filesystem;
@@ -102,4 +104,57 @@ TEST_CASE("missing or malformed results get clear errors", "[report]") {
   std::ofstream(dir.path / "results.json", std::ios::trunc) << text;
   CHECK_THROWS_WITH(report::render(options(dir.path, dir.path)), Contains("results.studies[0].runs[0]: missing 'dt'"));
   CHECK_FALSE(fs::exists(dir.path / "REPORT.md"));  // nothing half-written
+}
+
+namespace {
+/// Renders the claims fixture after `edit` changed its numbers, and returns the verdict cell of the claim row
+/// whose text contains `claim`.
+template <class Edit>
+std::string verdict_after(const std::string& claim, Edit edit) {
+  TempDir dir("claims");
+  nlohmann::json doc = nlohmann::json::parse(read(fixture.parent_path() / "claims-fixture" / "results.json"));
+  edit(doc);
+  std::ofstream(dir.path / "results.json") << doc.dump();
+  auto o = options(dir.path, dir.path);
+  o.plots = false;
+  const std::string md = read(report::render(o).markdown);
+  std::istringstream lines(md);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("| 0", 0) == 0 && line.find(claim) != std::string::npos) return line.substr(line.rfind("| **") + 4);
+  return "claim not found";
+}
+nlohmann::json& order(nlohmann::json& doc, const std::string& study, const std::string& integrator, const std::string& metric) {
+  for (auto& s : doc["studies"])
+    if (s["name"] == study)
+      for (auto& o : s["orders"])
+        if (o["integrator"] == integrator && o["metric"] == metric) return o;
+  throw std::logic_error("no such order in the fixture");
+}
+}  // namespace
+
+TEST_CASE("the seeds' claims get verdicts computed from the numbers, and flip when the numbers do", "[report][claims]") {
+  using Catch::StartsWith;
+  auto unchanged = [](nlohmann::json&) {};
+  // Seed 004: Euler local O(dt^2), global O(dt): the measured orders say so ...
+  CHECK_THAT(verdict_after("local error) is proportional to dt^2", unchanged), StartsWith("holds"));
+  // ... and a local order of 3 would contradict it.
+  CHECK_THAT(verdict_after("local error) is proportional to dt^2",
+                           [](nlohmann::json& d) { order(d, "seed003-004-verlet", "euler", "local")["observed"] = 3.0; }),
+             StartsWith("does not hold"));
+  // Seed 003: velocity Verlet two orders worse than position Verlet: not with both at 2 ...
+  CHECK_THAT(verdict_after("two orders of magnitude worse", unchanged), StartsWith("does not hold"));
+  // ... but yes if position Verlet were globally fourth order.
+  CHECK_THAT(verdict_after("two orders of magnitude worse",
+                           [](nlohmann::json& d) { order(d, "seed003-004-verlet", "stormer-verlet", "global")["observed"] = 4.0; }),
+             StartsWith("holds"));
+  // Seed 001: on the projectile the two Eulers err equally ...
+  CHECK_THAT(verdict_after("since it is a symplectic method", unchanged), StartsWith("does not hold: equal errors"));
+  // ... unless symplectic Euler's error were a hundred times smaller.
+  CHECK_THAT(verdict_after("since it is a symplectic method",
+                           [](nlohmann::json& d) {
+                             for (auto& s : d["studies"])
+                               for (auto& r : s["runs"])
+                                 if (r["integrator"] == "symplectic-euler") r["error"]["global"] = r["error"]["global"].get<double>() / 100;
+                           }),
+             StartsWith("holds"));
 }
