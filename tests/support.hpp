@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <limits>
 #include <vector>
 
@@ -11,6 +15,32 @@
 #include "study/order_fit.hpp"
 
 namespace testing {
+
+/// A fresh, empty directory under the system's temporary directory, removed with the object.  Names are unique
+/// per test (ctest runs tests in parallel): pass "area-case".
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& name) : path(std::filesystem::temp_directory_path() / ("ode-study-test-" + name)) {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  /// Writes `text` to a file in the directory and returns its path.
+  std::filesystem::path file(const std::string& name, const std::string& text) const {
+    std::ofstream(path / name) << text;
+    return path / name;
+  }
+};
+
+/// The whole content of a file (empty if it cannot be read).
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 /// n steps of h = t_end / n from the problem's initial state (time set as k h, not accumulated).
 template <class M, class P>

@@ -2,6 +2,8 @@
 // bit for bit, and never trusting a damaged cache file.
 #include <catch2/catch.hpp>
 
+#include "tests/support.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -15,13 +17,6 @@ using reference::Real;
 namespace {
 
 /// A fresh cache directory per test.
-struct TempDir {
-  std::filesystem::path path;
-  explicit TempDir(const std::string& name) : path(std::filesystem::temp_directory_path() / ("ode-study-test-" + name)) {
-    std::filesystem::remove_all(path);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-};
 
 reference::Options no_cache() {
   reference::Options o;
@@ -82,7 +77,7 @@ TEST_CASE("without an exact solution the bound comes from the two solves alone",
 }
 
 TEST_CASE("a cache hit returns bitwise the same states", "[reference][cache]") {
-  TempDir dir("hit");
+  testing::TempDir dir("reference-hit");
   reference::Options o;
   o.cache_dir = dir.path;
   const reference::Request request{.problem = "kepler", .params = {{"e", "0.9"}}, .times = times_over(Real(20), 5), .initial = {}};
@@ -103,7 +98,7 @@ TEST_CASE("a cache hit returns bitwise the same states", "[reference][cache]") {
 }
 
 TEST_CASE("a corrupt, truncated or foreign cache file is detected and recomputed", "[reference][cache]") {
-  TempDir dir("corrupt");
+  testing::TempDir dir("reference-corrupt");
   reference::Options o;
   o.cache_dir = dir.path;
   const reference::Request request{.problem = "harmonic", .params = {}, .times = times_over(Real(10), 3), .initial = {}};
@@ -146,7 +141,7 @@ TEST_CASE("a corrupt, truncated or foreign cache file is detected and recomputed
 }
 
 TEST_CASE("the cache rejects damaged files with a reason", "[reference][cache]") {
-  TempDir dir("reasons");
+  testing::TempDir dir("reference-reasons");
   const nlohmann::json payload{{"x", "1"}};
   reference::cache::store(dir.path, "key A", payload);
   std::string why;
@@ -163,7 +158,7 @@ TEST_CASE("the cache rejects damaged files with a reason", "[reference][cache]")
 }
 
 TEST_CASE("two writers filling the same entry at once both succeed and leave one sound file", "[reference][cache]") {
-  TempDir dir("race");
+  testing::TempDir dir("reference-race");
   reference::Options o;
   o.cache_dir = dir.path;
   const reference::Request request{.problem = "pendulum", .params = {}, .times = times_over(Real(30), 4), .initial = {}};

@@ -2,6 +2,8 @@
 // deterministic; clear errors for missing or malformed results; the Markdown survives a missing gnuplot.
 #include <catch2/catch.hpp>
 
+#include "tests/support.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -16,21 +18,7 @@ namespace {
 
 const fs::path fixture = fs::path(HARNESS_SOURCE_DIR) / "tests" / "reports" / "fixture";
 
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& name) : path(fs::temp_directory_path() / ("ode-study-report-" + name)) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 report::Options options(const fs::path& results, const fs::path& out) {
   report::Options o;
@@ -42,9 +30,9 @@ report::Options options(const fs::path& results, const fs::path& out) {
 }  // namespace
 
 TEST_CASE("a results file renders to a report with its sections and well-formed plots", "[report]") {
-  TempDir dir("sections");
+  testing::TempDir dir("report-sections");
   const auto outcome = report::render(options(fixture, dir.path));
-  const std::string md = read(outcome.markdown);
+  const std::string md = testing::read_file(outcome.markdown);
   for (const char* section : {"# Integrator accuracy report", "## Contents", "## Fixture: harmonic oscillator",
                               "### Orders (observed, expected)", "### Error, energy and cost at the finest step that ended well",
                               "### Linear stability on the harmonic oscillator"})
@@ -55,11 +43,11 @@ TEST_CASE("a results file renders to a report with its sections and well-formed 
   REQUIRE(outcome.missing.empty());
   CHECK(outcome.plots.size() == 3);  // global, max, local
   for (const auto& name : outcome.plots) {
-    const std::string svg = read(dir.path / "plots" / (name + ".svg"));
+    const std::string svg = testing::read_file(dir.path / "plots" / (name + ".svg"));
     CHECK(svg.rfind("<?xml", 0) == 0);
     CHECK(svg.find("<svg") != std::string::npos);
     CHECK(svg.find("</svg>") != std::string::npos);
-    CHECK(read(dir.path / "plots" / (name + ".png")).substr(1, 3) == "PNG");
+    CHECK(testing::read_file(dir.path / "plots" / (name + ".png")).substr(1, 3) == "PNG");
     CHECK(fs::exists(dir.path / "plots" / (name + ".gp")));   // kept for restyling
     CHECK(fs::exists(dir.path / "plots" / (name + ".dat")));
     CHECK_THAT(md, Catch::Contains("(plots/" + name + ".svg)"));
@@ -68,36 +56,36 @@ TEST_CASE("a results file renders to a report with its sections and well-formed 
 }
 
 TEST_CASE("the same results give byte-identical reports", "[report]") {
-  TempDir a("same-a"), b("same-b");
+  testing::TempDir a("report-same-a"), b("report-same-b");
   report::render(options(fixture, a.path));
   report::render(options(fixture, b.path));
-  CHECK(read(a.path / "REPORT.md") == read(b.path / "REPORT.md"));
+  CHECK(testing::read_file(a.path / "REPORT.md") == testing::read_file(b.path / "REPORT.md"));
   for (const auto& e : fs::directory_iterator(a.path / "plots"))
     if (e.path().extension() != ".png")  // PNG bytes may carry library metadata; the SVG, data and scripts must not
-      CHECK(read(e.path()) == read(b.path / "plots" / e.path().filename()));
+      CHECK(testing::read_file(e.path()) == testing::read_file(b.path / "plots" / e.path().filename()));
 }
 
 TEST_CASE("without gnuplot the Markdown is still written and says which plots are missing", "[report]") {
-  TempDir dir("no-gnuplot");
+  testing::TempDir dir("report-no-gnuplot");
   auto o = options(fixture, dir.path);
   o.gnuplot = "/nonexistent/gnuplot";
   const auto outcome = report::render(o);
   CHECK(outcome.plots.empty());
   CHECK(outcome.missing.size() == 3);
   CHECK_THAT(outcome.problem, Catch::Contains("gnuplot was not found"));
-  const std::string md = read(outcome.markdown);
+  const std::string md = testing::read_file(outcome.markdown);
   CHECK_THAT(md, Catch::Contains("3 plot(s) missing"));
   CHECK_THAT(md, Catch::Contains("### Orders"));
   CHECK(fs::exists(dir.path / "plots" / "fixture-global.gp"));
 }
 
 TEST_CASE("missing or malformed results get clear errors", "[report]") {
-  TempDir dir("bad");
+  testing::TempDir dir("report-bad");
   using Catch::Contains;
   CHECK_THROWS_WITH(report::render(options(dir.path, dir.path)), Contains("results.json: no results file") && Contains("study run"));
   std::ofstream(dir.path / "results.json") << "{ \"meta\": ";
   CHECK_THROWS_WITH(report::render(options(dir.path, dir.path)), Contains("not valid JSON"));
-  std::string text = read(fixture / "results.json");
+  std::string text = testing::read_file(fixture / "results.json");
   const auto at = text.find("\"dt\":");
   REQUIRE(at != std::string::npos);
   text.replace(at, 5, "\"dx\":");
@@ -111,13 +99,13 @@ namespace {
 /// whose text contains `claim`.
 template <class Edit>
 std::string verdict_after(const std::string& claim, Edit edit) {
-  TempDir dir("claims");
-  nlohmann::json doc = nlohmann::json::parse(read(fixture.parent_path() / "claims-fixture" / "results.json"));
+  testing::TempDir dir("report-claims");
+  nlohmann::json doc = nlohmann::json::parse(testing::read_file(fixture.parent_path() / "claims-fixture" / "results.json"));
   edit(doc);
   std::ofstream(dir.path / "results.json") << doc.dump();
   auto o = options(dir.path, dir.path);
   o.plots = false;
-  const std::string md = read(report::render(o).markdown);
+  const std::string md = testing::read_file(report::render(o).markdown);
   std::istringstream lines(md);
   for (std::string line; std::getline(lines, line);)
     if (line.rfind("| 0", 0) == 0 && line.find(claim) != std::string::npos) return line.substr(line.rfind("| **") + 4);

@@ -2,6 +2,8 @@
 // recorded (not crashing), and results independent of the number of threads.
 #include <catch2/catch.hpp>
 
+#include "tests/support.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,25 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& name) : path(fs::temp_directory_path() / ("ode-study-engine-" + name)) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  fs::path file(const std::string& name, const std::string& text) const {
-    std::ofstream(path / name) << text;
-    return path / name;
-  }
-};
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 study::EngineOptions options(int jobs = 2) {
   study::EngineOptions o;
@@ -55,7 +39,7 @@ repeats = 2
 }  // namespace
 
 TEST_CASE("a small study measures the declared orders and writes every field of the contract", "[engine]") {
-  TempDir dir("e2e");
+  testing::TempDir dir("engine-e2e");
   const auto spec = study::load_spec(dir.file("small.toml", small_spec));
   CHECK(spec.steps.size() == 9);  // 0.05 down to 0.0005, 4 per decade
   const auto results = study::run_studies({spec}, options());
@@ -81,7 +65,7 @@ TEST_CASE("a small study measures the declared orders and writes every field of 
   }
 
   study::write_results(dir.path / "out", results, study::collect_meta());
-  const auto doc = nlohmann::json::parse(read(dir.path / "out" / "results.json"));
+  const auto doc = nlohmann::json::parse(testing::read_file(dir.path / "out" / "results.json"));
   for (const char* key : {"compiler", "flags", "cpu", "revision", "date"}) CHECK(doc["meta"].contains(key));
   const auto& st = doc["studies"][0];
   CHECK(st["reference"]["error_bound"].get<double>() < 1e-24);
@@ -100,7 +84,7 @@ TEST_CASE("a small study measures the declared orders and writes every field of 
 }
 
 TEST_CASE("results do not depend on the number of threads", "[engine]") {
-  TempDir dir("jobs");
+  testing::TempDir dir("engine-jobs");
   const auto spec = study::load_spec(dir.file("small.toml", small_spec));
   auto meta = study::collect_meta();
   meta.date = "fixed";
@@ -115,11 +99,11 @@ TEST_CASE("results do not depend on the number of threads", "[engine]") {
   study::write_results(dir.path / "one", one, meta);
   study::write_results(dir.path / "two", two, meta);
   for (const char* table : {"orders.csv", "samples.csv"})
-    CHECK(read(dir.path / "one" / "small" / table) == read(dir.path / "two" / "small" / table));
+    CHECK(testing::read_file(dir.path / "one" / "small" / table) == testing::read_file(dir.path / "two" / "small" / table));
 }
 
 TEST_CASE("a diverging run is recorded with its step, time and reason", "[engine]") {
-  TempDir dir("diverge");
+  testing::TempDir dir("engine-diverge");
   // omega h = 10: explicit Euler grows by sqrt(101) per step and overflows; the implicit iteration cannot
   // converge; velocity Verlet and RK4 are beyond their limits and blow up too.  None of this may crash the
   // study.  (Energy only: no reference is needed.)
@@ -153,7 +137,7 @@ metrics = ["energy"]
 }
 
 TEST_CASE("bad specs are rejected with the file, line, key and what would be valid", "[engine][spec]") {
-  TempDir dir("bad");
+  testing::TempDir dir("engine-bad");
   using Catch::Contains;
   auto message = [&](const std::string& text) {
     try {
@@ -192,7 +176,7 @@ TEST_CASE("bad specs are rejected with the file, line, key and what would be val
 }
 
 TEST_CASE("a spec can override the expected orders", "[engine][spec]") {
-  TempDir dir("expect");
+  testing::TempDir dir("engine-expect");
   const auto spec = study::load_spec(dir.file("e.toml", "name = \"e\"\nproblem = \"kepler\"\nt_end = 1.0\n"
                                                         "integrators = [\"rk4\", \"stormer-verlet\", \"euler\"]\ndt = [0.1]\n"
                                                         "expect = { rk4 = 3, \"stormer-verlet\" = { local = 3 } }\n"));
@@ -206,7 +190,7 @@ TEST_CASE("a spec can override the expected orders", "[engine][spec]") {
 }
 
 TEST_CASE("a dt range is rounded to t_end / N so that N dt = t_end", "[engine][spec]") {
-  TempDir dir("range");
+  testing::TempDir dir("engine-range");
   const auto spec = study::load_spec(dir.file("r.toml", "name = \"r\"\nproblem = \"harmonic\"\nt_end = 3.0\n"
                                                         "integrators = [\"rk4\"]\ndt = { max = 0.1, min = 0.001, per_decade = 2 }\n"));
   REQUIRE(spec.steps == std::vector<long>{30, 95, 300, 949, 3000});
@@ -220,7 +204,7 @@ TEST_CASE("every shipped spec is valid", "[engine][spec]") {
 }
 
 TEST_CASE("the harmonic stability limits agree with theory", "[engine]") {
-  TempDir dir("stability");
+  testing::TempDir dir("engine-stability");
   const auto spec = study::load_spec(dir.file("s.toml", "name = \"s\"\nproblem = \"harmonic\"\nt_end = 1.0\n"
                                                         "integrators = [\"euler\", \"rk2-midpoint\", \"symplectic-euler\", \"velocity-verlet\", "
                                                         "\"stormer-verlet\", \"rk4\", \"yoshida4\"]\ndt = [0.1]\nmetrics = [\"stability\"]\n"));
