@@ -9,6 +9,8 @@
 ///                                                                      so the method is then only 1st order)
 /// When the step changes, the variable-step form of seed 004 is used:
 ///   x_{i+1} = x_i + (x_i - x_{i-1}) h_i/h_{i-1} + a(x_i) (h_i + h_{i-1})/2 h_i.
+/// (With h_i = -h_{i-1} it returns x_{i-1} exactly: stepping back retraces the run.)  `adjust = false` keeps
+/// the constant-step formula whatever the step: the mistake seed 004 warns about, kept to show what it costs.
 /// Sources: seeds 000, 003 ("Position Verlet"), 004 ("Störmer-Verlet"); Verlet, Phys. Rev. 159 (1967) 98;
 /// Hairer, Lubich, Wanner, Acta Numerica 12 (2003) 399, eq. (1.1).
 
@@ -22,6 +24,7 @@ namespace ode {
 struct StormerVerlet {
   enum class Start { taylor, backward_euler };
   Start start = Start::taylor;
+  bool adjust = true;  ///< use the variable-step formula when h changes (false: "unadjusted")
 
   static constexpr std::string_view start_name(Start s) {
     return s == Start::taylor ? "taylor" : "backward-euler";
@@ -44,7 +47,7 @@ struct StormerVerlet {
    public:
     using Real = typename P::real_type;
     using Vec = typename P::Vec;
-    explicit Stepper(const StormerVerlet& m) : start_(m.start) {}
+    explicit Stepper(const StormerVerlet& m) : start_(m.start), adjust_(m.adjust) {}
 
     void step(typename P::State& s, Real h, const P& p) {
       Vec next;
@@ -59,7 +62,7 @@ struct StormerVerlet {
           drift(before, s.v, -h);  // x_{-1} = x_0 - h v_0
           for (std::size_t i = 0; i < P::dim; ++i) next[i] = 2 * s.q[i] - before[i] + h * h * a_[i];
         }
-      } else if (h == h_prev_) {
+      } else if (h == h_prev_ || !adjust_) {
         for (std::size_t i = 0; i < P::dim; ++i) next[i] = 2 * s.q[i] - prev_[i] + h * h * a_[i];
       } else {
         const Real ratio = h / h_prev_, w = (h + h_prev_) / 2 * h;
@@ -96,6 +99,7 @@ struct StormerVerlet {
     }
 
     Start start_;
+    bool adjust_;
     Vec prev_{}, a_{}, last_q_{};
     Real h_prev_{};
     bool history_ = false;

@@ -15,7 +15,12 @@ inline void write_atomic(const std::filesystem::path& path, const std::string& t
   std::error_code ec;
   if (!path.parent_path().empty()) std::filesystem::create_directories(path.parent_path(), ec);
   if (ec) throw std::runtime_error("cannot create " + path.parent_path().string() + ": " + ec.message());
-  const auto tmp = path.parent_path() / ("." + path.filename().string() + ".tmp." + std::to_string(::getpid()));
+  // Appended piecewise: GCC 12's "." + std::string&& trips a false -Wrestrict (GCC bug 105329).
+  std::string name(".");
+  name += path.filename().string();
+  name += ".tmp.";
+  name += std::to_string(::getpid());
+  const auto tmp = path.parent_path() / name;
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << text;

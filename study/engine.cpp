@@ -23,7 +23,8 @@ std::set<RefReal> reference_times(const Spec& spec) {
   std::set<RefReal> times;
   for (long n : spec.steps) {
     const double h = spec.t_end / static_cast<double>(n);
-    for (long k : engine::even_indices(n, spec.samples)) times.insert(engine::exact_time(k, h));
+    const engine::Grid grid{spec, n};
+    for (long k : engine::even_indices(n, spec.samples)) times.insert(grid.time(k));
     if (spec.wants("local"))
       for (double tau : engine::local_times(spec)) {
         times.insert(RefReal(tau));
@@ -168,7 +169,8 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
     auto& res = results[s];
     res.position_scale = contexts[s].ref.q_scale, res.velocity_scale = contexts[s].ref.v_scale;
     res.reference_bound = contexts[s].ref.bound, res.reference_tolerance = spec.reference_tol;
-    const bool sweeps = spec.wants("global") || spec.wants("local") || spec.wants("energy") || spec.wants("walltime");
+    const bool sweeps = spec.wants("global") || spec.wants("local") || spec.wants("energy") || spec.wants("walltime") ||
+                        spec.wants("reversibility");
     for (std::size_t i = 0; i < spec.integrators.size(); ++i) {
       if (sweeps)
         for (long n : spec.steps) tasks.push_back({Task::run, s, i, n, res.runs.size()}), res.runs.emplace_back();

@@ -13,6 +13,7 @@
 #include "study/problems/counted.hpp"
 #include "study/problems/harmonic.hpp"
 #include "study/results.hpp"
+#include "study/stability_theory.hpp"
 
 namespace study::engine {
 
@@ -47,6 +48,19 @@ struct Context {
 
 /// t = k h exactly (a double h times an integer k fits in float128's 113 bits).
 inline RefReal exact_time(long k, double h) { return RefReal(k) * RefReal(h); }
+
+/// The time grid of one sweep point: the exact time of point k (where the reference is wanted) and the step
+/// from k to k + 1 that the integrator takes.  Constant steps: k h and h.  Varying steps: the spec's grid,
+/// whose times and differences are exact doubles.
+struct Grid {
+  const Spec& spec;
+  long n;
+  double h = spec.t_end / static_cast<double>(n);
+  bool uniform() const { return spec.dt_pattern.empty(); }
+  RefReal time(long k) const { return uniform() ? exact_time(k, h) : RefReal(spec.grid_time(k, n)); }
+  double time_d(long k) const { return uniform() ? static_cast<double>(k) * h : spec.grid_time(k, n); }
+  double step(long k) const { return uniform() ? h : spec.grid_time(k + 1, n) - spec.grid_time(k, n); }
+};
 
 /// Sample indices 0 = k_0 < ... < k_m = n, about `count` of them, evenly spread.
 inline std::vector<long> even_indices(long n, long count) {
@@ -100,7 +114,7 @@ inline std::string classify_energy(double max_rel, double drift_per_time, double
 /// The round-off in a double run that ended in `end`: the same method, step, start and (double-rounded)
 /// parameters in long double differ from it by that run's round-off alone (the truncation error is the same).
 template <class M, class P>
-double measured_roundoff(const M& m, const P& p, const typename P::State& end, long n, double h, const Context& ctx) {
+double measured_roundoff(const M& m, const P& p, const typename P::State& end, const Grid& grid, const Context& ctx) {
   using PL = typename Rebind<P, long double>::type;
   const PL pl(ctx.exact_params);
   auto shadow = ode::make_stepper<PL>(m);
@@ -108,7 +122,7 @@ double measured_roundoff(const M& m, const P& p, const typename P::State& end, l
   const auto start = p.initial();
   for (std::size_t i = 0; i < P::dim; ++i) x.q[i] = start.q[i], x.v[i] = start.v[i];
   try {
-    for (long k = 0; k < n; ++k) shadow.step(x, static_cast<long double>(h), pl);
+    for (long k = 0; k < grid.n; ++k) shadow.step(x, static_cast<long double>(grid.step(k)), pl);
   } catch (const ode::ConvergenceError&) {
     return not_measured;
   }
@@ -117,7 +131,8 @@ double measured_roundoff(const M& m, const P& p, const typename P::State& end, l
   return relative_error(end, wide, ctx.ref).first;
 }
 
-/// One run of method m on p with n steps of t_end / n: errors, energy, cost, samples.
+/// One run of method m on p with n steps of t_end / n (or the spec's varying steps of that mean): errors,
+/// energy, reversibility, cost, samples.
 template <class M, class P>
 Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& choice, long n, const Context& ctx) {
   const RefTable& ref = ctx.ref;
@@ -127,7 +142,8 @@ Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& ch
   r.id = choice.id;
   r.substeps = choice.substeps;
   r.steps = n;
-  const double h = spec.t_end / static_cast<double>(n);
+  const Grid grid{spec, n};
+  const double h = grid.h;
   r.dt = h;
   const double limit = 1e100 * std::max(ref.q_scale, ref.v_scale);
 
@@ -147,8 +163,8 @@ Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& ch
   for (long k = 0;; ++k) {
     if (next_sample < samples.size() && samples[next_sample] == k) {
       ++next_sample;
-      const double phase = ref.present() ? relative_error(s, ref.state(exact_time(k, h)), ref).first : not_measured;
-      r.sample_t.push_back(static_cast<double>(k) * h);
+      const double phase = ref.present() ? relative_error(s, ref.state(grid.time(k)), ref).first : not_measured;
+      r.sample_t.push_back(grid.time_d(k));
       r.sample_error.push_back(phase);
       r.sample_q.emplace_back(s.q.begin(), s.q.end());
       r.sample_v.emplace_back(s.v.begin(), s.v.end());
@@ -157,7 +173,7 @@ Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& ch
     }
     if (spec.wants("energy") && next_energy < energy_samples.size() && energy_samples[next_energy] == k) {
       ++next_energy;
-      et.push_back(static_cast<double>(k) * h);
+      et.push_back(grid.time_d(k));
       de.push_back((p.energy(s) - e0) / energy_scale);
       if constexpr (P::has_angular_momentum) {
         const auto l = p.angular_momentum(s);
@@ -166,13 +182,13 @@ Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& ch
     }
     if (k == n) break;
     try {
-      stepper.step(s, h, counted);
+      stepper.step(s, grid.step(k), counted);
     } catch (const ode::ConvergenceError& e) {
-      r.status = "diverged", r.diverged_step = k + 1, r.diverged_t = static_cast<double>(k + 1) * h, r.reason = e.what();
+      r.status = "diverged", r.diverged_step = k + 1, r.diverged_t = grid.time_d(k + 1), r.reason = e.what();
       break;
     }
     if (!finite_and_sane(s, limit)) {
-      r.status = "diverged", r.diverged_step = k + 1, r.diverged_t = static_cast<double>(k + 1) * h;
+      r.status = "diverged", r.diverged_step = k + 1, r.diverged_t = grid.time_d(k + 1);
       r.reason = "the state left the finite range (NaN, inf, or over 1e100 times its scale)";
       break;
     }
@@ -186,11 +202,33 @@ Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& ch
   r.final_q.assign(s.q.begin(), s.q.end());
   r.final_v.assign(s.v.begin(), s.v.end());
   if (ref.present()) {
-    const auto [phase, pos] = relative_error(s, ref.state(exact_time(n, h)), ref);
+    const auto [phase, pos] = relative_error(s, ref.state(grid.time(n)), ref);
     r.global = phase, r.position = pos;
     // Where round-off may matter (within 1e4 of its random-walk estimate eps sqrt(n)), measure it.
     if (r.global < 1e4 * std::numeric_limits<double>::epsilon() * std::sqrt(static_cast<double>(n)))
-      r.roundoff = measured_roundoff(m, p, s, n, h, ctx);
+      r.roundoff = measured_roundoff(m, p, s, grid, ctx);
+  }
+
+  if (spec.wants("reversibility")) {
+    // Time reversal (Hairer, Lubich, Wanner, GNI ch. V.1): the same stepper, n more steps of -h.  A symmetric
+    // method (Phi_{-h} = Phi_h^{-1}) returns to the start up to round-off; others miss it by O(h^p).
+    // The gap is relative to the largest |q| component seen on the way.
+    State back = s;
+    double scale = 0;
+    for (const auto& q : r.sample_q)
+      for (double x : q) scale = std::max(scale, std::abs(x));
+    const State start = p.initial();
+    try {
+      for (long k = n - 1; k >= 0; --k) {
+        stepper.step(back, -grid.step(k), counted);
+        if (!finite_and_sane(back, limit)) throw ode::ConvergenceError("left the finite range");
+      }
+      double gap = 0;
+      for (std::size_t i = 0; i < P::dim; ++i) gap = std::max(gap, std::abs(back.q[i] - start.q[i]));
+      r.reversal = gap / (scale > 0 ? scale : 1.0);
+    } catch (const ode::ConvergenceError&) {
+      r.reversal = not_measured;  // the way back failed (null in results.json)
+    }
   }
 
   if (spec.wants("energy")) {
@@ -332,6 +370,8 @@ template <class M>
 Stability stability(const M& m, const IntegratorChoice& choice) {
   Stability st;
   st.integrator = choice.label();
+  const StabilityTheory theory = stability_theory(m);
+  st.theory = theory.limit, st.theory_basis = theory.basis;
   const double tolerance = 64 * std::numeric_limits<double>::epsilon();
   std::string failure;
   auto stable = [&](double h) {

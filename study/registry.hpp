@@ -15,11 +15,13 @@ namespace study {
 struct IntegratorChoice {
   std::string id;
   int substeps = 1;
-  std::string start;  ///< stormer-verlet only: "taylor" (default) or "backward-euler"
-  /// How results name it: "rk4", "rk4 x4", "stormer-verlet (backward-euler)".
+  std::string start;    ///< stormer-verlet only: "taylor" (default) or "backward-euler"
+  std::string variant;  ///< stormer-verlet only: "" or "unadjusted" (constant-step formula when h changes)
+  /// How results name it: "rk4", "rk4 x4", "stormer-verlet (backward-euler)", "stormer-verlet (unadjusted)".
   std::string label() const {
     std::string l = id;
-    if (!start.empty()) l += " (" + start + ")";
+    if (!start.empty() && !variant.empty()) l += " (" + start + ", " + variant + ")";
+    else if (!start.empty() || !variant.empty()) l += " (" + start + variant + ")";
     if (substeps > 1) l += " x" + std::to_string(substeps);
     return l;
   }
@@ -45,8 +47,12 @@ void with_method(const IntegratorChoice& c, F&& f) {
       if (c.start == "backward-euler") m.start = ode::StormerVerlet::Start::backward_euler;
       else if (!c.start.empty() && c.start != "taylor")
         throw std::invalid_argument("start = \"" + c.start + "\" is not a starting procedure: use \"taylor\" or \"backward-euler\"");
-    } else if (!c.start.empty()) {
-      throw std::invalid_argument("start = \"" + c.start + "\" applies to stormer-verlet only, not to " + c.id);
+      if (c.variant == "unadjusted") m.adjust = false;
+      else if (!c.variant.empty())
+        throw std::invalid_argument("variant = \"" + c.variant + "\" is not a variant: use \"unadjusted\" (or leave it out)");
+    } else if (!c.start.empty() || !c.variant.empty()) {
+      throw std::invalid_argument((c.start.empty() ? "variant = \"" + c.variant : "start = \"" + c.start) +
+                                  "\" applies to stormer-verlet only, not to " + c.id);
     }
     if (c.substeps < 1) throw std::invalid_argument("substeps must be >= 1, got " + std::to_string(c.substeps));
     f(ode::Substeps<M>{.base = m, .k = c.substeps});

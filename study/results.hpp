@@ -31,6 +31,8 @@ struct Run {
   /// Round-off in `global`: the distance to the same method, step and start run in long double (measured
   /// only where the error is small enough for round-off to matter).
   double roundoff = not_measured;
+  /// Time reversal: n steps of h then n of -h; the distance from the start, relative to the largest |q|.
+  double reversal = not_measured;
   double energy_max_rel = not_measured, energy_final_rel = not_measured, energy_drift_per_time = not_measured;
   std::string energy_class;  ///< "bounded", "drifting", "round-off", or "" (not measured)
   double angular_momentum_max_rel = not_measured;
@@ -67,6 +69,8 @@ struct Stability {
   double limit = not_measured;  ///< largest stable omega h found (0: unstable for every h > 0)
   bool beyond_search = false;   ///< stable over the whole search range
   std::string note;
+  double theory = not_measured;  ///< the theoretical limit (inf: A-stable; NaN: none known)
+  std::string theory_basis;
 };
 
 /// Everything a spec produced.

@@ -84,7 +84,7 @@ class Reader {
 
 const std::vector<std::string> known_keys{"name", "title", "problem", "params", "t_end", "integrators", "dt",
                                           "metrics", "energy_t_end", "energy_dt", "repeats", "reference_tol",
-                                          "samples", "local_points", "expect"};
+                                          "samples", "local_points", "expect", "varying_dt", "plot_dt"};
 
 }  // namespace
 
@@ -196,9 +196,9 @@ Spec load_spec(const std::filesystem::path& file) {
     std::vector<IntegratorChoice> chosen;
     if (auto id = x.value<std::string>()) {
       if (*id == "all")
-        for (const auto& every : integrator_ids()) chosen.push_back({.id = every, .substeps = 1, .start = {}});
+        for (const auto& every : integrator_ids()) chosen.push_back({.id = every, .substeps = 1, .start = {}, .variant = {}});
       else
-        chosen.push_back({.id = *id, .substeps = 1, .start = {}});
+        chosen.push_back({.id = *id, .substeps = 1, .start = {}, .variant = {}});
     } else if (const toml::table* t = x.as_table()) {
       IntegratorChoice c;
       for (auto&& [key, v] : *t) {
@@ -206,7 +206,8 @@ Spec load_spec(const std::filesystem::path& file) {
         if (k == "id" && v.is_string()) c.id = **v.as_string();
         else if (k == "substeps" && v.is_integer()) c.substeps = static_cast<int>(**v.as_integer());
         else if (k == "start" && v.is_string()) c.start = **v.as_string();
-        else r.fail(&v, "integrators", "'" + k + "' is not an integrator option (id = string, substeps = whole number, start = string)");
+        else if (k == "variant" && v.is_string()) c.variant = **v.as_string();
+        else r.fail(&v, "integrators", "'" + k + "' is not an integrator option (id = string, substeps = whole number, start = string, variant = string)");
       }
       if (c.id.empty()) r.fail(&x, "integrators", "a table needs id = \"...\"");
       chosen.push_back(c);
@@ -280,6 +281,36 @@ Spec load_spec(const std::filesystem::path& file) {
   if (auto v = r.integer("local_points")) {
     if (*v < 1 || *v > 64) r.fail("local_points", "must be between 1 and 64");
     s.local_points = static_cast<int>(*v);
+  }
+  if (const toml::node* v = r.get("varying_dt")) {
+    const toml::table* t = v->as_table();
+    if (!t) r.fail(v, "varying_dt", "must be a table, e.g. varying_dt = { pattern = \"alternating\", amplitude = 0.5 }");
+    for (auto&& [key, x] : *t)
+      if (key.str() != "pattern" && key.str() != "amplitude")
+        r.fail(&x, "varying_dt." + std::string(key.str()), "unknown key; keys: pattern, amplitude");
+    const auto pattern = (*t)["pattern"].value<std::string>();
+    const auto amplitude = (*t)["amplitude"].value<double>();
+    if (pattern != "alternating")
+      r.fail(v, "varying_dt.pattern", "must be \"alternating\" (steps dt (1 + a), dt (1 - a), ...)");
+    if (!amplitude || !(*amplitude > 0 && *amplitude <= 0.9))
+      r.fail(v, "varying_dt.amplitude", "must be a number in (0, 0.9]: the steps are dt (1 +/- amplitude)");
+    s.dt_pattern = *pattern, s.dt_amplitude = *amplitude;
+    for (long n : s.steps)
+      if (n % 2) r.fail(dt, "dt", "alternating steps come in pairs: t_end / dt must be even, but dt = " + shortest(s.t_end / static_cast<double>(n)) +
+                                     " gives " + std::to_string(n) + " steps");
+    for (const std::string m : {"local", "walltime", "stability", "reversibility"})
+      if (s.wants(m)) r.fail("metrics", "'" + m + "' is measured with constant steps only; with varying_dt use global and energy");
+  }
+  // The step the report's trajectory and energy-against-time plots show: by default the middle of the sweep.
+  s.plot_dt = s.dt(s.steps.size() / 2);
+  if (auto v = r.number("plot_dt")) {
+    std::vector<std::string> dts;
+    bool found = false;
+    for (std::size_t i = 0; i < s.steps.size(); ++i) {
+      dts.push_back(shortest(s.dt(i)));
+      if (std::abs(s.dt(i) - *v) <= 1e-3 * *v) s.plot_dt = s.dt(i), found = true;
+    }
+    if (!found) r.fail("plot_dt", "must be one of the sweep's step sizes: " + join(dts));
   }
   if (auto v = r.number("energy_t_end")) {
     if (!(*v > 0) || !std::isfinite(*v)) r.fail("energy_t_end", "must be a finite number > 0");

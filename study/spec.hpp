@@ -35,21 +35,34 @@ struct Spec {
   double t_end = 0;
   std::vector<SpecIntegrator> integrators;
   std::vector<long> steps;           ///< N per sweep point; dt = t_end / N (largest dt first)
-  std::set<std::string> metrics;     ///< subset of global, local, energy, walltime, stability
+  std::set<std::string> metrics;     ///< subset of global, local, energy, walltime, stability, reversibility
+  /// Varying steps (varying_dt): "" (constant), or "alternating": steps dt (1 + a), dt (1 - a), ... (N even).
+  std::string dt_pattern;
+  double dt_amplitude = 0;
   std::optional<double> energy_t_end;  ///< long energy run, sampled log-uniformly
   double energy_dt = 0;              ///< its step (default: the largest dt of the sweep)
+  double plot_dt = 0;                ///< the step whose trajectories and energy the report plots (one of the sweep's)
   int repeats = 3;                   ///< timed repetitions per run
   double reference_tol = 1e-28;
   int samples = 64;                  ///< trajectory samples per run (max error, energy, plots)
   int local_points = 8;              ///< reference states the one-step error starts from
 
   double dt(std::size_t i) const { return t_end / static_cast<double>(steps[i]); }
+  /// Time of grid point k of the sweep point with n steps (k = n gives t_end exactly).  Constant steps: k
+  /// t_end / n.  Alternating: t_end (k + a (k mod 2)) / n; consecutive grid times are within a factor 2 of each
+  /// other from k = 1 on, so every step t_{k+1} - t_k is exact in double (Sterbenz) and the integrator's
+  /// clock lands on the grid.
+  double grid_time(long k, long n) const {
+    if (k == n) return t_end;
+    const double x = dt_pattern.empty() ? static_cast<double>(k) : static_cast<double>(k) + dt_amplitude * static_cast<double>(k % 2);
+    return t_end * x / static_cast<double>(n);
+  }
   bool wants(const std::string& metric) const { return metrics.count(metric) != 0; }
 };
 
 /// The metric names a spec may ask for.
 inline const std::vector<std::string>& metric_names() {
-  static const std::vector<std::string> names{"global", "local", "energy", "walltime", "stability"};
+  static const std::vector<std::string> names{"global", "local", "energy", "walltime", "stability", "reversibility"};
   return names;
 }
 

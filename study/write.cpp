@@ -63,7 +63,8 @@ Json run_json(const Run& r) {
   j["status"] = r.status;
   if (r.status != "ok") j["diverged"] = {{"step", r.diverged_step}, {"t", number(r.diverged_t)}, {"reason", r.reason}};
   j["error"] = {{"global", number(r.global)}, {"position", number(r.position)}, {"max", number(r.max)},
-                {"local", number(r.local)}, {"local_position", number(r.local_position)}, {"roundoff", number(r.roundoff)}};
+                {"local", number(r.local)}, {"local_position", number(r.local_position)}, {"roundoff", number(r.roundoff)},
+                {"reversal", number(r.reversal)}};
   j["energy"] = {{"max_rel", number(r.energy_max_rel)}, {"final_rel", number(r.energy_final_rel)},
                  {"drift_per_time", number(r.energy_drift_per_time)},
                  {"behaviour", r.energy_class.empty() ? Json(nullptr) : Json(r.energy_class)},
@@ -125,6 +126,8 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
     for (const auto& [k, v] : s.params) st["params"][k] = v;
     st["t_end"] = s.t_end;
     st["metrics"] = std::vector<std::string>(s.metrics.begin(), s.metrics.end());
+    st["plot_dt"] = s.plot_dt;
+    if (!s.dt_pattern.empty()) st["varying_dt"] = {{"pattern", s.dt_pattern}, {"amplitude", s.dt_amplitude}};
     st["reference"] = {{"tolerance", r.reference_tolerance}, {"error_bound", r.reference_bound},
                        {"position_scale", r.position_scale}, {"velocity_scale", r.velocity_scale}};
     st["runs"] = Json::array();
@@ -142,7 +145,9 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
       st["stability"] = Json::array();
       for (const Stability& x : r.stability)
         st["stability"].push_back({{"integrator", x.integrator}, {"limit", number(x.limit)},
-                                   {"beyond_search", x.beyond_search}, {"note", x.note}});
+                                   {"beyond_search", x.beyond_search}, {"note", x.note},
+                                   {"theory", std::isinf(x.theory) ? Json("unbounded") : number(x.theory)},
+                                   {"theory_basis", x.theory_basis}});
     }
     doc["studies"].push_back(st);
   }
@@ -154,12 +159,12 @@ void write_results(const std::filesystem::path& dir, const std::vector<StudyResu
   for (const StudyResult& r : results) {
     const auto sub = dir / r.spec.name;
     std::ostringstream runs, orders, samples, energy, stab;
-    runs << "integrator,dt,steps,status,global,position,max,local,local_position,roundoff,energy_max_rel,energy_final_rel,"
+    runs << "integrator,dt,steps,status,global,position,max,local,local_position,roundoff,reversal,energy_max_rel,energy_final_rel,"
             "energy_drift_per_time,energy_behaviour,angular_momentum_max_rel,force_evals,ns_per_step_min,ns_per_step_median\n";
     for (const Run& x : r.runs)
       runs << csv_field(x.integrator) << ',' << num(x.dt) << ',' << x.steps << ',' << x.status << ',' << num(x.global) << ','
            << num(x.position) << ',' << num(x.max) << ',' << num(x.local) << ',' << num(x.local_position) << ','
-           << num(x.roundoff) << ','
+           << num(x.roundoff) << ',' << num(x.reversal) << ','
            << num(x.energy_max_rel) << ',' << num(x.energy_final_rel) << ',' << num(x.energy_drift_per_time) << ','
            << x.energy_class << ',' << num(x.angular_momentum_max_rel) << ',' << x.force_evals << ','
            << num(x.ns_per_step_min) << ',' << num(x.ns_per_step_median) << '\n';
@@ -196,10 +201,11 @@ void write_results(const std::filesystem::path& dir, const std::vector<StudyResu
       write_atomic(sub / "energy_long.csv", energy.str());
     }
     if (!r.stability.empty()) {
-      stab << "integrator,limit,beyond_search,note\n";
+      stab << "integrator,limit,beyond_search,note,theory,theory_basis\n";
       for (const Stability& x : r.stability)
         stab << csv_field(x.integrator) << ',' << num(x.limit) << ',' << (x.beyond_search ? "true" : "false") << ','
-             << csv_field(x.note) << '\n';
+             << csv_field(x.note) << ',' << (std::isinf(x.theory) ? "unbounded" : num(x.theory)) << ','
+             << csv_field(x.theory_basis) << '\n';
       write_atomic(sub / "stability.csv", stab.str());
     }
   }

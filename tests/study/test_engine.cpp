@@ -7,6 +7,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <cmath>
+#include <limits>
+#include <map>
 
 #include "study/engine.hpp"
 #include "study/write.hpp"
@@ -173,6 +176,69 @@ TEST_CASE("bad specs are rejected with the file, line, key and what would be val
              Contains("applies to stormer-verlet only"));
   CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.1]\nmetrics = [\"stability\"]\n"), Contains("problem = \"harmonic\""));
   CHECK_THAT(message(head + "integrators = [\"rk4\", \"rk4\"]\ndt = [0.1]\n"), Contains("listed twice"));
+  CHECK_THAT(message(head + "integrators = [{ id = \"stormer-verlet\", variant = \"adjusted\" }]\ndt = [0.1]\n"),
+             Contains("bad.toml:4: integrators: variant = \"adjusted\" is not a variant: use \"unadjusted\""));
+  CHECK_THAT(message(head + "integrators = [{ id = \"rk4\", variant = \"unadjusted\" }]\ndt = [0.1]\n"),
+             Contains("applies to stormer-verlet only, not to rk4"));
+  CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.1]\nvarying_dt = { pattern = \"random\", amplitude = 0.5 }\nmetrics = [\"global\"]\n"),
+             Contains("bad.toml:6: varying_dt.pattern: must be \"alternating\""));
+  CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.1]\nvarying_dt = { pattern = \"alternating\", amplitude = 1.5 }\nmetrics = [\"global\"]\n"),
+             Contains("varying_dt.amplitude: must be a number in (0, 0.9]"));
+  CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.2]\nvarying_dt = { pattern = \"alternating\", amplitude = 0.5 }\nmetrics = [\"global\"]\n"),
+             Contains("dt: alternating steps come in pairs") && Contains("gives 5 steps"));
+  CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.1]\nvarying_dt = { pattern = \"alternating\", amplitude = 0.5 }\n"),
+             Contains("'local' is measured with constant steps only"));
+  CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.1, 0.05]\nplot_dt = 0.3\n"),
+             Contains("bad.toml:6: plot_dt: must be one of the sweep's step sizes: 0.1, 0.05"));
+}
+
+TEST_CASE("time reversal: symmetric methods return to the start up to round-off, the others miss by O(h)", "[engine]") {
+  testing::TempDir dir("engine-reversal");
+  const auto spec = study::load_spec(dir.file("rev.toml", "name = \"rev\"\nproblem = \"kepler\"\nparams = { e = 0.6 }\nt_end = 5.0\n"
+                                                          "integrators = [\"stormer-verlet\", \"velocity-verlet\", \"gauss-legendre4\", \"euler\", \"rk4\"]\n"
+                                                          "dt = [0.01, 0.001]\nmetrics = [\"reversibility\"]\n"));
+  const auto results = study::run_studies({spec}, options());
+  const double eps = std::numeric_limits<double>::epsilon();
+  for (const auto& r : results[0].runs) {
+    INFO(r.integrator << " dt " << r.dt << ": reversal gap " << r.reversal);
+    REQUIRE(std::isfinite(r.reversal));
+    const double roundoff = 100 * eps * 2 * static_cast<double>(r.steps);  // 100 ulps per step, there and back
+    if (r.id == "euler") {
+      // Phi_{-h} o Phi_h = id + O(h^2) per step: a gap of order h over the run (h = 0.01: ~1e-2).
+      CHECK(r.reversal > 0.1 * r.dt);
+      CHECK(r.reversal < 100 * r.dt);
+    } else if (r.id == "rk4") {
+      // Not symmetric, but the gap is O(h^(p+1)) = O(h^5) over the run (even p): above round-off at h = 0.01 only.
+      if (r.dt > 0.005) CHECK(r.reversal > roundoff);
+      CHECK(r.reversal < 1e3 * std::pow(r.dt, 5) + roundoff);
+    } else {
+      CHECK(r.reversal <= roundoff);
+    }
+  }
+}
+
+TEST_CASE("under alternating steps the grid is hit exactly and Störmer-Verlet keeps order 2 only with the seed's formula", "[engine]") {
+  testing::TempDir dir("engine-varying");
+  const auto spec = study::load_spec(dir.file("var.toml", "name = \"var\"\nproblem = \"kepler\"\nparams = { e = 0.6 }\nt_end = 5.0\n"
+                                                          "varying_dt = { pattern = \"alternating\", amplitude = 0.5 }\n"
+                                                          "integrators = [\"stormer-verlet\", { id = \"stormer-verlet\", variant = \"unadjusted\" }, "
+                                                          "\"velocity-verlet\"]\ndt = [0.01, 0.005, 0.0025, 0.00125, 0.000625]\nmetrics = [\"global\"]\n"));
+  // Grid: t_k = t_end (k + a (k mod 2)) / n; every step exact, alternating (1 + a) dt and (1 - a) dt.
+  const long n = spec.steps[0];
+  CHECK(spec.grid_time(n, n) == 5.0);
+  for (long k = 0; k + 1 < n; ++k) {
+    const double step = spec.grid_time(k + 1, n) - spec.grid_time(k, n);
+    CHECK(step == Approx(spec.dt(0) * (k % 2 ? 0.5 : 1.5)).epsilon(1e-12));
+  }
+  const auto results = study::run_studies({spec}, options());
+  std::map<std::string, double> order;
+  for (const auto& o : results[0].orders)
+    if (o.metric == "global") order[o.integrator] = o.fit.determined ? o.fit.order : -1;
+  CHECK(order["stormer-verlet"] == Approx(2).margin(0.15));
+  CHECK(order["velocity-verlet"] == Approx(2).margin(0.15));
+  CHECK(order["stormer-verlet (unadjusted)"] == -1);  // no convergence at all: it follows a wrong orbit
+  for (const auto& r : results[0].runs)
+    if (r.integrator == "stormer-verlet (unadjusted)") CHECK(r.global > 1);
 }
 
 TEST_CASE("a spec can override the expected orders", "[engine][spec]") {
@@ -210,7 +276,13 @@ TEST_CASE("the harmonic stability limits agree with theory", "[engine]") {
                                                         "\"stormer-verlet\", \"rk4\", \"yoshida4\"]\ndt = [0.1]\nmetrics = [\"stability\"]\n"));
   const auto results = study::run_studies({spec}, options());
   std::map<std::string, double> limit;
-  for (const auto& s : results[0].stability) limit[s.integrator] = s.limit;
+  for (const auto& s : results[0].stability) {
+    limit[s.integrator] = s.limit;
+    // The theoretical value, worked out from the formula (not the stepper), agrees with the measured one.
+    INFO(s.integrator << ": measured " << s.limit << ", theory " << s.theory << " (" << s.theory_basis << ")");
+    CHECK(s.limit == Approx(s.theory).margin(1e-8));
+    CHECK_FALSE(s.theory_basis.empty());
+  }
   // Hairer, Lubich, Wanner GNI; DESIGN.md §4: none, none, 2, 2, 2, 2 sqrt 2, 1.573.
   CHECK(limit["euler"] == 0);
   CHECK(limit["rk2-midpoint"] == 0);
