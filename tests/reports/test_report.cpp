@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -33,15 +34,26 @@ TEST_CASE("a results file renders to a report with its sections and well-formed 
   testing::TempDir dir("report-sections");
   const auto outcome = report::render(options(fixture, dir.path));
   const std::string md = testing::read_file(outcome.markdown);
-  for (const char* section : {"# Integrator accuracy report", "## Contents", "## Fixture: harmonic oscillator",
-                              "### Orders (observed, expected)", "### Error, energy and cost at the finest step that ended well",
-                              "### Linear stability on the harmonic oscillator"})
+  for (const char* section : {"# Integrator accuracy report", "## Summary: which integrator for what", "## Contents",
+                              "## Fixture: pendulum", "### Orders (observed, expected)",
+                              "### Error, energy and cost at the finest step that ended well", "### Time reversal",
+                              "### Long energy run", "## Fixture: harmonic stability", "### Linear stability on the harmonic oscillator",
+                              "## Run metadata and reference certification"})
     CHECK_THAT(md, Catch::Contains(section));
-  // Numbers come from the results: rk4's fitted global order and leapfrog's stability limit.
-  CHECK_THAT(md, Catch::Contains("| rk4 | 4.01 (4) pass |"));
-  CHECK_THAT(md, Catch::Contains("| leapfrog | 2.0000 |"));
+  // Numbers come from the results: rk4's fitted global order, leapfrog's stability limit against its theory,
+  // the reference's bound.
+  CHECK_THAT(md, Catch::Contains("| rk4 | 3.95 (4) pass |"));
+  CHECK_THAT(md, Catch::Contains("| leapfrog | 2.0000 | 2.0000 |"));
+  CHECK_THAT(md, Catch::Contains("| implicit-midpoint | 1.6763 | unbounded |"));
+  CHECK_THAT(md, Catch::Contains("| fixture | pendulum | 1.00e-28 | 6.38e-28 |"));
+  // A '|' inside a cell is escaped: the table keeps its columns.
+  CHECK_THAT(md, Catch::Contains("\\|1 + i omega h\\| > 1"));
   REQUIRE(outcome.missing.empty());
-  CHECK(outcome.plots.size() == 3);  // global, max, local
+  // Convergence (global, max, local), reversal, work-precision, energy against time (linear), long energy
+  // (log-log), phase portrait, stability against theory.
+  const std::vector<std::string> expected{"fixture-global", "fixture-max", "fixture-local", "fixture-reversal", "fixture-work",
+                                          "fixture-energy", "fixture-energy-long", "fixture-trajectory", "fixture-stability-stability"};
+  CHECK(std::set<std::string>(outcome.plots.begin(), outcome.plots.end()) == std::set<std::string>(expected.begin(), expected.end()));
   for (const auto& name : outcome.plots) {
     const std::string svg = testing::read_file(dir.path / "plots" / (name + ".svg"));
     CHECK(svg.rfind("<?xml", 0) == 0);
@@ -71,10 +83,11 @@ TEST_CASE("without gnuplot the Markdown is still written and says which plots ar
   o.gnuplot = "/nonexistent/gnuplot";
   const auto outcome = report::render(o);
   CHECK(outcome.plots.empty());
-  CHECK(outcome.missing.size() == 3);
+  CHECK(outcome.missing.size() == 9);
   CHECK_THAT(outcome.problem, Catch::Contains("gnuplot was not found"));
   const std::string md = testing::read_file(outcome.markdown);
-  CHECK_THAT(md, Catch::Contains("3 plot(s) missing"));
+  CHECK_THAT(md, Catch::Contains("9 plot(s) missing"));
+  CHECK_THAT(md, !Catch::Contains("![", Catch::CaseSensitive::Yes));  // no links to pictures that are not there
   CHECK_THAT(md, Catch::Contains("### Orders"));
   CHECK(fs::exists(dir.path / "plots" / "fixture-global.gp"));
 }
@@ -145,4 +158,28 @@ TEST_CASE("the seeds' claims get verdicts computed from the numbers, and flip wh
                                  if (r["integrator"] == "symplectic-euler") r["error"]["global"] = r["error"]["global"].get<double>() / 100;
                            }),
              StartsWith("holds"));
+  // Seed 004: Störmer-Verlet returns to its start when run back (reversal gap within round-off) ...
+  CHECK_THAT(verdict_after("time-reversible", unchanged), StartsWith("holds"));
+  // ... and one step size where it missed the start by 1e-6 would refute it.
+  CHECK_THAT(verdict_after("time-reversible",
+                           [](nlohmann::json& d) {
+                             for (auto& s : d["studies"])
+                               for (auto& r : s["runs"])
+                                 if (r["integrator"] == "stormer-verlet" && r["steps"] == 2812) r["error"]["reversal"] = 1e-6;
+                           }),
+             StartsWith("does not hold"));
+  // Seed 004: the variable-step formula keeps order 2 while the unadjusted one does not converge ...
+  CHECK_THAT(verdict_after("needs adjustment", unchanged), StartsWith("holds"));
+  // ... if the unadjusted formula converged after all, the adjustment would not be needed ...
+  CHECK_THAT(verdict_after("needs adjustment",
+                           [](nlohmann::json& d) {
+                             for (auto& s : d["studies"])
+                               for (auto& r : s["runs"])
+                                 if (r["integrator"] == "stormer-verlet (unadjusted)") r["error"]["global"] = r["dt"].get<double>();
+                           }),
+             StartsWith("partly"));
+  // ... and if the seed's formula lost its order, the claim fails.
+  CHECK_THAT(verdict_after("needs adjustment",
+                           [](nlohmann::json& d) { order(d, "seed004-variable-step", "stormer-verlet", "global")["observed"] = 1.0; }),
+             StartsWith("does not hold"));
 }

@@ -1,0 +1,90 @@
+#pragma once
+/// What the renderer reads: results.json and the CSV tables beside it, as plain rows (internal to reports/).
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace report {
+
+struct RunRow {
+  std::string integrator, status, behaviour;
+  double dt = 0, global = 0, max = 0, local = 0, reversal = 0, energy_max = 0, drift = 0, ns_min = 0, evals_per_step = 0;
+  double force_evals = 0;
+  long steps = 0;
+  std::vector<double> final_q;
+};
+struct OrderRow {
+  std::string integrator, metric, reason;
+  int expected = 0;
+  double observed = 0, dt_min = 0, dt_max = 0, r2 = 0;
+  long points = 0;
+};
+struct LongRow {
+  std::string integrator, status;
+  double dt = 0, growth = 0, final_rel = 0;
+};
+struct StabilityRow {
+  std::string integrator, note, theory_basis;
+  double limit = 0, theory = 0;  ///< theory: inf when unbounded (A-stable), NaN when unknown
+};
+struct Study {
+  std::string name, title, problem, dt_pattern;
+  double t_end = 0, ref_tol = 0, ref_bound = 0, plot_dt = 0, dt_amplitude = 0;
+  std::vector<std::string> metrics;
+  std::vector<std::string> integrators;  ///< in spec order
+  std::vector<RunRow> runs;
+  std::vector<OrderRow> orders;
+  std::vector<LongRow> energy_long;
+  std::vector<StabilityRow> stability;
+  bool wants(const std::string& m) const {
+    for (const auto& x : metrics)
+      if (x == m) return true;
+    return false;
+  }
+};
+struct Results {
+  std::string compiler, flags, cpu, revision, date;
+  double elapsed = std::nan("");  ///< seconds the study took (a timing: not reproducible)
+  std::vector<Study> studies;
+  std::filesystem::path dir;
+};
+
+/// One row of samples.csv.
+struct Sample {
+  double t = 0, error = 0, energy = 0;
+  std::vector<double> q, v;
+};
+
+/// Reads DIR/results.json.  Throws ReportError naming the file and the field.
+Results load(const std::filesystem::path& dir);
+/// The samples of every integrator of a study at step dt (from samples.csv), by integrator label.
+std::map<std::string, std::vector<Sample>> samples_at(const Results& res, const Study& s, double dt);
+/// The long energy run of each integrator (energy_long.csv): (t, relative energy error) by integrator label.
+std::map<std::string, std::vector<std::pair<double, double>>> energy_long_samples(const Results& res, const Study& s);
+
+// Formatting and lookups shared by the report's parts.
+inline std::string sci(double x) { return std::isfinite(x) ? fmt::format("{:.2e}", x) : "—"; }
+inline std::string fixed(double x, int digits = 2) { return std::isfinite(x) ? fmt::format("{:.{}f}", x, digits) : "—"; }
+inline std::string g(double x) { return std::isfinite(x) ? fmt::format("{:.4g}", x) : "—"; }
+inline std::string num17(double x) { return fmt::format("{:.17g}", x); }
+
+/// Pass: determined over >= 3 points and within 0.2 of the expected order.
+inline constexpr double order_tolerance = 0.2;
+
+const OrderRow* find_order(const Study& s, const std::string& integrator, const std::string& metric);
+const RunRow* run_at(const Study& s, const std::string& integrator, double dt);
+const RunRow* finest_ok(const Study& s, const std::string& integrator);
+const Study* study_named(const Results& r, const std::string& name);
+/// The run with the smallest global error of a study (stands for the true solution in pictures).
+const RunRow* most_accurate(const Study& s);
+/// The cheapest run (force evaluations, or wall time when `by_time`) reaching relative global error `target`.
+const RunRow* cheapest_to_reach(const Study& s, const std::string& integrator, double target, bool by_time);
+
+}  // namespace report
