@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numbers>
 
 namespace report {
@@ -91,17 +92,22 @@ std::vector<Claim> evaluate_claims(const Results& res) {
                       "seed002-earth-moon-global"});
     // Distances Earth-Moon over the year; the most accurate run of the study stands for the true orbit.
     const RunRow* best = most_accurate(*s);
-    auto distances = [&](const std::string& integrator, double dt) {
+    // samples.csv is read once per step size: the seed's 3600 s and the most accurate run's.
+    const auto at_seed_dt = samples_at(res, *s, 3600);
+    const auto at_best_dt = best ? samples_at(res, *s, best->dt) : std::map<std::string, std::vector<Sample>>{};
+    const std::vector<Sample> none;
+    auto samples_of = [&](const std::map<std::string, std::vector<Sample>>& at, const std::string& integrator) -> const std::vector<Sample>& {
+      const auto it = at.find(integrator);
+      return it == at.end() ? none : it->second;
+    };
+    auto distances = [&](const std::vector<Sample>& samples) {
       std::vector<double> d;
-      const auto samples = samples_at(res, *s, dt);  // kept alive: a range-for over a temporary's member dangles
-      const auto it = samples.find(integrator);
-      if (it == samples.end()) return d;
-      for (const auto& x : it->second)
+      for (const auto& x : samples)
         if (x.q.size() == 4) d.push_back(std::hypot(x.q[2] - x.q[0], x.q[3] - x.q[1]));
       return d;
     };
-    const auto truth = best ? distances(best->integrator, best->dt) : std::vector<double>{};
-    const auto naive = distances("euler", 3600), symplectic = distances("symplectic-euler", 3600);
+    const auto truth = best ? distances(samples_of(at_best_dt, best->integrator)) : std::vector<double>{};
+    const auto naive = distances(samples_of(at_seed_dt, "euler")), symplectic = distances(samples_of(at_seed_dt, "symplectic-euler"));
     if (!truth.empty() && !naive.empty() && !symplectic.empty()) {
       const auto [lo, hi] = std::minmax_element(truth.begin(), truth.end());
       const auto [slo, shi] = std::minmax_element(symplectic.begin(), symplectic.end());
@@ -116,9 +122,7 @@ std::vector<Claim> evaluate_claims(const Results& res) {
       // Revolutions: the unwrapped angle of the Moon seen from the Earth, on the most accurate run.
       double angle = 0, previous = 0;
       bool first = true;
-      const auto best_samples = samples_at(res, *s, best->dt);
-      const auto it = best_samples.find(best->integrator);
-      for (const auto& x : it != best_samples.end() ? it->second : std::vector<Sample>{}) {
+      for (const auto& x : samples_of(at_best_dt, best->integrator)) {
         const auto& q = x.q;
         const double a = std::atan2(q[3] - q[1], q[2] - q[0]);
         if (!first) angle += std::remainder(a - previous, 2 * std::numbers::pi);
@@ -184,12 +188,7 @@ std::vector<Claim> evaluate_claims(const Results& res) {
   }
   if (const Study* s = study_named(res, "seed004-variable-step")) {
     const double adjusted = observed(*s, "stormer-verlet", "global"), vv = observed(*s, "velocity-verlet", "global");
-    const RunRow *coarse = nullptr, *fine = nullptr;
-    for (const auto& r : s->runs)
-      if (r.integrator == "stormer-verlet (unadjusted)" && r.status == "ok") {
-        if (!coarse || r.dt > coarse->dt) coarse = &r;
-        if (!fine || r.dt < fine->dt) fine = &r;
-      }
+    const auto [coarse, fine] = sweep_ends(*s, "stormer-verlet (unadjusted)", [](const RunRow& r) { return r.status == "ok"; });
     const bool stuck = coarse && fine && coarse != fine && fine->global > 0.5 * coarse->global;
     claims.push_back({"004", "Störmer-Verlet \"needs adjustment for non-constant dt\": `x_{i+1} = x_i + (x_i - x_{i-1}) dt_i/dt_{i-1} + a_i (dt_i + dt_{i-1})/2 dt_i`",
                       "`seed004-variable-step` (Kepler e = 0.6, steps alternating dt (1 ± " + g(s->dt_amplitude) +

@@ -84,6 +84,23 @@ const RunRow* finest_ok(const Study& s, const std::string& integrator);
 const Study* study_named(const Results& r, const std::string& name);
 /// The run with the smallest global error of a study (stands for the true solution in pictures).
 const RunRow* most_accurate(const Study& s);
+/// The runs of an integrator at its largest and smallest dt among those where `usable` holds (null, null: none).
+template <class Usable>
+std::pair<const RunRow*, const RunRow*> sweep_ends(const Study& s, const std::string& integrator, Usable usable) {
+  const RunRow *coarse = nullptr, *fine = nullptr;
+  for (const auto& r : s.runs)
+    if (r.integrator == integrator && usable(r)) {
+      if (!coarse || r.dt > coarse->dt) coarse = &r;
+      if (!fine || r.dt < fine->dt) fine = &r;
+    }
+  return {coarse, fine};
+}
+/// "a, b, c"
+inline std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& x : names) out += (out.empty() ? "" : ", ") + x;
+  return out;
+}
 /// The cheapest run (force evaluations, or wall time when `by_time`) reaching relative global error `target`.
 const RunRow* cheapest_to_reach(const Study& s, const std::string& integrator, double target, bool by_time);
 

@@ -83,11 +83,7 @@ void summary(std::ostringstream& md, const Results& res) {
       else if (std::isfinite(e.growth) && e.growth < 0.25) flat.push_back(e.integrator);
       else if (std::isfinite(e.growth) && e.growth > 0.75) drift.push_back(e.integrator + fmt::format(" (t^{:.2f})", e.growth));
     }
-    auto join = [](const std::vector<std::string>& v) {
-      std::string out;
-      for (const auto& x : v) out += (out.empty() ? "" : ", ") + x;
-      return out.empty() ? std::string("none") : out;
-    };
+    auto join = [](const std::vector<std::string>& v) { return v.empty() ? std::string("none") : join_names(v); };
     md << "- **Long conservative runs** (" << s.title << ", " << "dt = " << g(s.energy_long.front().dt) << "): energy error "
        << "flat in time for " << join(flat) << "; growing for " << join(drift) << ".\n";
   }
@@ -104,11 +100,12 @@ void summary(std::ostringstream& md, const Results& res) {
       per_eval.emplace_back(x.integrator, x.limit / evals);
       top = std::max(top, x.limit / evals);
     }
-    std::string best, never;
+    std::vector<std::string> best_list, never_list;
     for (const auto& [i, v] : per_eval) {
-      if (top > 0 && v >= top * (1 - 1e-6)) best += (best.empty() ? "" : ", ") + i;
-      if (v == 0) never += (never.empty() ? "" : ", ") + i;
+      if (top > 0 && v >= top * (1 - 1e-6)) best_list.push_back(i);
+      if (v == 0) never_list.push_back(i);
     }
+    const std::string best = join_names(best_list), never = join_names(never_list);
     if (!best.empty())
       md << "- **Large steps on stiff oscillations** (" << s.title << "): the largest stable ωh per force evaluation among explicit "
          << "methods is " << fixed(top, 3) << ", reached by " << best
@@ -247,12 +244,7 @@ Outcome render(const Options& options) {
             "Symmetric methods return to round-off; the others miss by their own error.\n\n"
          << "| integrator | gap at the largest dt | gap at the smallest dt |\n|---|---|---|\n";
       for (const auto& i : s.integrators) {
-        const RunRow *coarse = nullptr, *fine = nullptr;
-        for (const auto& r : s.runs)
-          if (r.integrator == i && std::isfinite(r.reversal)) {
-            if (!coarse || r.dt > coarse->dt) coarse = &r;
-            if (!fine || r.dt < fine->dt) fine = &r;
-          }
+        const auto [coarse, fine] = sweep_ends(s, i, [](const RunRow& r) { return std::isfinite(r.reversal); });
         if (coarse) md << "| " << i << " | " << sci(coarse->reversal) << " (dt " << g(coarse->dt) << ") | " << sci(fine->reversal) << " (dt " << g(fine->dt) << ") |\n";
       }
       md << "\n" << image(*p);
