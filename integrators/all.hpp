@@ -26,10 +26,10 @@ using AllMethods = std::tuple<Euler, SymplecticEuler, SymplecticEulerDrift, Stor
                               Leapfrog, Rk2Midpoint, Rk2Heun, Rk4, Yoshida4, BlanesMoan4, Yoshida6,
                               ImplicitMidpoint, GaussLegendre4>;
 
-/// Calls f(M{}) for every method type M in AllMethods.
-template <class F>
+/// Calls f(M{}) for every method type M in Methods (a std::tuple; default: every hand-written integrator).
+template <class Methods = AllMethods, class F>
 constexpr void for_each_method(F&& f) {
-  std::apply([&](auto... m) { (f(m), ...); }, AllMethods{});
+  std::apply([&](auto... m) { (f(m), ...); }, Methods{});
 }
 
 }  // namespace ode

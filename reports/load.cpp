@@ -36,6 +36,10 @@ class Node {
     if (!j_.is_number()) fail("must be a number or null");
     return j_.get<double>();
   }
+  bool boolean() const {
+    if (!j_.is_boolean()) fail("must be true or false");
+    return j_.get<bool>();
+  }
   std::string text() const {
     if (!j_.is_string()) fail("must be a string");
     return j_.get<std::string>();
@@ -81,6 +85,21 @@ Results load(const fs::path& dir) {
     if (s.has("varying_dt"))
       st.dt_pattern = s.at("varying_dt").at("pattern").text(), st.dt_amplitude = s.at("varying_dt").at("amplitude").number();
     st.ref_tol = s.at("reference").at("tolerance").number(), st.ref_bound = s.at("reference").at("error_bound").number();
+    st.position_scale = s.at("reference").at("position_scale").number();
+    if (s.has("problem_info")) {
+      const Node pi = s.at("problem_info");
+      st.conservative = pi.at("conservative").boolean(), st.bounded = pi.at("bounded").boolean();
+      st.period = pi.at("period").number();
+    }
+    if (s.has("integrators")) {
+      const Node ints = s.at("integrators");
+      for (std::size_t k = 0; k < ints.size(); ++k) {
+        const Node x = ints.at(k);
+        st.declared.push_back({x.at("label").text(), x.at("id").text(), static_cast<int>(x.at("expected_global").number()),
+                               static_cast<int>(x.at("expected_local").number()), x.at("symplectic").boolean(),
+                               x.at("symmetric").boolean(), x.at("implicit").boolean()});
+      }
+    }
     const Node runs = s.at("runs");
     for (std::size_t k = 0; k < runs.size(); ++k) {
       const Node x = runs.at(k);
@@ -90,6 +109,7 @@ Results load(const fs::path& dir) {
       row.global = x.at("error").at("global").number(), row.max = x.at("error").at("max").number();
       row.local = x.at("error").at("local").number();
       row.reversal = x.at("error").has("reversal") ? x.at("error").at("reversal").number() : std::nan("");
+      row.roundoff = x.at("error").at("roundoff").number();
       row.energy_max = x.at("energy").at("max_rel").number(), row.drift = x.at("energy").at("drift_per_time").number();
       row.behaviour = x.at("energy").at("behaviour").is_null() ? "" : x.at("energy").at("behaviour").text();
       row.ns_min = x.at("ns_per_step").at("min").number();

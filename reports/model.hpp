@@ -16,6 +16,7 @@ namespace report {
 struct RunRow {
   std::string integrator, status, behaviour;
   double dt = 0, global = 0, max = 0, local = 0, reversal = 0, energy_max = 0, drift = 0, ns_min = 0, evals_per_step = 0;
+  double roundoff = 0;  ///< round-off in `global` (NaN: not measured)
   double force_evals = 0;
   long steps = 0;
   std::vector<double> final_q;
@@ -30,6 +31,12 @@ struct LongRow {
   std::string integrator, status;
   double dt = 0, growth = 0, final_rel = 0;
 };
+/// An integrator of a study as it declares itself (results.json "integrators").
+struct IntegratorRow {
+  std::string label, id;
+  int expected_global = 0, expected_local = 0;
+  bool symplectic = false, symmetric = false, implicit = false;
+};
 struct StabilityRow {
   std::string integrator, note, theory_basis;
   double limit = 0, theory = 0;  ///< theory: inf when unbounded (A-stable), NaN when unknown
@@ -38,7 +45,11 @@ struct Study {
   std::string name, title, problem, dt_pattern;
   double t_end = 0, ref_tol = 0, ref_bound = 0, plot_dt = 0, dt_amplitude = 0;
   std::vector<std::string> metrics;
+  double position_scale = 1;
+  bool conservative = false, bounded = false;  ///< the problem's
+  double period = 0;                           ///< the problem's natural time scale
   std::vector<std::string> integrators;  ///< in spec order
+  std::vector<IntegratorRow> declared;   ///< what each integrator declares (empty in results older than `study check`)
   std::vector<RunRow> runs;
   std::vector<OrderRow> orders;
   std::vector<LongRow> energy_long;

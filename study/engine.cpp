@@ -10,6 +10,7 @@
 
 #include "reference/reference.hpp"
 #include "study/engine_impl.hpp"
+#include "study/engine_methods.hpp"
 #include "study/problems/all.hpp"
 #include "study/registry.hpp"
 
@@ -96,7 +97,7 @@ engine::RefTable build_reference(const Spec& spec, const ParamValues& params, co
 
 /// One unit of parallel work.
 struct Task {
-  enum Kind { run, energy, stability } kind;
+  TaskKind kind;
   std::size_t spec, integrator;
   long steps = 0;
   std::size_t slot = 0;  ///< where its result goes
@@ -136,27 +137,25 @@ void parallel(std::size_t count, int jobs, const std::function<void(std::size_t)
   if (o.interrupted && *o.interrupted) throw Interrupted();
 }
 
-template <class F>
-void with_pair(const Spec& spec, const SpecIntegrator& si, F&& f) {
-  with_problem<double>(spec.problem, spec.params, [&](const auto& p) {
-    with_method(si.choice, [&](const auto& m) {
-      using P = std::decay_t<decltype(p)>;
-      using M = std::decay_t<decltype(m)>;
-      if constexpr (ode::accepts<M, P>) f(m, p);
-      else throw std::invalid_argument(si.choice.id + " cannot integrate " + spec.problem + ": it needs a position-only force");
-    });
-  });
-}
-
 }  // namespace
 
-std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const EngineOptions& o) {
+void run_hand_written_task(TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps, const engine::Context& ctx,
+                           StudyResult& res, std::size_t slot) {
+  engine::run_task<ode::AllMethods>(kind, spec, si, steps, ctx, res, slot);
+}
+
+std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const EngineOptions& o, const TaskRunner& runner) {
+  const TaskRunner run_task = runner ? runner : TaskRunner(&run_hand_written_task);
   std::vector<StudyResult> results(specs.size());
   std::vector<engine::Context> contexts(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) results[i].spec = specs[i];
 
   parallel(specs.size(), o.jobs, [&](std::size_t i) {
     contexts[i].exact_params = exact_params(specs[i]);
+    with_problem<double>(specs[i].problem, specs[i].params, [&](const auto& p) {
+      using P = std::decay_t<decltype(p)>;
+      results[i].conservative = P::conservative, results[i].bounded = P::bounded, results[i].period = p.period();
+    });
     // Errors need a reference; energy, cost and stability do not.
     if (specs[i].wants("global") || specs[i].wants("local"))
       contexts[i].ref = build_reference(specs[i], contexts[i].exact_params, o);
@@ -173,34 +172,25 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
                         spec.wants("reversibility");
     for (std::size_t i = 0; i < spec.integrators.size(); ++i) {
       if (sweeps)
-        for (long n : spec.steps) tasks.push_back({Task::run, s, i, n, res.runs.size()}), res.runs.emplace_back();
-      if (spec.energy_t_end) tasks.push_back({Task::energy, s, i, 0, res.energy_long.size()}), res.energy_long.emplace_back();
-      if (spec.wants("stability")) tasks.push_back({Task::stability, s, i, 0, res.stability.size()}), res.stability.emplace_back();
+        for (long n : spec.steps) tasks.push_back({TaskKind::run, s, i, n, res.runs.size()}), res.runs.emplace_back();
+      if (spec.energy_t_end) tasks.push_back({TaskKind::energy, s, i, 0, res.energy_long.size()}), res.energy_long.emplace_back();
+      if (spec.wants("stability")) tasks.push_back({TaskKind::stability, s, i, 0, res.stability.size()}), res.stability.emplace_back();
     }
   }
   // Longest first, so that the pool does not end waiting on one big run (the order of results is fixed by slots).
   auto cost = [&](const Task& t) {
-    return t.kind == Task::energy ? static_cast<double>(*specs[t.spec].energy_t_end / specs[t.spec].energy_dt)
+    return t.kind == TaskKind::energy ? static_cast<double>(*specs[t.spec].energy_t_end / specs[t.spec].energy_dt)
                                   : static_cast<double>(t.steps);
   };
   std::stable_sort(tasks.begin(), tasks.end(), [&](const Task& a, const Task& b) { return cost(a) > cost(b); });
 
   parallel(tasks.size(), o.jobs, [&](std::size_t k) {
     const Task& t = tasks[k];
-    const Spec& spec = specs[t.spec];
-    const SpecIntegrator& si = spec.integrators[t.integrator];
-    auto& res = results[t.spec];
-    with_pair(spec, si, [&](const auto& m, const auto& p) {
-      switch (t.kind) {
-        case Task::run: res.runs[t.slot] = engine::measure(m, p, spec, si.choice, t.steps, contexts[t.spec]); break;
-        case Task::energy: res.energy_long[t.slot] = engine::energy_run(m, p, spec, si.choice); break;
-        case Task::stability: res.stability[t.slot] = engine::stability(m, si.choice); break;
-      }
-    });
+    run_task(t.kind, specs[t.spec], specs[t.spec].integrators[t.integrator], t.steps, contexts[t.spec], results[t.spec], t.slot);
   }, o, "runs", [&](std::size_t k) {
     const Task& t = tasks[k];
     return specs[t.spec].name + ": " + specs[t.spec].integrators[t.integrator].choice.label() +
-           (t.kind == Task::run ? " dt=" + std::to_string(specs[t.spec].t_end / static_cast<double>(t.steps)) : "");
+           (t.kind == TaskKind::run ? " dt=" + std::to_string(specs[t.spec].t_end / static_cast<double>(t.steps)) : "");
   });
 
   // Orders: least squares over the asymptotic window of each integrator's sweep.

@@ -29,7 +29,24 @@ struct Interrupted : std::runtime_error {
   Interrupted() : std::runtime_error("interrupted") {}
 };
 
-/// Runs the specs.  Throws SpecError / std::invalid_argument for bad input, reference::ReferenceError, Interrupted.
-std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const EngineOptions& options);
+namespace engine {
+struct Context;
+}
+
+/// What one unit of work measures.
+enum class TaskKind { run, energy, stability };
+
+/// Measures one task of one integrator of a spec into res (its runs, energy_long or stability, at `slot`).
+/// The one place where integrator ids meet method types: run_task<Methods> (study/engine_methods.hpp).
+using TaskRunner = std::function<void(TaskKind, const Spec&, const SpecIntegrator&, long steps, const engine::Context&,
+                                      StudyResult& res, std::size_t slot)>;
+
+/// The TaskRunner of the hand-written integrators (ode::AllMethods), the default.
+void run_hand_written_task(TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps, const engine::Context& ctx,
+                           StudyResult& res, std::size_t slot);
+
+/// Runs the specs with the hand-written integrators (or, for tests, the methods `runner` dispatches to).
+/// Throws SpecError / std::invalid_argument for bad input, reference::ReferenceError, Interrupted.
+std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const EngineOptions& options, const TaskRunner& runner = {});
 
 }  // namespace study

@@ -204,8 +204,9 @@ Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& ch
   if (ref.present()) {
     const auto [phase, pos] = relative_error(s, ref.state(grid.time(n)), ref);
     r.global = phase, r.position = pos;
-    // Where round-off may matter (within 1e4 of its random-walk estimate eps sqrt(n)), measure it.
-    if (r.global < 1e4 * std::numeric_limits<double>::epsilon() * std::sqrt(static_cast<double>(n)))
+    // Where round-off may matter (within 1e4 of its random-walk estimate eps sqrt(n)), or where the spec asks
+    // (metric roundoff: the identity checks compare runs at round-off level), measure it.
+    if (spec.wants("roundoff") || r.global < 1e4 * std::numeric_limits<double>::epsilon() * std::sqrt(static_cast<double>(n)))
       r.roundoff = measured_roundoff(m, p, s, grid, ctx);
   }
 

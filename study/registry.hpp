@@ -34,12 +34,12 @@ inline std::vector<std::string> integrator_ids() {
   return ids;
 }
 
-/// Calls f(method) with the method object for `c` (always wrapped in Substeps, k = 1 by default);
-/// throws std::invalid_argument for an unknown id or option.
-template <class F>
+/// Calls f(method) with the method object for `c` (always wrapped in Substeps, k = 1 by default), looked up
+/// in Methods (tests swap in deliberately broken methods); throws std::invalid_argument for an unknown id or option.
+template <class Methods = ode::AllMethods, class F>
 void with_method(const IntegratorChoice& c, F&& f) {
   bool found = false;
-  ode::for_each_method([&](auto m) {
+  ode::for_each_method<Methods>([&](auto m) {
     using M = decltype(m);
     if (found || m.info().id != c.id) return;
     found = true;

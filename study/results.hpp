@@ -76,6 +76,8 @@ struct Stability {
 /// Everything a spec produced.
 struct StudyResult {
   Spec spec;
+  bool conservative = false, bounded = false;  ///< the problem's (see study/problems)
+  double period = 0;                           ///< the problem's natural time scale
   double position_scale = 1, velocity_scale = 1;
   double reference_bound = 0, reference_tolerance = 0;
   std::uint64_t reference_evaluations = 0;

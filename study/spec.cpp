@@ -185,6 +185,8 @@ Spec load_spec(const std::filesystem::path& file) {
   } else {
     s.metrics = {"global", "local", "energy", "walltime"};
   }
+  if (s.wants("roundoff") && !s.wants("global"))
+    r.fail("metrics", "'roundoff' measures the round-off in each run's global error: use it with 'global'");
   if (s.wants("stability") && s.problem != "harmonic")
     r.fail("metrics", "'stability' is the linear stability limit omega h on the harmonic oscillator: use it with problem = \"harmonic\"");
 
@@ -224,7 +226,7 @@ Spec load_spec(const std::filesystem::path& file) {
                                         "'s force depends on velocity; use euler, rk2-midpoint, rk2-heun, rk4, "
                                         "implicit-midpoint or gauss-legendre4");
           }
-          s.integrators.push_back({c, info.order, ode::local_order_of(info)});
+          s.integrators.push_back({c, info.order, ode::local_order_of(info), info.symplectic, info.symmetric, info.implicit});
         });
       } catch (const std::invalid_argument& e) {
         r.fail(&x, "integrators", e.what());
@@ -323,12 +325,35 @@ Spec load_spec(const std::filesystem::path& file) {
   return s;
 }
 
-std::vector<std::filesystem::path> shipped_specs() {
+namespace {
+std::vector<std::filesystem::path> toml_files(const std::filesystem::path& dir) {
   std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::directory_iterator(STUDY_SPECS_DIR))
+  for (const auto& e : std::filesystem::directory_iterator(dir))
     if (e.path().extension() == ".toml") files.push_back(e.path());
   std::sort(files.begin(), files.end());
   return files;
+}
+}  // namespace
+
+std::vector<std::filesystem::path> shipped_specs() { return toml_files(STUDY_SPECS_DIR); }
+
+std::vector<std::string> profile_names() {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(STUDY_PROFILES_DIR))
+    if (e.is_directory()) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::vector<std::filesystem::path> profile_specs(const std::string& name) {
+  const auto names = profile_names();
+  if (std::find(names.begin(), names.end(), name) == names.end())
+    throw SpecError("--profile " + name + ": no such profile" + did_you_mean(name, names) + "; profiles: " + join(names));
+  return toml_files(std::filesystem::path(STUDY_PROFILES_DIR) / name);
+}
+
+std::filesystem::path profile_baseline(const std::string& name) {
+  return std::filesystem::path(STUDY_PROFILES_DIR) / (name + ".baseline.toml");
 }
 
 }  // namespace study

@@ -25,6 +25,7 @@ struct SpecIntegrator {
   IntegratorChoice choice;
   int expected_global = 0;
   int expected_local = 0;
+  bool symplectic = false, symmetric = false, implicit = false;  ///< as the method declares (ode::Info)
 };
 
 /// A parsed and validated spec.
@@ -35,7 +36,7 @@ struct Spec {
   double t_end = 0;
   std::vector<SpecIntegrator> integrators;
   std::vector<long> steps;           ///< N per sweep point; dt = t_end / N (largest dt first)
-  std::set<std::string> metrics;     ///< subset of global, local, energy, walltime, stability, reversibility
+  std::set<std::string> metrics;     ///< subset of metric_names()
   /// Varying steps (varying_dt): "" (constant), or "alternating": steps dt (1 + a), dt (1 - a), ... (N even).
   std::string dt_pattern;
   double dt_amplitude = 0;
@@ -62,7 +63,7 @@ struct Spec {
 
 /// The metric names a spec may ask for.
 inline const std::vector<std::string>& metric_names() {
-  static const std::vector<std::string> names{"global", "local", "energy", "walltime", "stability", "reversibility"};
+  static const std::vector<std::string> names{"global", "local", "energy", "walltime", "stability", "reversibility", "roundoff"};
   return names;
 }
 
@@ -71,5 +72,12 @@ Spec load_spec(const std::filesystem::path& file);
 
 /// The shipped specs (study/specs/*.toml), sorted by file name.
 std::vector<std::filesystem::path> shipped_specs();
+
+/// Profiles: named sets of specs (study/profiles/NAME/*.toml), each with its committed baseline of error
+/// constants (study/profiles/NAME.baseline.toml).  `ci` is the fast gate the tests run.
+std::vector<std::string> profile_names();
+/// The specs of a profile.  Throws SpecError for an unknown name.
+std::vector<std::filesystem::path> profile_specs(const std::string& name);
+std::filesystem::path profile_baseline(const std::string& name);
 
 }  // namespace study

@@ -122,6 +122,13 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
     st["title"] = s.title;
     st["spec"] = s.file.filename().string();
     st["problem"] = s.problem;
+    // What the checks need to know about the problem and the integrators (declared, not measured).
+    st["problem_info"] = {{"conservative", r.conservative}, {"bounded", r.bounded}, {"period", r.period}};
+    st["integrators"] = Json::array();
+    for (const SpecIntegrator& i : s.integrators)
+      st["integrators"].push_back({{"label", i.choice.label()}, {"id", i.choice.id}, {"expected_global", i.expected_global},
+                                   {"expected_local", i.expected_local}, {"symplectic", i.symplectic},
+                                   {"symmetric", i.symmetric}, {"implicit", i.implicit}});
     st["params"] = Json::object();
     for (const auto& [k, v] : s.params) st["params"][k] = v;
     st["t_end"] = s.t_end;

@@ -1,4 +1,4 @@
-/// The `study` command: run convergence studies, render reports, gate CI.  This build: `study list`.
+/// The `study` command: run convergence studies, render reports, gate CI on error orders.
 
 #include <unistd.h>
 
@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -21,6 +22,8 @@
 #include "study/engine.hpp"
 #include "study/write.hpp"
 #include "reports/render.hpp"
+#include "study/atomic_file.hpp"
+#include "study/check/check.hpp"
 #include "study/problems/all.hpp"
 #include "study/suggest.hpp"
 
@@ -150,6 +153,7 @@ std::filesystem::path resolve_spec(const std::string& arg) {
 
 struct RunArgs {
   std::vector<std::string> specs;
+  std::string profile;
   std::string out = "results";
   int jobs = 0;
   std::string cache_dir;
@@ -177,7 +181,10 @@ int run_report(const ReportArgs& a, bool quiet = false) {
 
 int run_study(const RunArgs& a) {
   std::vector<study::Spec> specs;
-  if (a.specs.empty())
+  if (!a.profile.empty()) {
+    if (!a.specs.empty()) throw study::SpecError("give spec files or --profile, not both");
+    for (const auto& f : study::profile_specs(a.profile)) specs.push_back(study::load_spec(f));
+  } else if (a.specs.empty())
     for (const auto& f : study::shipped_specs()) specs.push_back(study::load_spec(f));
   else
     for (const auto& arg : a.specs) specs.push_back(study::load_spec(resolve_spec(arg)));
@@ -243,6 +250,55 @@ int run_study(const RunArgs& a) {
   return EXIT_SUCCESS;
 }
 
+struct CheckArgs {
+  std::string results = "results";
+  std::string baseline, junit;
+  double order_tolerance = check::Options{}.order_tolerance;
+  bool verbose = false;
+};
+
+/// Exit status: 0 every check holds, 1 some check failed, 2 the input could not be read.
+int run_check(const CheckArgs& a) {
+  const report::Results results = report::load(a.results);
+  std::optional<check::Baseline> baseline;
+  if (!a.baseline.empty()) baseline = check::read_baseline(a.baseline);
+  check::Options o;
+  o.order_tolerance = a.order_tolerance;
+  const check::Verdict v = check::run_checks(results, baseline ? &*baseline : nullptr, o);
+  for (const auto& x : v.outcomes)
+    if (a.verbose || x.status == check::Outcome::fail) std::cout << x.line() << "\n";
+  if (!a.junit.empty()) study::write_atomic(a.junit, check::junit_xml(v));
+  std::cout << fmt::format("study check: {} checks on {} stud{} in {}: {} passed, {} failed, {} not judged{}{}\n", v.outcomes.size(),
+                           results.studies.size(), results.studies.size() == 1 ? "y" : "ies", a.results, v.count(check::Outcome::pass),
+                           v.count(check::Outcome::fail), v.count(check::Outcome::skip),
+                           v.count(check::Outcome::skip) && !a.verbose ? " (-v lists every check)" : "", baseline ? "; baseline " + a.baseline : "; error constants not checked (no --baseline)");
+  return v.passed() ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+struct BaselineArgs {
+  std::string results = "results";
+  std::string out;
+};
+
+int run_baseline(const BaselineArgs& a) {
+  const report::Results results = report::load(a.results);
+  const check::Baseline fresh = check::baseline_of(results);
+  const bool update = std::filesystem::exists(a.out);
+  const check::Baseline before = update ? check::read_baseline(a.out) : check::Baseline{};
+  const check::Baseline after = check::merge(before, fresh);
+  study::write_atomic(a.out, check::to_toml(after));
+  std::size_t values = 0;
+  for (const auto& e : after.entries) values += e.points.size();
+  std::cout << fmt::format("{} {}: {} integrators, {} errors, tolerance {:g}\n", update ? "updated" : "wrote", a.out,
+                           after.entries.size(), values, after.tolerance);
+  if (update) {
+    const auto diff = check::differences(before, after);
+    for (const auto& line : diff) std::cout << "  " << line << "\n";
+    if (diff.empty()) std::cout << "  no error constant moved beyond the tolerance\n";
+  }
+  return EXIT_SUCCESS;
+}
+
 void list_specs() {
   fmt::print("\nSpecs (study/specs/; `study run` with no argument runs them all, the default study):\n");
   for (const auto& file : study::shipped_specs()) {
@@ -270,6 +326,7 @@ int main(int argc, char** argv) {
   auto* runcmd = app.add_subcommand("run", "run convergence studies: every integrator of each spec across its dt sweep, "
                                            "against certified references; writes results.json and CSV tables");
   runcmd->add_option("specs", run.specs, "spec files or names of shipped specs (default: every shipped spec, the default study)");
+  runcmd->add_option("--profile", run.profile, "run a profile's specs instead (study/profiles/NAME/; `ci`: the fast CI gate)");
   runcmd->add_option("--out,-o", run.out, "output directory (default: results)");
   runcmd->add_option("--jobs,-j", run.jobs, "threads (default: every core); results do not depend on it")->check(CLI::Range(1, 256));
   runcmd->add_option("--cache-dir", run.cache_dir, "reference cache directory");
@@ -284,6 +341,25 @@ int main(int argc, char** argv) {
   repcmd->add_option("--out,-o", rep.out, "where REPORT.md and plots/ go (default: the results directory)");
   repcmd->add_flag("--no-plots", rep.no_plots, "write the plot data and scripts but do not run gnuplot");
   repcmd->add_option("--gnuplot", rep.gnuplot, "the gnuplot command (default: gnuplot)");
+
+  CheckArgs chk;
+  auto* chkcmd = app.add_subcommand("check", "the CI gate: check a results directory against the integrators' declared "
+                                             "orders, bounded energy, identities and (with --baseline) committed error constants");
+  chkcmd->add_option("results", chk.results, "results directory holding results.json (default: results)");
+  chkcmd->add_option("--baseline", chk.baseline, "baseline of error constants (TOML, written by `study baseline`)");
+  chkcmd->add_option("--junit", chk.junit, "also write the verdict as JUnit XML to this file");
+  chkcmd->add_option("--order-tolerance", chk.order_tolerance, "largest |observed - expected| order (default 0.2)")
+      ->check(CLI::Range(0.01, 1.0));
+  chkcmd->add_flag("--verbose,-v", chk.verbose, "print every check, also those that pass or are not judged");
+  chkcmd->footer("One line per failed check: study (problem) | integrator | metric | expected | observed | window | how far off.\n"
+                 "Exit status: 0 all checks hold, 1 a check failed, 2 unreadable results or baseline.");
+
+  BaselineArgs base;
+  auto* basecmd = app.add_subcommand("baseline", "write (or update) a baseline of error constants from a results directory, "
+                                                 "for `study check --baseline`");
+  basecmd->add_option("results", base.results, "results directory holding results.json (default: results)");
+  basecmd->add_option("--out,-o", base.out, "the baseline file; an existing one is updated: its other studies and "
+                                            "its tolerance are kept, and the changes are listed")->required();
 
   ReferenceArgs ref;
   auto* refcmd = app.add_subcommand("reference",
@@ -312,6 +388,8 @@ int main(int argc, char** argv) {
     if (*refcmd) return run_reference(ref);
     if (*runcmd) return run_study(run);
     if (*repcmd) return run_report(rep);
+    if (*chkcmd) return run_check(chk);
+    if (*basecmd) return run_baseline(base);
   } catch (const study::Interrupted&) {
     std::cerr << "\nstudy run: interrupted; no results were written\n";
     return 130;
@@ -319,7 +397,10 @@ int main(int argc, char** argv) {
     std::cerr << "study: " << e.what() << "\n";
     return 2;
   } catch (const report::ReportError& e) {
-    std::cerr << "study report: " << e.what() << "\n";
+    std::cerr << "study " << app.get_subcommands().front()->get_name() << ": " << e.what() << "\n";
+    return 2;
+  } catch (const check::BaselineError& e) {
+    std::cerr << "study " << app.get_subcommands().front()->get_name() << ": " << e.what() << "\n";
     return 2;
   } catch (const reference::ReferenceError& e) {
     std::cerr << "study reference: " << e.what() << "\n";

@@ -18,6 +18,9 @@ class CentralBody {
   using real_type = Real;
   static constexpr std::size_t dim = 2, space_dim = 2, bodies = 1;
   static constexpr bool has_exact = true, has_angular_momentum = true, has_linear_momentum = false;
+  /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep
+  /// the energy error bounded, GNI §IX.8).
+  static constexpr bool conservative = true, bounded = true;
   using Vec = std::array<Real, dim>;
   using State = ode::State<Real, dim>;
 

@@ -24,6 +24,9 @@ class DampedOscillator {
   static constexpr std::string_view source = "Boyce & DiPrima, Elementary Differential Equations, §3.8";
   static constexpr std::size_t dim = 1, space_dim = 1, bodies = 1;
   static constexpr bool has_exact = true, has_angular_momentum = false, has_linear_momentum = false;
+  /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep
+  /// the energy error bounded, GNI §IX.8).
+  static constexpr bool conservative = false, bounded = true;  // friction removes energy
   using Vec = std::array<Real, dim>;
   using State = ode::State<Real, dim>;
   static constexpr std::array<ParamInfo, 4> params{{{"omega", "1", "undamped angular frequency, > 0"},

@@ -26,6 +26,9 @@ class EarthMoon {
   static constexpr std::string_view source = "seed 002_f9bd3397a803d23e.txt";
   static constexpr std::size_t dim = 4, space_dim = 2, bodies = 2;
   static constexpr bool has_exact = true, has_angular_momentum = true, has_linear_momentum = true;
+  /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep
+  /// the energy error bounded, GNI §IX.8).
+  static constexpr bool conservative = true, bounded = true;
   using Vec = std::array<Real, dim>;
   using State = ode::State<Real, dim>;
   static constexpr std::array<ParamInfo, 6> params{{{"G", "6.674e-11", "gravitational constant in m^3 kg^-1 s^-2, > 0"},

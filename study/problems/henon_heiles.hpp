@@ -23,6 +23,9 @@ class HenonHeiles {
   static constexpr std::string_view source = "Henon & Heiles, Astron. J. 69 (1964) 73; GNI §I.3";
   static constexpr std::size_t dim = 2, space_dim = 2, bodies = 1;
   static constexpr bool has_exact = false, has_angular_momentum = false, has_linear_momentum = false;
+  /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep
+  /// the energy error bounded, GNI §IX.8).
+  static constexpr bool conservative = true, bounded = true;
   using Vec = std::array<Real, dim>;
   using State = ode::State<Real, dim>;
   static constexpr std::array<ParamInfo, 4> params{{{"energy", "0.125", "total energy H, 0 < H < 1/6"},

@@ -22,6 +22,9 @@ class OuterSolarSystem {
   static constexpr std::string_view source = "Hairer, Lubich, Wanner, Geometric Numerical Integration, §I.2.4, Table 2.1";
   static constexpr std::size_t dim = 18, space_dim = 3, bodies = 6;
   static constexpr bool has_exact = false, has_angular_momentum = true, has_linear_momentum = true;
+  /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep
+  /// the energy error bounded, GNI §IX.8).
+  static constexpr bool conservative = true, bounded = true;
   using Vec = std::array<Real, dim>;
   using State = ode::State<Real, dim>;
   static constexpr std::array<ParamInfo, 1> params{{{"G", "2.95912208286e-4", "gravitational constant in AU^3 / (solar mass day^2), > 0"}}};

@@ -26,6 +26,9 @@ class Pendulum {
   static constexpr std::string_view source = "Lawden, Elliptic Functions and Applications, §5.2";
   static constexpr std::size_t dim = 1, space_dim = 1, bodies = 1;
   static constexpr bool has_exact = true, has_angular_momentum = false, has_linear_momentum = false;
+  /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep
+  /// the energy error bounded, GNI §IX.8).
+  static constexpr bool conservative = true, bounded = true;
   using Vec = std::array<Real, dim>;
   using State = ode::State<Real, dim>;
   static constexpr std::array<ParamInfo, 2> params{{{"amplitude", "2", "release angle theta0 in radians, 0 < theta0 < pi"},

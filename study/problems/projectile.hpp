@@ -22,6 +22,9 @@ class Projectile {
   static constexpr std::string_view source = "seed 001_6acc8ac4a7803fd3.txt";
   static constexpr std::size_t dim = 2, space_dim = 2, bodies = 1;
   static constexpr bool has_exact = true, has_angular_momentum = false, has_linear_momentum = false;
+  /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep
+  /// the energy error bounded, GNI §IX.8).
+  static constexpr bool conservative = true, bounded = false;  // it falls forever: no compact energy surface
   using Vec = std::array<Real, dim>;
   using State = ode::State<Real, dim>;
   static constexpr std::array<ParamInfo, 3> params{{{"g", "9.81", "gravitational acceleration (downwards), > 0"},

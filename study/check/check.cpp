@@ -1,0 +1,379 @@
+#include "study/check/check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "reports/render.hpp"
+
+namespace check {
+namespace {
+
+using report::g;
+using report::RunRow;
+using report::Study;
+constexpr double eps = std::numeric_limits<double>::epsilon();
+
+/// Outcomes of one study, with its names filled in.
+class Checks {
+ public:
+  Checks(const Study& s, std::vector<Outcome>& out) : s_(s), out_(out) {}
+  Outcome& add(Outcome::Status status, const std::string& integrator, const std::string& metric) {
+    Outcome o;
+    o.status = status, o.study = s_.name, o.problem = s_.problem, o.integrator = integrator, o.metric = metric;
+    out_.push_back(std::move(o));
+    return out_.back();
+  }
+
+ private:
+  const Study& s_;
+  std::vector<Outcome>& out_;
+};
+
+/// "dt 0.0125..0.1, 4 points" (or "dt 0.1" for one).
+std::string dt_window(double lo, double hi, std::size_t n, const char* what = "points") {
+  return n == 1 ? fmt::format("dt {}", g(lo)) : fmt::format("dt {}..{}, {} {}", g(lo), g(hi), n, what);
+}
+
+/// The ok runs of an integrator, largest dt first.
+std::vector<const RunRow*> ok_runs(const Study& s, const std::string& label) {
+  std::vector<const RunRow*> runs;
+  for (const auto& r : s.runs)
+    if (r.integrator == label && r.status == "ok") runs.push_back(&r);
+  std::sort(runs.begin(), runs.end(), [](const auto* a, const auto* b) { return a->dt > b->dt; });
+  return runs;
+}
+
+/// Constant acceleration: x(t) is quadratic, so every method of order >= 2 is exact (its error is round-off);
+/// explicit and symplectic Euler err by -/+ a t h / 2 (seed 001; DESIGN.md §4).
+/// For the local error: one step of a method whose one-step map is right to h^2 (local order >= 3) is exact.
+bool exact_on_constant_acceleration(const Study& s, const report::IntegratorRow& d, const std::string& metric = "global") {
+  return s.problem == "projectile" && (metric == "local" ? d.expected_local >= 3 : d.expected_global >= 2);
+}
+
+/// Observed orders against the declared (or spec-overridden) ones, over a window of at least 3 points.
+void check_orders(const Study& s, const Options& o, Checks& c) {
+  for (const auto& d : s.declared)
+    for (const std::string metric : {"global", "local"}) {
+      const report::OrderRow* ord = report::find_order(s, d.label, metric);
+      if (!s.wants(metric) || !ord) continue;
+      const bool determined = std::isfinite(ord->observed) && ord->points >= 3;
+      const double off = std::abs(ord->observed - ord->expected);
+      if (!determined && exact_on_constant_acceleration(s, d, metric)) {
+        Outcome& x = c.add(Outcome::skip, d.label, metric + " order");
+        x.expected = fmt::format("{}", ord->expected);
+        x.observed = "not judged: exact on constant acceleration, its errors are round-off (judged by the exactness check)";
+        continue;
+      }
+      Outcome& x = c.add(determined && off <= o.order_tolerance ? Outcome::pass : Outcome::fail, d.label, metric + " order");
+      x.expected = fmt::format("{} +/- {}", ord->expected, o.order_tolerance);
+      if (determined) {
+        x.observed = fmt::format("{:.2f}", ord->observed);
+        x.window = dt_window(ord->dt_min, ord->dt_max, static_cast<std::size_t>(ord->points));
+        x.off = fmt::format("off by {:.2f}", off);
+      } else {
+        x.observed = "undetermined";
+        x.window = "fewer than 3 usable points";
+        x.off = ord->reason.empty() ? "no window of 3 points" : ord->reason;
+      }
+    }
+}
+
+/// Symplectic and symmetric methods keep the energy error bounded on conservative problems with compact
+/// energy surfaces (backward error analysis, GNI §IX.8); others are not required to.  Judged on the three
+/// largest step sizes where the energy error is above round-off and below 0.1 (where it is the method's), over
+/// at least 2 periods; "drifting": a linear trend that accounts for half the largest error (the engine's class).
+void check_energy(const Study& s, Checks& c) {
+  if (!s.conservative || !s.bounded || !s.wants("energy")) return;
+  for (const auto& d : s.declared) {
+    if (!d.symplectic && !d.symmetric) continue;
+    const char* metric = "energy bounded";
+    if (s.t_end < 2 * s.period) {
+      Outcome& x = c.add(Outcome::skip, d.label, metric);
+      x.expected = "bounded energy error";
+      x.observed = fmt::format("not judged: t_end = {} is under 2 periods ({})", g(s.t_end), g(2 * s.period));
+      continue;
+    }
+    const auto runs = ok_runs(s, d.label);
+    std::vector<const RunRow*> window;
+    bool all_roundoff = !runs.empty();
+    for (const auto* r : runs) {
+      all_roundoff = all_roundoff && r->behaviour == "round-off";
+      if (window.size() < 3 && !r->behaviour.empty() && r->behaviour != "round-off" && r->energy_max <= 0.1) window.push_back(r);
+    }
+    Outcome& x = c.add(Outcome::pass, d.label, metric);
+    x.expected = "bounded: trend over t_end < 50% of the largest error";
+    if (window.empty()) {
+      x.status = all_roundoff ? Outcome::pass : Outcome::fail;
+      x.observed = runs.empty() ? "no run finished" : all_roundoff ? "at round-off at every step size" : "energy error above 0.1 at every step size";
+      x.window = dt_window(runs.empty() ? 0 : runs.back()->dt, runs.empty() ? 0 : runs.front()->dt, runs.size(), "runs");
+      if (x.status == Outcome::fail) x.off = "no step size where the energy error is the method's";
+      continue;
+    }
+    const RunRow* worst = window.front();
+    auto share = [&](const RunRow* r) { return std::abs(r->drift) * s.t_end / r->energy_max; };
+    for (const auto* r : window) {
+      if (r->behaviour == "drifting") x.status = Outcome::fail;
+      if (share(r) > share(worst)) worst = r;
+    }
+    x.observed = fmt::format("{} at dt {}: trend {:.2e} over t_end, largest error {:.2e}", worst->behaviour, g(worst->dt),
+                             std::abs(worst->drift) * s.t_end, worst->energy_max);
+    x.window = dt_window(window.back()->dt, window.front()->dt, window.size(), "runs");
+    x.off = fmt::format("trend is {:.0f}% of the largest error", 100 * share(worst));
+  }
+}
+
+/// The largest ratio of a difference to its allowance over common step sizes, as one outcome.
+struct Worst {
+  double ratio = -1, diff = 0, allowance = 0, dt = 0, lo = INFINITY, hi = 0;
+  std::size_t compared = 0, unmeasured = 0;
+  void add(double dt_, double d, double a) {
+    ++compared, lo = std::min(lo, dt_), hi = std::max(hi, dt_);
+    if (d / a > ratio) ratio = d / a, diff = d, allowance = a, dt = dt_;
+  }
+  void finish(Outcome& x, const char* what) const {
+    if (compared == 0) {
+      x.status = Outcome::skip;
+      x.observed = unmeasured ? "not judged: round-off not measured (add \"roundoff\" to the spec's metrics)"
+                              : "not judged: no step size where both runs finished";
+      return;
+    }
+    x.status = ratio <= 1 ? Outcome::pass : Outcome::fail;
+    x.observed = fmt::format("{} {:.2e} at dt {} (allowance {:.2e})", what, diff, g(dt), allowance);
+    x.window = dt_window(lo, hi, compared, "step sizes") + (unmeasured ? fmt::format(", {} without round-off measured", unmeasured) : "");
+    x.off = fmt::format("{:.3g} x the allowance", ratio);
+  }
+};
+
+/// The label `label` would have with another id: "velocity-verlet x2" -> "stormer-verlet x2".
+std::string relabel(const std::string& label, const std::string& id, const std::string& other) {
+  return other + label.substr(id.size());
+}
+
+double max_diff(const std::vector<double>& a, const std::vector<double>& b) {
+  double d = a.size() == b.size() ? 0 : INFINITY;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) d = std::max(d, std::abs(a[i] - b[i]));
+  return d;
+}
+
+/// The identities of the foundation issue (DESIGN.md §4), to round-off: each run's round-off is measured
+/// against a long double shadow run, and two runs that are the same method differ by at most a few times it.
+void check_identities(const Study& s, const Options& o, Checks& c) {
+  const double f = o.identity_factor;
+  // Same positions: velocity Verlet and Störmer–Verlet started with the Taylor step; symplectic Euler (kick
+  // first) and Störmer–Verlet started with x_{-1} = x_0 - h v_0.
+  const std::pair<const char*, const char*> pairs[] = {{"velocity-verlet", "stormer-verlet"},
+                                                       {"symplectic-euler", "stormer-verlet (backward-euler)"}};
+  for (const auto& d : s.declared)
+    for (const auto& [id, twin_id] : pairs) {
+      if (d.id != id || d.label.rfind(id, 0) != 0) continue;
+      const std::string twin = relabel(d.label, id, twin_id);
+      if (std::find(s.integrators.begin(), s.integrators.end(), twin) == s.integrators.end()) continue;
+      Outcome& x = c.add(Outcome::pass, d.label, "same positions as " + twin);
+      x.expected = fmt::format("|q - q'| <= {:g} x the runs' round-off", f);
+      Worst w;
+      for (const auto* r : ok_runs(s, d.label)) {
+        const RunRow* t = report::run_at(s, twin, r->dt);
+        if (!t || t->status != "ok") continue;
+        if (!std::isfinite(r->roundoff) || !std::isfinite(t->roundoff)) {
+          ++w.unmeasured;
+          continue;
+        }
+        w.add(r->dt, max_diff(r->final_q, t->final_q) / s.position_scale, f * (r->roundoff + t->roundoff) + 4 * eps);
+      }
+      w.finish(x, "worst |q - q'|");
+    }
+
+  if (s.problem == "projectile" && s.wants("global")) {
+    std::vector<std::string> exact;
+    for (const auto& d : s.declared) {
+      if (!exact_on_constant_acceleration(s, d)) continue;
+      Outcome& x = c.add(Outcome::pass, d.label, "exact on constant acceleration");
+      x.expected = fmt::format("global error <= {:g} x round-off", f);
+      Worst w;
+      for (const auto* r : ok_runs(s, d.label)) {
+        // Unmeasured round-off means the error was too large for round-off to matter: use its estimate.
+        const double roundoff = std::isfinite(r->roundoff) ? r->roundoff : eps * std::sqrt(static_cast<double>(r->steps));
+        w.add(r->dt, r->global, f * std::max(roundoff, s.ref_bound) + 4 * eps);
+      }
+      w.finish(x, "worst error");
+      if (x.status == Outcome::pass) exact.push_back(d.label);
+    }
+    for (const auto& d : s.declared) {
+      if (d.id != "euler" || exact.empty()) continue;
+      const std::string twin = relabel(d.label, "euler", "symplectic-euler");
+      if (std::find(s.integrators.begin(), s.integrators.end(), twin) == s.integrators.end()) continue;
+      Outcome& x = c.add(Outcome::pass, d.label, "position error opposite to " + twin + "'s");
+      x.expected = fmt::format("|q + q' - 2 q_exact| <= {:g} x round-off (q_exact: {})", f, exact.front());
+      Worst w;
+      for (const auto* r : ok_runs(s, d.label)) {
+        const RunRow* t = report::run_at(s, twin, r->dt);
+        const RunRow* e = report::run_at(s, exact.front(), r->dt);
+        if (!t || !e || t->status != "ok" || e->status != "ok") continue;
+        if (!std::isfinite(r->roundoff) || !std::isfinite(t->roundoff)) {
+          ++w.unmeasured;
+          continue;
+        }
+        double d_max = 0;
+        for (std::size_t i = 0; i < r->final_q.size() && i < t->final_q.size() && i < e->final_q.size(); ++i)
+          d_max = std::max(d_max, std::abs(r->final_q[i] + t->final_q[i] - 2 * e->final_q[i]));
+        const double e_round = std::isfinite(e->roundoff) ? e->roundoff : e->global;
+        w.add(r->dt, d_max / s.position_scale, f * (r->roundoff + t->roundoff + 2 * e_round) + 4 * eps);
+      }
+      w.finish(x, "worst |q + q' - 2 q_exact|");
+    }
+  }
+}
+
+/// Symmetric methods retrace their steps: n steps of h then n of -h return to the start to round-off.
+void check_reversal(const Study& s, const Options& o, Checks& c) {
+  if (!s.wants("reversibility")) return;
+  for (const auto& d : s.declared) {
+    if (!d.symmetric) continue;
+    Outcome& x = c.add(Outcome::pass, d.label, "time reversal");
+    x.expected = fmt::format("back at the start within {:g} eps per step", o.reversal_allowance);
+    Worst w;
+    for (const auto* r : ok_runs(s, d.label))
+      if (std::isfinite(r->reversal)) w.add(r->dt, r->reversal, o.reversal_allowance * eps * static_cast<double>(r->steps));
+    w.finish(x, "worst gap");
+    if (w.compared == 0) x.observed = "not judged: no reversal measured";
+  }
+}
+
+/// The error constants against the baseline: every integrator of every study with a global error.
+void check_baseline(const Study& s, const Baseline& b, Checks& c) {
+  if (!s.wants("global")) return;
+  for (const auto& label : s.integrators) {
+    Outcome& x = c.add(Outcome::pass, label, "error constant");
+    x.expected = fmt::format("global error within {:g}% of the baseline", 100 * b.tolerance);
+    const BaselineEntry* e = b.find(s.name, label);
+    if (!e) {
+      x.status = Outcome::fail;
+      x.observed = "not in the baseline";
+      x.off = "regenerate it with `study baseline RESULTS_DIR --out FILE`, review and commit";
+      continue;
+    }
+    if (e->points.empty()) {
+      x.status = Outcome::skip;
+      x.observed = "not judged: no error 1e3 times above its noise floor when the baseline was written";
+      continue;
+    }
+    double worst = -1;
+    for (const auto& p : e->points) {
+      const RunRow* r = nullptr;
+      for (const auto& run : s.runs)
+        if (run.integrator == label && same_baseline_dt(run.dt, p.dt)) r = &run;
+      if (!r || r->status != "ok" || !std::isfinite(r->global)) {
+        x.status = Outcome::fail;
+        x.observed = r ? fmt::format("{} at dt {}", r->status == "ok" ? "no global error" : r->status, g(p.dt))
+                       : fmt::format("no run at dt {} (the spec's step sizes changed: regenerate the baseline)", g(p.dt));
+        x.window = fmt::format("dt {}", g(p.dt));
+        x.off = "no error to compare";
+        worst = INFINITY;
+        break;
+      }
+      const double rel = r->global / p.global - 1;
+      if (std::abs(rel) > worst) {
+        worst = std::abs(rel);
+        x.observed = fmt::format("{:.3e} at dt {} (baseline {:.3e})", r->global, g(p.dt), p.global);
+        x.off = std::abs(rel) < 1 ? fmt::format("{:+.2f}%", 100 * rel) : fmt::format("{:.3g} x the baseline", rel + 1);
+      }
+    }
+    if (std::isfinite(worst)) {
+      x.status = worst <= b.tolerance ? Outcome::pass : Outcome::fail;
+      x.window = dt_window(e->points.back().dt, e->points.front().dt, e->points.size(), "step sizes");
+    }
+  }
+  for (const auto& e : b.entries)
+    if (e.study == s.name && std::find(s.integrators.begin(), s.integrators.end(), e.integrator) == s.integrators.end()) {
+      Outcome& x = c.add(Outcome::fail, e.integrator, "error constant");
+      x.expected = "a run of every integrator in the baseline";
+      x.observed = "in the baseline but not in the results";
+      x.off = "run it, or regenerate the baseline";
+    }
+}
+
+std::string xml(const std::string& s) {
+  std::string out;
+  for (char ch : s) switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default: out += ch;
+    }
+  return out;
+}
+
+}  // namespace
+
+std::string Outcome::line() const {
+  const char* tag = status == pass ? "PASS" : status == fail ? "FAIL" : "SKIP";
+  std::string l = fmt::format("{} {} ({}) | {} | {} | expected {} | {}", tag, study, problem, integrator, metric, expected, observed);
+  if (!window.empty()) l += " | " + window;
+  if (!off.empty()) l += " | " + off;
+  return l;
+}
+
+std::size_t Verdict::count(Outcome::Status s) const {
+  return static_cast<std::size_t>(std::count_if(outcomes.begin(), outcomes.end(), [&](const Outcome& o) { return o.status == s; }));
+}
+
+Verdict run_checks(const report::Results& results, const Baseline* baseline, const Options& o) {
+  Verdict v;
+  for (const auto& s : results.studies) {
+    if (s.declared.empty())
+      throw report::ReportError((results.dir / "results.json").string() + ": study '" + s.name +
+                                "' has no 'integrators' (written before `study check` existed): run `study run` again");
+    Checks c(s, v.outcomes);
+    check_orders(s, o, c);
+    check_energy(s, c);
+    check_identities(s, o, c);
+    check_reversal(s, o, c);
+    if (baseline) check_baseline(s, *baseline, c);
+  }
+  if (baseline)
+    for (const auto& e : baseline->entries)
+      if (!report::study_named(results, e.study)) {
+        Outcome x;
+        x.status = Outcome::fail, x.study = e.study, x.problem = "?", x.integrator = e.integrator, x.metric = "error constant";
+        x.expected = "the baseline's studies in the results";
+        x.observed = "study not in the results";
+        x.off = "run it, or regenerate the baseline from these results";
+        v.outcomes.push_back(std::move(x));
+      }
+  return v;
+}
+
+std::string junit_xml(const Verdict& v) {
+  std::map<std::string, std::vector<const Outcome*>> by_study;
+  std::vector<std::string> order;
+  for (const auto& o : v.outcomes) {
+    if (!by_study.count(o.study)) order.push_back(o.study);
+    by_study[o.study].push_back(&o);
+  }
+  std::string out = fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"study check\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n",
+                                v.outcomes.size(), v.count(Outcome::fail), v.count(Outcome::skip));
+  for (const auto& study : order) {
+    const auto& cases = by_study[study];
+    const auto failures = std::count_if(cases.begin(), cases.end(), [](const Outcome* o) { return o->status == Outcome::fail; });
+    const auto skipped = std::count_if(cases.begin(), cases.end(), [](const Outcome* o) { return o->status == Outcome::skip; });
+    out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n", xml(study), cases.size(), failures, skipped);
+    for (const Outcome* o : cases) {
+      out += fmt::format("    <testcase classname=\"{}\" name=\"{}\"", xml(study + "." + o->integrator), xml(o->metric));
+      if (o->status == Outcome::pass) {
+        out += "/>\n";
+        continue;
+      }
+      out += fmt::format(">\n      <{} message=\"{}\"/>\n    </testcase>\n", o->status == Outcome::fail ? "failure" : "skipped", xml(o->line()));
+    }
+    out += "  </testsuite>\n";
+  }
+  return out + "</testsuites>\n";
+}
+
+}  // namespace check

@@ -1,0 +1,45 @@
+#pragma once
+/// The CI gate: compares a results directory with what the integrators declare and with a committed
+/// baseline of error constants.  Reads results files only (like the renderer); never recomputes.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reports/model.hpp"
+#include "study/check/baseline.hpp"
+
+namespace check {
+
+/// How strict the gate is.
+struct Options {
+  double order_tolerance = report::order_tolerance;  ///< |observed - expected| allowed for an order
+  double identity_factor = 10;   ///< identities hold within this many times the runs' measured round-off
+  double reversal_allowance = 100;  ///< symmetric methods return to the start within this many eps per step
+};
+
+/// One check and its verdict.
+struct Outcome {
+  enum Status { pass, fail, skip };
+  Status status = pass;
+  std::string study, problem, integrator, metric;
+  std::string expected, observed, window, off;  ///< off: how far from the expectation (failures)
+  /// "ci-kepler (kepler) | rk4 | global order | expected 4 +/- 0.2 | observed 1.00 | dt 0.0125..0.1, 4 points | off by 3.00"
+  std::string line() const;
+};
+
+/// Every check made on a results directory.
+struct Verdict {
+  std::vector<Outcome> outcomes;
+  std::size_t count(Outcome::Status s) const;
+  bool passed() const { return count(Outcome::fail) == 0; }
+};
+
+/// Runs every check on `results`; the baseline's error constants too when one is given.
+Verdict run_checks(const report::Results& results, const Baseline* baseline, const Options& options = {});
+
+/// The verdict as JUnit XML (one testsuite per study, one testcase per check) for CI servers.
+std::string junit_xml(const Verdict& verdict);
+
+}  // namespace check

@@ -1,0 +1,259 @@
+// The CI gate's judgement on hand-made results: each check passes on one side of its threshold and fails on
+// the other; the baseline file round-trips and its errors name file, line and key.  (End to end, with real
+// runs and deliberately broken integrators: check_gate.sh.)
+#include <catch2/catch.hpp>
+
+#include <limits>
+
+#include "reports/render.hpp"
+#include "study/check/check.hpp"
+#include "tests/support.hpp"
+
+namespace {
+
+using check::Outcome;
+constexpr double eps = std::numeric_limits<double>::epsilon();
+
+/// A study of one symplectic, symmetric integrator "m" on a conservative, bounded problem of period 1.
+report::Study study_of(const std::string& problem = "kepler") {
+  report::Study s;
+  s.name = "s", s.problem = problem, s.t_end = 10, s.period = 1, s.conservative = true, s.bounded = true;
+  s.metrics = {"global", "local", "energy", "reversibility"};
+  s.integrators = {"m"};
+  s.declared = {{"m", "m", 2, 3, true, true, false}};
+  return s;
+}
+
+report::RunRow run(const std::string& label, double dt, double global) {
+  report::RunRow r;
+  r.integrator = label, r.status = "ok", r.dt = dt, r.steps = static_cast<long>(10 / dt), r.global = global;
+  r.roundoff = std::nan(""), r.reversal = std::nan(""), r.energy_max = 1e-3, r.drift = 0, r.behaviour = "bounded";
+  return r;
+}
+
+report::OrderRow order(const std::string& metric, int expected, double observed, long points = 4) {
+  report::OrderRow o;
+  o.integrator = "m", o.metric = metric, o.expected = expected, o.observed = observed, o.points = points;
+  o.dt_min = 0.01, o.dt_max = 0.1, o.r2 = 1;
+  return o;
+}
+
+/// The outcomes of `metric` (a prefix) for integrator "m".
+std::vector<Outcome> outcomes(const report::Study& s, const std::string& metric, const check::Baseline* b = nullptr) {
+  report::Results r;
+  r.studies = {s};
+  std::vector<Outcome> found;
+  for (const auto& o : check::run_checks(r, b).outcomes)
+    if (o.metric.rfind(metric, 0) == 0) found.push_back(o);
+  return found;
+}
+
+Outcome::Status status_of(const report::Study& s, const std::string& metric, const check::Baseline* b = nullptr) {
+  const auto found = outcomes(s, metric, b);
+  REQUIRE(found.size() == 1);
+  INFO(found.front().line());
+  return found.front().status;
+}
+
+}  // namespace
+
+TEST_CASE("orders pass within the tolerance on both sides and fail beyond it, or with fewer than 3 points", "[check]") {
+  auto s = study_of();
+  for (auto [observed, expected_status] : {std::pair{2.19, Outcome::pass}, {1.81, Outcome::pass}, {2.21, Outcome::fail},
+                                           {1.79, Outcome::fail}}) {
+    s.orders = {order("global", 2, observed)};
+    CHECK(status_of(s, "global order") == expected_status);
+  }
+  s.orders = {order("global", 2, 2.0, 2)};
+  CHECK(status_of(s, "global order") == Outcome::fail);
+  s.orders = {order("local", 3, std::nan(""), 0)};
+  s.orders.back().reason = "only 1 consecutive usable point";
+  const auto found = outcomes(s, "local order");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].status == Outcome::fail);
+  CHECK(found[0].line() == "FAIL s (kepler) | m | local order | expected 3 +/- 0.2 | undetermined | fewer than 3 usable "
+                           "points | only 1 consecutive usable point");
+}
+
+TEST_CASE("a failure line names the study, problem, integrator, metric, expectation, observation, window and distance",
+          "[check]") {
+  auto s = study_of();
+  s.orders = {order("global", 2, 1.0, 5)};
+  const auto found = outcomes(s, "global order");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].line() == "FAIL s (kepler) | m | global order | expected 2 +/- 0.2 | 1.00 | dt 0.01..0.1, 5 points | off by 1.00");
+}
+
+TEST_CASE("symplectic energy: bounded passes, drifting fails, and others, short runs and unbounded problems are not judged",
+          "[check]") {
+  auto s = study_of();
+  for (double dt : {0.1, 0.05, 0.025, 0.0125}) s.runs.push_back(run("m", dt, 1e-3));
+  CHECK(status_of(s, "energy") == Outcome::pass);
+  s.runs[1].behaviour = "drifting", s.runs[1].drift = 1e-4;  // 1e-4 x t_end 10 = the largest error
+  CHECK(status_of(s, "energy") == Outcome::fail);
+  s.runs[1].energy_max = 0.2;  // too large to be the method's: out of the window, the next run is judged
+  CHECK(status_of(s, "energy") == Outcome::pass);
+  s.runs[3].behaviour = "drifting";  // now in the window of the 3 largest usable step sizes
+  CHECK(status_of(s, "energy") == Outcome::fail);
+
+  for (auto& r : s.runs) r.behaviour = "round-off";
+  CHECK(status_of(s, "energy") == Outcome::pass);
+  for (auto& r : s.runs) r.behaviour = "bounded", r.energy_max = 0.5;
+  CHECK(status_of(s, "energy") == Outcome::fail);
+
+  s.t_end = 1.9;  // under two periods: cannot tell bounded from drifting
+  CHECK(status_of(s, "energy") == Outcome::skip);
+  s.t_end = 10;
+  s.bounded = false;
+  CHECK(outcomes(s, "energy").empty());
+  s.bounded = true, s.declared[0].symplectic = s.declared[0].symmetric = false;
+  CHECK(outcomes(s, "energy").empty());
+}
+
+TEST_CASE("identities hold within 10 x the runs' measured round-off, and are not judged without it", "[check]") {
+  report::Study s = study_of("harmonic");
+  s.integrators = {"velocity-verlet", "stormer-verlet"};
+  s.declared = {{"velocity-verlet", "velocity-verlet", 2, 3, true, true, false},
+                {"stormer-verlet", "stormer-verlet", 2, 4, true, true, false}};
+  auto a = run("velocity-verlet", 0.1, 1e-3), b = run("stormer-verlet", 0.1, 1e-3);
+  a.final_q = {1.0}, a.roundoff = 1e-14, b.roundoff = 1e-14;
+  const double allowance = 10 * 2e-14 + 4 * eps;
+  b.final_q = {1.0 + 0.9 * allowance};
+  s.runs = {a, b};
+  CHECK(status_of(s, "same positions") == Outcome::pass);
+  s.runs[1].final_q = {1.0 + 1.1 * allowance};
+  CHECK(status_of(s, "same positions") == Outcome::fail);
+  s.runs[1].roundoff = std::nan("");
+  CHECK(status_of(s, "same positions") == Outcome::skip);
+}
+
+TEST_CASE("on constant acceleration, order >= 2 is exact and Euler's errors are opposite", "[check]") {
+  report::Study s = study_of("projectile");
+  s.bounded = false;
+  s.integrators = {"rk4", "euler", "symplectic-euler"};
+  s.declared = {{"rk4", "rk4", 4, 5, false, false, false},
+                {"euler", "euler", 1, 2, false, false, false},
+                {"symplectic-euler", "symplectic-euler", 1, 2, true, false, false}};
+  auto x = run("rk4", 0.1, 1e-15), e = run("euler", 0.1, 0.01), se = run("symplectic-euler", 0.1, 0.01);
+  x.roundoff = 1e-15, e.roundoff = 1e-15, se.roundoff = 1e-15;
+  x.final_q = {1.0}, e.final_q = {1.01}, se.final_q = {0.99};
+  s.runs = {x, e, se};
+  s.orders = {order("global", 4, std::nan(""), 0)};
+  s.orders[0].integrator = "rk4";
+  CHECK(status_of(s, "exact on constant acceleration") == Outcome::pass);
+  CHECK(status_of(s, "global order") == Outcome::skip);  // exact: no order to fit
+  CHECK(status_of(s, "position error opposite") == Outcome::pass);
+  s.runs[2].final_q = {1.01};  // the same sign: Euler twice
+  CHECK(status_of(s, "position error opposite") == Outcome::fail);
+  s.runs[0].global = 1e-6;  // no longer exact
+  CHECK(status_of(s, "exact on constant acceleration") == Outcome::fail);
+}
+
+TEST_CASE("time reversal: symmetric methods within 100 eps per step", "[check]") {
+  auto s = study_of();
+  s.runs = {run("m", 0.1, 1e-3)};  // 100 steps: allowance 1e4 eps
+  s.runs[0].reversal = 0.9e4 * eps;
+  CHECK(status_of(s, "time reversal") == Outcome::pass);
+  s.runs[0].reversal = 1.1e4 * eps;
+  CHECK(status_of(s, "time reversal") == Outcome::fail);
+}
+
+TEST_CASE("error constants: within the baseline's tolerance on both sides, and every mismatch fails", "[check]") {
+  auto s = study_of();
+  s.runs = {run("m", 0.1, 1e-4), run("m", 0.05, 2.5e-5)};
+  check::Baseline b;
+  b.entries = {{"s", "m", {{0.1, 1e-4}, {0.05, 2.5e-5}}}};
+  for (auto [factor, expected] : {std::pair{1.009, Outcome::pass}, {0.991, Outcome::pass}, {1.011, Outcome::fail},
+                                  {0.989, Outcome::fail}}) {
+    s.runs[1].global = 2.5e-5 * factor;
+    CHECK(status_of(s, "error constant", &b) == expected);
+  }
+  s.runs[1].global = 2.5e-5;
+  s.runs[1].status = "diverged";
+  CHECK(status_of(s, "error constant", &b) == Outcome::fail);
+  s.runs.pop_back();  // the step size is gone from the results
+  CHECK(status_of(s, "error constant", &b) == Outcome::fail);
+  b.entries[0].points.clear();  // nothing worth comparing when the baseline was written
+  CHECK(status_of(s, "error constant", &b) == Outcome::skip);
+  b.entries.clear();  // not baselined at all
+  CHECK(status_of(s, "error constant", &b) == Outcome::fail);
+  b.entries = {{"s", "m", {}}, {"gone", "m", {{0.1, 1e-4}}}};  // a baselined study missing from the results
+  const auto found = outcomes(s, "error constant", &b);
+  REQUIRE(found.size() == 2);
+  CHECK(found[1].status == Outcome::fail);
+  CHECK(found[1].observed == "study not in the results");
+}
+
+TEST_CASE("the baseline file round-trips, updates keep other studies, and differences are listed", "[check][baseline]") {
+  testing::TempDir dir("check-baseline");
+  check::Baseline b;
+  b.tolerance = 0.02;
+  b.entries = {{"ci-kepler", "stormer-verlet (backward-euler) x2", {{0.1, 1.234e-3}, {0.0125, 2.5e-6}}},
+               {"ci-projectile", "rk4", {}}};
+  const auto file = dir.file("b.toml", check::to_toml(b));
+  const check::Baseline back = check::read_baseline(file);
+  CHECK(check::to_toml(back) == check::to_toml(b));
+  CHECK(back.tolerance == 0.02);
+  REQUIRE(back.entries.size() == 2);
+  CHECK(back.entries[0].integrator == "stormer-verlet (backward-euler) x2");
+  CHECK(back.entries[0].points[1].global == 2.5e-6);
+
+  check::Baseline fresh;
+  fresh.entries = {{"ci-kepler", "stormer-verlet (backward-euler) x2", {{0.1, 1.3e-3}, {0.05, 1e-4}}}};
+  const check::Baseline merged = check::merge(back, fresh);
+  CHECK(merged.tolerance == 0.02);
+  REQUIRE(merged.entries.size() == 2);
+  CHECK(merged.entries[0].study == "ci-projectile");  // kept
+  const auto diff = check::differences(back, merged);
+  REQUIRE(diff.size() == 3);
+  CHECK(diff[0] == "changed  ci-kepler | stormer-verlet (backward-euler) x2 | dt 0.1: 1.234e-03 -> 1.300e-03 (+5.3%)");
+  CHECK(diff[1] == "new      ci-kepler | stormer-verlet (backward-euler) x2 | dt 0.05 = 1.000e-04");
+  CHECK(diff[2] == "removed  ci-kepler | stormer-verlet (backward-euler) x2 | dt 0.0125");
+}
+
+TEST_CASE("a bad baseline file gets an error naming file, line and key", "[check][baseline]") {
+  testing::TempDir dir("check-baseline-bad");
+  auto message = [&](const std::string& text) {
+    try {
+      check::read_baseline(dir.file("b.toml", text));
+    } catch (const check::BaselineError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(message("tolerance = 2\n"), Catch::Contains("b.toml:1: tolerance: must be a relative tolerance in (0, 1)"));
+  CHECK_THAT(message("[\"s\".\"m\"]\n\"fast\" = 1e-3\n"),
+             Catch::Contains("b.toml:2: \"s\".\"m\".\"fast\": the key must be a step size"));
+  CHECK_THAT(message("[\"s\".\"m\"]\n\"0.1\" = -1.0\n"), Catch::Contains("b.toml:2: \"s\".\"m\".\"0.1\": must be a positive"));
+  CHECK_THAT(message("s = 3\n"), Catch::Contains("b.toml:1: s: must be a table of integrators"));
+  CHECK_THAT(message("[s\n"), Catch::Contains("b.toml:1: not valid TOML"));
+  CHECK(message("") == "no error");
+  CHECK_THROWS_WITH(check::read_baseline(dir.path / "none.toml"), Catch::Contains("none.toml: no such baseline file"));
+}
+
+TEST_CASE("JUnit XML: one testsuite per study, failures and skips with escaped messages", "[check][junit]") {
+  check::Verdict v;
+  Outcome a;
+  a.status = Outcome::fail, a.study = "s<1>", a.problem = "kepler", a.integrator = "rk4 & \"friends\"", a.metric = "global order";
+  a.expected = "4", a.observed = "1";
+  Outcome b = a;
+  b.status = Outcome::pass, b.study = "t";
+  Outcome c = b;
+  c.status = Outcome::skip;
+  v.outcomes = {a, b, c};
+  const std::string xml = check::junit_xml(v);
+  CHECK_THAT(xml, Catch::Contains("<testsuites name=\"study check\" tests=\"3\" failures=\"1\" skipped=\"1\">"));
+  CHECK_THAT(xml, Catch::Contains("<testsuite name=\"s&lt;1&gt;\" tests=\"1\" failures=\"1\" skipped=\"0\">"));
+  CHECK_THAT(xml, Catch::Contains("<testcase classname=\"s&lt;1&gt;.rk4 &amp; &quot;friends&quot;\" name=\"global order\">"));
+  CHECK_THAT(xml, Catch::Contains("<failure message=\"FAIL s&lt;1&gt; (kepler) | rk4 &amp; &quot;friends&quot; | global order"));
+  CHECK_THAT(xml, Catch::Contains("<testsuite name=\"t\" tests=\"2\" failures=\"0\" skipped=\"1\">"));
+  CHECK_THAT(xml, Catch::Contains("<skipped message="));
+}
+
+TEST_CASE("results written before study check existed are refused with a clear message", "[check]") {
+  report::Results r;
+  r.dir = "old";
+  r.studies = {study_of()};
+  r.studies[0].declared.clear();
+  CHECK_THROWS_WITH(check::run_checks(r, nullptr), Catch::Contains("has no 'integrators'") && Catch::Contains("run `study run` again"));
+}
