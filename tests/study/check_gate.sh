@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The CI gate, end to end.  Usage: check_gate.sh MODE path/to/study path/to/broken_study SOURCE_DIR
+#   MODE pass:  the ci profile, run by `study run --profile ci`, passes `study check` against its committed
+#               baseline (exit 0) and the JUnit file says so.
+#   MODE <breakage>: the ci profile with one integrator deliberately broken fails `study check` (exit 1), with
+#               FAIL lines that name the integrator and the metrics that must catch it.
+set -u
+mode=$1 study=$2 broken=$3 src=$4
+baseline="$src/study/profiles/ci.baseline.toml"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+if [ "$mode" = pass ]; then
+  "$study" run --profile ci --out "$tmp/res" --quiet --no-report || fail "study run --profile ci failed"
+  "$study" check "$tmp/res" --baseline "$baseline" --junit "$tmp/junit.xml" > "$tmp/out"; rc=$?
+  cat "$tmp/out"
+  [ $rc -eq 0 ] || fail "study check exited $rc on the unbroken ci profile"
+  grep -q "0 failed" "$tmp/out" || fail "no summary line"
+  grep -q '<testsuites name="study check" tests="[1-9][0-9]*" failures="0"' "$tmp/junit.xml" || fail "JUnit: $(head -3 "$tmp/junit.xml")"
+  for s in ci-harmonic ci-kepler ci-projectile; do grep -q "<testsuite name=\"$s\"" "$tmp/junit.xml" || fail "JUnit lacks $s"; done
+  echo "gate: ok"
+  exit 0
+fi
+
+# The breakage, the id it replaces, and the metrics that must catch it.
+case "$mode" in
+  rk4-wrong-weight) id=rk4; must=("| rk4 | global order |" "| rk4 | local order |" "| rk4 | error constant |") ;;
+  velocity-verlet-no-half) id=velocity-verlet
+    must=("| velocity-verlet | global order |" "| velocity-verlet | same positions as stormer-verlet |"
+          "| velocity-verlet | exact on constant acceleration |" "| velocity-verlet | error constant |") ;;
+  symplectic-euler-swapped) id=symplectic-euler
+    # Still first order: the orders cannot see it; bounded energy, an identity and the baseline do.
+    must=("| symplectic-euler | energy bounded |" "| symplectic-euler | same positions as stormer-verlet (backward-euler) |"
+          "| symplectic-euler | error constant |") ;;
+  rk2-midpoint-as-ralston) id=rk2-midpoint; must=("| rk2-midpoint | error constant |") ;;
+  *) fail "unknown mode $mode" ;;
+esac
+"$broken" "$mode" "$tmp/res" "$src"/study/profiles/ci/*.toml > /dev/null || fail "broken_study $mode failed"
+"$study" check "$tmp/res" --baseline "$baseline" --junit "$tmp/junit.xml" > "$tmp/out"; rc=$?
+cat "$tmp/out"
+[ $rc -eq 1 ] || fail "study check exited $rc with $mode, expected 1"
+for m in "${must[@]}"; do grep -F "FAIL " "$tmp/out" | grep -qF "$m" || fail "no FAIL line with '$m'"; done
+# Every failure is about the broken integrator (named as the integrator, or as the twin it is compared with).
+grep "^FAIL " "$tmp/out" | grep -vF -- "$id" && fail "a FAIL line does not name $id"
+grep -q "failures=\"[1-9]" "$tmp/junit.xml" || fail "JUnit reports no failure"
+if [ "$mode" = symplectic-euler-swapped ]; then
+  grep -F "FAIL " "$tmp/out" | grep -qF "| symplectic-euler | global order |" && fail "the order check should not see this one"
+fi
+if [ "$mode" = rk2-midpoint-as-ralston ]; then
+  # Same order, another error constant: without the baseline the gate passes; the baseline is what catches it.
+  "$study" check "$tmp/res" > "$tmp/nobase"; rc=$?
+  [ $rc -eq 0 ] || fail "without a baseline, rk2 with Ralston's coefficients should pass (it is second order): $(grep FAIL "$tmp/nobase")"
+fi
+echo "gate: ok"
