@@ -309,6 +309,14 @@ void list_specs() {
       fmt::print("  {:<24} INVALID: {}\n", file.stem().string(), e.what());
     }
   }
+  fmt::print("\nProfiles (study/profiles/; `study run --profile NAME`, then `study check --baseline` its baseline):\n");
+  for (const auto& name : study::profile_names()) {
+    std::vector<std::string> names;
+    for (const auto& f : study::profile_specs(name)) names.push_back(f.stem().string());
+    const auto baseline = study::profile_baseline(name);
+    fmt::print("  {:<24} {} spec(s): {}; baseline {}\n", name, names.size(), study::join(names),
+               std::filesystem::exists(baseline) ? std::filesystem::relative(baseline, baseline.parent_path().parent_path().parent_path()).string() : "none");
+  }
 }
 
 }  // namespace

@@ -19,6 +19,24 @@ if [ "$mode" = pass ]; then
   grep -q "0 failed" "$tmp/out" || fail "no summary line"
   grep -q '<testsuites name="study check" tests="[1-9][0-9]*" failures="0"' "$tmp/junit.xml" || fail "JUnit: $(head -3 "$tmp/junit.xml")"
   for s in ci-harmonic ci-kepler ci-projectile; do grep -q "<testsuite name=\"$s\"" "$tmp/junit.xml" || fail "JUnit lacks $s"; done
+
+  # The committed baseline is what this build measures: regenerated, it is the same bytes.
+  "$study" baseline "$tmp/res" --out "$tmp/fresh.toml" > /dev/null || fail "study baseline failed"
+  cmp -s "$tmp/fresh.toml" "$baseline" || fail "the regenerated baseline differs: $(diff "$baseline" "$tmp/fresh.toml" | head -5)"
+  # Updating a file lists what moved and restores it.
+  sed 's/^"0.1" = 6.011e-02$/"0.1" = 3.000e-02/' "$baseline" > "$tmp/edited.toml"
+  "$study" baseline "$tmp/res" --out "$tmp/edited.toml" > "$tmp/update" || fail "study baseline (update) failed"
+  grep -qF "changed  ci-kepler | rk4 | dt 0.1: 3.000e-02 -> 6.011e-02 (+100.4%)" "$tmp/update" || fail "update did not list the change: $(cat "$tmp/update")"
+  cmp -s "$tmp/edited.toml" "$baseline" || fail "the updated baseline is not the committed one"
+
+  # Unreadable input: exit 2 and a message naming the file (and line).
+  "$study" check "$tmp/none" > "$tmp/err" 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -qF "none/results.json: no results file" "$tmp/err" || fail "missing results: exit $rc, $(cat "$tmp/err")"
+  printf 'tolerance = 0.01\n["ci-kepler"."rk4"]\n"0.1" = "big"\n' > "$tmp/bad.toml"
+  "$study" check "$tmp/res" --baseline "$tmp/bad.toml" > "$tmp/err" 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -qF 'bad.toml:3: "ci-kepler"."rk4"."0.1": must be a positive relative global error' "$tmp/err" ||
+    fail "bad baseline: exit $rc, $(cat "$tmp/err")"
+  [ ! -e "$tmp/junit-none.xml" ] || fail "junit written on bad input"
   echo "gate: ok"
   exit 0
 fi

@@ -98,6 +98,11 @@ TEST_CASE("symplectic energy: bounded passes, drifting fails, and others, short 
 
   for (auto& r : s.runs) r.behaviour = "round-off";
   CHECK(status_of(s, "energy") == Outcome::pass);
+  // Drifting, but within 100 x the random walk of round-off over its steps (eps sqrt(800) = 6e-15): noise.
+  for (auto& r : s.runs) r.behaviour = "drifting", r.energy_max = 50 * eps * std::sqrt(static_cast<double>(r.steps));
+  CHECK(status_of(s, "energy") == Outcome::pass);
+  s.runs[0].energy_max *= 3;  // above it: judged
+  CHECK(status_of(s, "energy") == Outcome::fail);
   for (auto& r : s.runs) r.behaviour = "bounded", r.energy_max = 0.5;
   CHECK(status_of(s, "energy") == Outcome::fail);
 
