@@ -200,11 +200,8 @@ void check_identities(const Study& s, const Options& o, Checks& c) {
       Outcome& x = c.add(Outcome::pass, d.label, "exact on constant acceleration");
       x.expected = fmt::format("global error <= {:g} x round-off", f);
       Worst w;
-      for (const auto* r : ok_runs(s, d.label)) {
-        // Unmeasured round-off means the error was too large for round-off to matter: use its estimate.
-        const double roundoff = std::isfinite(r->roundoff) ? r->roundoff : eps * std::sqrt(static_cast<double>(r->steps));
-        w.add(r->dt, r->global, f * std::max(roundoff, s.ref_bound) + 4 * eps);
-      }
+      // Unmeasured round-off means the error was too large for round-off to matter: the floor uses its estimate.
+      for (const auto* r : ok_runs(s, d.label)) w.add(r->dt, r->global, f * noise_floor(s, *r) + 4 * eps);
       w.finish(x, "worst error");
       if (x.status == Outcome::pass) exact.push_back(d.label);
     }
