@@ -51,7 +51,7 @@ struct StormerVerlet {
 
     void step(typename P::State& s, Real h, const P& p) {
       Vec next;
-      if (!history_ || s.q != last_q_) {  // fresh start, or the state was changed from outside
+      if (!history_ || !same(s.q, last_q_)) {  // fresh start, or the state was changed from outside
         p.accel(s.q, a_);
         next = s.q;
         if (start_ == Start::taylor) {
@@ -62,7 +62,9 @@ struct StormerVerlet {
           drift(before, s.v, -h);  // x_{-1} = x_0 - h v_0
           for (std::size_t i = 0; i < P::dim; ++i) next[i] = 2 * s.q[i] - before[i] + h * h * a_[i];
         }
-      } else if (h == h_prev_ || !adjust_) {
+      } else if (h == h_prev_) {
+        next = ahead_;  // computed by the last step for its velocity: the same formula on the same numbers
+      } else if (!adjust_) {
         for (std::size_t i = 0; i < P::dim; ++i) next[i] = 2 * s.q[i] - prev_[i] + h * h * a_[i];
       } else {
         const Real ratio = h / h_prev_, w = (h + h_prev_) / 2 * h;
@@ -77,6 +79,7 @@ struct StormerVerlet {
       last_q_ = s.q;
       h_prev_ = h_prev;
       p.accel(s.q, a_);
+      for (std::size_t i = 0; i < P::dim; ++i) ahead_[i] = 2 * s.q[i] - prev_[i] + h_prev * h_prev * a_[i];
       history_ = true;
     }
 
@@ -88,9 +91,10 @@ struct StormerVerlet {
       prev_ = s.q;
       s.q = next;
       p.accel(s.q, a_);
+      const Real inv_2h = 1 / (2 * h);  // one division per step, not one per coordinate (the divider is the bottleneck)
       for (std::size_t i = 0; i < P::dim; ++i) {
-        const Real after = 2 * s.q[i] - prev_[i] + h * h * a_[i];  // x_{n+2} with the same step
-        s.v[i] = (after - prev_[i]) / (2 * h);
+        ahead_[i] = 2 * s.q[i] - prev_[i] + h * h * a_[i];  // x_{n+2} with the same step (the next step's, if h stays)
+        s.v[i] = (ahead_[i] - prev_[i]) * inv_2h;
       }
       s.t += h;
       h_prev_ = h;
@@ -100,7 +104,7 @@ struct StormerVerlet {
 
     Start start_;
     bool adjust_;
-    Vec prev_{}, a_{}, last_q_{};
+    Vec prev_{}, a_{}, last_q_{}, ahead_{};
     Real h_prev_{};
     bool history_ = false;
   };

@@ -26,7 +26,7 @@ struct VelocityVerlet {
     explicit Stepper(const VelocityVerlet&) {}
 
     void step(typename P::State& s, Real h, const P& p) {
-      if (!cached_ || s.q != cached_q_) p.accel(s.q, a_);  // the cache is valid only for this exact q
+      if (!cached_ || !same(s.q, cached_q_)) p.accel(s.q, a_);  // the cache is valid only for this exact q
       const Real half = h / 2;
       kick(s.v, a_, half);
       drift(s.q, s.v, h);
