@@ -157,6 +157,54 @@ Results load(const fs::path& dir) {
   return r;
 }
 
+std::optional<Bench> load_bench(const fs::path& dir) {
+  const fs::path file = dir / "bench.json";
+  std::ifstream in(file);
+  if (!in) return std::nullopt;
+  Json doc;
+  try {
+    doc = Json::parse(in);
+  } catch (const Json::parse_error& e) {
+    throw ReportError(file.string() + ": not valid JSON (" + e.what() + ")");
+  }
+  const Node root(doc, "bench", file);
+  Bench b;
+  const Node meta = root.at("meta");
+  b.compiler = meta.at("compiler").text(), b.flags = meta.at("flags").text(), b.cpu = meta.at("cpu").text();
+  b.revision = meta.at("revision").text(), b.date = meta.at("date").text();
+  b.cpus = static_cast<int>(meta.at("cpus").number()), b.mhz = meta.at("mhz").number();
+  const Node method = root.at("method");
+  b.steps = static_cast<long>(method.at("steps_per_iteration").number()), b.min_time = method.at("min_time_seconds").number();
+  b.repetitions = static_cast<int>(method.at("repetitions").number()), b.statistic = method.at("statistic").text();
+  const Node problems = root.at("problems");
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    const Node p = problems.at(i);
+    BenchProblem bp;
+    bp.problem = p.at("problem").text(), bp.dt = p.at("dt").number();
+    bp.floor_ns = p.at("floor_ns_per_step").number(), bp.floor_spread = p.at("floor_spread").number();
+    bp.throughput_ns = p.at("throughput_floor_ns_per_step").number();
+    const Node rows = p.at("integrators");
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const Node x = rows.at(k);
+      bp.rows.push_back({x.at("integrator").text(), x.at("odeint").is_null() ? "" : x.at("odeint").text(), x.at("ns_per_step").number(),
+                         x.at("spread").number(), x.at("evals_per_step").number(), x.at("floor_ratio").number(),
+                         x.at("odeint_ns_per_step").number(), x.at("odeint_ratio").number(), x.at("implicit").boolean()});
+    }
+    const Node odeint = p.at("odeint");
+    for (std::size_t k = 0; k < odeint.size(); ++k) {
+      const Node x = odeint.at(k);
+      bp.odeint.push_back({x.at("stepper").text(), x.at("ns_per_step").number(), x.at("spread").number(), x.at("evals_per_step").number()});
+    }
+    const Node checks = root.at("checks").at(bp.problem);
+    for (std::size_t k = 0; k < checks.size(); ++k) {
+      const Node x = checks.at(k);
+      b.checks.push_back({bp.problem, x.at("integrator").text(), x.at("odeint").text(), x.at("criterion").text(),
+                          x.at("distance").number(), x.at("allowance").number(), x.at("ok").boolean()});
+    }
+    b.problems.push_back(std::move(bp));
+  }
+  return b;
+}
 
 namespace {
 /// The rows of a CSV table as fields (the files are ours: no quoting beyond a quoted first column).

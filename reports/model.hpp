@@ -67,6 +67,41 @@ struct Results {
   std::filesystem::path dir;
 };
 
+/// bench.json, written by `study bench`: time per step of each integrator beside Boost.Odeint's steppers.
+struct BenchRow {
+  std::string integrator, odeint;  ///< odeint: the counterpart ("" when Odeint has none)
+  double ns = 0, spread = 0, evals = 0, floor_ratio = 0, odeint_ns = 0, odeint_ratio = 0;  ///< NaN: not measured
+  bool implicit = false;
+};
+struct BenchStepper {
+  std::string name;
+  double ns = 0, spread = 0, evals = 0;
+};
+struct BenchProblem {
+  std::string problem;
+  double dt = 0, floor_ns = 0, floor_spread = 0, throughput_ns = 0;
+  std::vector<BenchRow> rows;
+  std::vector<BenchStepper> odeint;
+};
+struct BenchCheck {
+  std::string problem, integrator, odeint, criterion;
+  double distance = 0, allowance = 0;
+  bool ok = false;
+};
+struct Bench {
+  std::string compiler, flags, cpu, revision, date, statistic;
+  int cpus = 0, repetitions = 0;
+  double mhz = 0, min_time = 0;
+  long steps = 0;  ///< per benchmark iteration
+  std::vector<BenchCheck> checks;
+  std::vector<BenchProblem> problems;
+};
+
+/// Reads DIR/bench.json if there is one (nullopt: `study bench` was not run).  Throws ReportError naming the field.
+std::optional<Bench> load_bench(const std::filesystem::path& dir);
+/// The report's section on it: one table per problem and the goals, met or not, computed from the numbers.
+std::string bench_markdown(const Bench& b);
+
 /// One row of samples.csv.
 struct Sample {
   double t = 0, error = 0, energy = 0;

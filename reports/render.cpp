@@ -190,8 +190,10 @@ Outcome render(const Options& options) {
     md << "\n";
   }
 
+  const std::optional<Bench> bench = load_bench(options.results);
   md << "## Contents\n\n";
   for (const auto& s : results.studies) md << "- [" << s.title << "](#" << s.name << ")\n";
+  if (bench) md << "- [Time per step against Boost.Odeint](#performance)\n";
   md << "- [Run metadata and reference certification](#metadata)\n\n";
 
   for (const auto& s : results.studies) {
@@ -270,10 +272,14 @@ Outcome render(const Options& options) {
     }
   }
 
+  if (bench) md << "<a id=\"performance\"></a>\n## Time per step against Boost.Odeint\n\n" << bench_markdown(*bench);
+
   md << "<a id=\"metadata\"></a>\n## Run metadata and reference certification\n\n"
      << "- revision `" << results.revision << "`, run " << results.date
      << (std::isfinite(results.elapsed) ? fmt::format(" in {:.0f} s", results.elapsed) : "") << "\n"
-     << "- compiler " << results.compiler << ", flags `" << results.flags << "`\n- CPU " << results.cpu << "\n\n"
+     << "- compiler " << results.compiler << ", flags `" << results.flags << "`\n- CPU " << results.cpu << "\n"
+     << (bench ? "" : "- time per step against Boost.Odeint: not measured (`study bench --out " + options.results.string() + "` adds it)\n")
+     << "\n"
      << "References: Boost.Odeint Bulirsch–Stoer in float128 at the spec's tolerance, certified by a second solve 100 times tighter; "
         "the bound is twice their difference plus 100 eps per evaluation, and at least the distance to the exact solution where one exists.\n\n"
      << "| study | problem | tolerance | certified bound (relative) |\n|---|---|---|---|\n";

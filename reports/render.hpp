@@ -1,7 +1,7 @@
 #pragma once
-/// The renderer: results files in, REPORT.md and gnuplot plots out.  It reads DIR/results.json (and the CSV
-/// tables beside it) only: no integrator, problem or Odeint code, so a report can be regenerated anywhere in
-/// seconds.  Same results, same bytes.
+/// The renderer: results files in, REPORT.md and gnuplot plots out.  It reads DIR/results.json, the CSV tables
+/// beside it and bench.json (when `study bench` wrote one) only: no integrator, problem or Odeint code, so a
+/// report can be regenerated anywhere in seconds.  Same results, same bytes.
 
 #include <filesystem>
 #include <stdexcept>

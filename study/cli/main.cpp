@@ -11,6 +11,7 @@
 #include <vector>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -21,7 +22,9 @@
 #include "reference/reference.hpp"
 #include "study/engine.hpp"
 #include "study/write.hpp"
+#include "reports/model.hpp"
 #include "reports/render.hpp"
+#include "study/bench/steppers.hpp"
 #include "study/atomic_file.hpp"
 #include "study/check/check.hpp"
 #include "study/problems/all.hpp"
@@ -177,6 +180,41 @@ int run_report(const ReportArgs& a, bool quiet = false) {
   if (!quiet) std::cout << "wrote " << r.markdown.string() << " with " << r.plots.size() << " plot(s)\n";
   if (!r.missing.empty()) std::cerr << "study report: " << r.missing.size() << " plot(s) missing: " << r.problem << "\n";
   return EXIT_SUCCESS;
+}
+
+struct BenchArgs {
+  std::string out = "results";
+  double min_time = 0.1;
+  int repetitions = 3;
+  std::string filter;
+  bool console = false, quiet = false, no_report = false;
+};
+
+/// `study bench`: the stepper benchmark into DIR/bench.json, then the report again if DIR has results.
+int run_bench(const BenchArgs& a) {
+#if !defined(NDEBUG) || defined(__SANITIZE_ADDRESS__)
+  std::cerr << "study bench: warning: this `study` is a debug or sanitizer build; its timings say little about the "
+               "integrators (build the release preset: cmake --workflow --preset build)\n";
+#endif
+  bench::Options o;
+  o.min_time = a.min_time, o.repetitions = a.repetitions, o.filter = a.filter, o.console = a.console;
+  std::ostringstream quiet_log;
+  const auto doc = bench::run(o, a.quiet ? static_cast<std::ostream&>(quiet_log) : std::cerr);
+  const std::filesystem::path file = std::filesystem::path(a.out) / "bench.json";
+  study::write_atomic(file, doc.dump(2) + "\n");
+  if (!a.quiet) {
+    std::cout << "\n" << report::bench_markdown(*report::load_bench(a.out)) << "wrote " << file.string() << "\n";
+  }
+  if (a.no_report) return EXIT_SUCCESS;
+  if (!std::filesystem::exists(std::filesystem::path(a.out) / "results.json")) {
+    if (!a.quiet)
+      std::cout << "no results.json in " << a.out << ": the report needs a study too (`study run --out " << a.out
+                << "`, which renders the report with this table)\n";
+    return EXIT_SUCCESS;
+  }
+  ReportArgs rep;
+  rep.results = a.out;
+  return run_report(rep, a.quiet);
 }
 
 int run_study(const RunArgs& a) {
@@ -369,6 +407,23 @@ int main(int argc, char** argv) {
   basecmd->add_option("--out,-o", base.out, "the baseline file; an existing one is updated: its other studies and "
                                             "its tolerance are kept, and the changes are listed")->required();
 
+  BenchArgs bch;
+  auto* benchcmd = app.add_subcommand("bench", "time every integrator per step beside Boost.Odeint's steppers and the force "
+                                               "floor (kepler, harmonic, outer-solar-system); writes bench.json, which the "
+                                               "report includes");
+  benchcmd->add_option("--out,-o", bch.out, "results directory to write bench.json into (default: results)");
+  benchcmd->add_option("--min-time", bch.min_time, "seconds of timing per benchmark and repetition (default 0.1)")
+      ->check(CLI::Range(1e-6, 60.0));
+  benchcmd->add_option("--repetitions", bch.repetitions, "repetitions, interleaved at random; the fastest is kept (default 3)")
+      ->check(CLI::Range(1, 100));
+  benchcmd->add_option("--filter", bch.filter, "only benchmarks whose problem/integrator matches this regular expression "
+                                               "(e.g. 'kepler/rk4'); the floor and Odeint counterparts come along");
+  benchcmd->add_flag("--console", bch.console, "show Google Benchmark's own table as it runs");
+  benchcmd->add_flag("--quiet,-q", bch.quiet, "no progress and no table");
+  benchcmd->add_flag("--no-report", bch.no_report, "do not render REPORT.md again afterwards");
+  benchcmd->footer("Takes about 30 s with the defaults. Run it on a quiet machine, on the release build; "
+                   "the table is in REPORT.md under 'Time per step against Boost.Odeint'.");
+
   ReferenceArgs ref;
   auto* refcmd = app.add_subcommand("reference",
                                     "print the high-precision reference state of a problem at given times, as JSON with "
@@ -398,6 +453,7 @@ int main(int argc, char** argv) {
     if (*repcmd) return run_report(rep);
     if (*chkcmd) return run_check(chk);
     if (*basecmd) return run_baseline(base);
+    if (*benchcmd) return run_bench(bch);
   } catch (const study::Interrupted&) {
     std::cerr << "\nstudy run: interrupted; no results were written\n";
     return 130;
@@ -406,6 +462,9 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const report::ReportError& e) {
     std::cerr << "study " << app.get_subcommands().front()->get_name() << ": " << e.what() << "\n";
+    return 2;
+  } catch (const bench::BenchError& e) {
+    std::cerr << "study bench: " << e.what() << "\n";
     return 2;
   } catch (const check::BaselineError& e) {
     std::cerr << "study " << app.get_subcommands().front()->get_name() << ": " << e.what() << "\n";

@@ -183,3 +183,78 @@ TEST_CASE("the seeds' claims get verdicts computed from the numbers, and flip wh
                            [](nlohmann::json& d) { order(d, "seed004-variable-step", "stormer-verlet", "global")["observed"] = 1.0; }),
              StartsWith("does not hold"));
 }
+
+namespace {
+/// A bench.json as `study bench` writes it: kepler with rk4 (counterpart runge_kutta4) and yoshida4, whose
+/// time per step is `rk4_ns` and 49.5 ns; the floor 14 ns; every spread 0.5 %.
+nlohmann::json bench_doc(double rk4_ns) {
+  using nlohmann::json;
+  auto row = [](const std::string& id, double ns, double evals, const std::string& odeint, double odeint_ns) {
+    return json{{"integrator", id}, {"ns_per_step", ns}, {"spread", 0.005}, {"evals_per_step", evals}, {"implicit", false},
+                {"floor_ratio", ns / (14.0 * evals)}, {"odeint", "odeint " + odeint}, {"odeint_ns_per_step", odeint_ns},
+                {"odeint_ratio", ns / odeint_ns}};
+  };
+  json kepler{{"problem", "kepler"}, {"dt", 0.01}, {"floor_ns_per_step", 14.0}, {"floor_spread", 0.002},
+              {"throughput_floor_ns_per_step", 3.5},
+              {"integrators", {row("rk4", rk4_ns, 4, "runge_kutta4", 36.0), row("yoshida4", 49.5, 3, "symplectic_rkn_sb3a_mclachlan", 99.0)}},
+              {"odeint", {{{"stepper", "odeint runge_kutta4"}, {"ns_per_step", 36.0}, {"spread", 0.005}, {"evals_per_step", 4}},
+                          {{"stepper", "odeint symplectic_rkn_sb3a_mclachlan"}, {"ns_per_step", 99.0}, {"spread", 0.005}, {"evals_per_step", 6}}}}};
+  json check{{"integrator", "rk4"}, {"odeint", "odeint runge_kutta4"}, {"criterion", "same method: within 1e3 eps n"},
+             {"distance", 1e-15}, {"allowance", 2.2e-10}, {"ok", true}};
+  return {{"meta", {{"compiler", "g++ 12"}, {"flags", "-O3"}, {"cpu", "test CPU"}, {"revision", "abc123"}, {"date", "2026-11-21T00:00:00Z"},
+                    {"cpus", 2}, {"mhz", 3000}, {"frequency_scaling", false}}},
+          {"method", {{"steps_per_iteration", 1000}, {"min_time_seconds", 0.1}, {"repetitions", 3}, {"statistic", "fastest repetition"},
+                      {"interleaved", true}}},
+          {"checks", {{"kepler", {check}}}},
+          {"problems", {kepler}}};
+}
+/// The report of the claims fixture with `bench` beside it (none when null).
+std::string report_with_bench(const nlohmann::json& bench) {
+  testing::TempDir dir("report-bench");
+  fs::copy_file(fixture.parent_path() / "claims-fixture" / "results.json", dir.path / "results.json");
+  if (!bench.is_null()) std::ofstream(dir.path / "bench.json") << bench.dump(2);
+  auto o = options(dir.path, dir.path);
+  o.plots = false;
+  return testing::read_file(report::render(o).markdown);
+}
+}  // namespace
+
+TEST_CASE("bench.json renders as the time-per-step section, its goals computed from the numbers", "[report][bench]") {
+  using Catch::Contains;
+  SECTION("absent: the report says how to add it") {
+    const std::string md = report_with_bench(nullptr);
+    CHECK_THAT(md, !Contains("## Time per step against Boost.Odeint"));
+    CHECK_THAT(md, Contains("time per step against Boost.Odeint: not measured (`study bench --out"));
+  }
+  SECTION("ours faster on both pairs") {
+    const std::string md = report_with_bench(bench_doc(35.0));
+    CHECK_THAT(md, Contains("- [Time per step against Boost.Odeint](#performance)"));
+    CHECK_THAT(md, Contains("## Time per step against Boost.Odeint"));
+    CHECK_THAT(md, Contains("1 pair, all agreeing"));
+    CHECK_THAT(md, Contains("| rk4 | 35.00 | 0.5 % | 4.000 | 0.62 | `runge_kutta4` | 36.00 | **0.97** |"));
+    CHECK_THAT(md, Contains("| yoshida4 | 49.50 | 0.5 % | 3.000 | 1.18 | `symplectic_rkn_sb3a_mclachlan` | 99.00 | **0.50** |"));
+    CHECK_THAT(md, Contains("| independent floor | 3.50 |  | 1 | 0.25 |"));
+    CHECK_THAT(md, Contains("| ours / Odeint ≤ 1.0 | 2 of 2 pairs | — |"));
+    CHECK_THAT(md, Contains("| ours / Odeint ≤ 0.8 (aim) | 1 of 2 pairs | 1 pair |"));
+    CHECK_THAT(md, Contains("| / (floor × evals) ≤ 1.3 on kepler and outer-solar-system | 2 of 2 integrators | — |"));
+  }
+  SECTION("slower than Odeint by more than the spread, and beyond 1.3 x the floor: both goals name it") {
+    const std::string md = report_with_bench(bench_doc(80.0));  // 80 / 36 = 2.22; 80 / (14 x 4) = 1.43
+    CHECK_THAT(md, Contains("| ours / Odeint ≤ 1.0 | 1 of 2 pairs | rk4 on kepler (2.22) |"));
+    CHECK_THAT(md, Contains("| / (floor × evals) ≤ 1.3 on kepler and outer-solar-system | 1 of 2 integrators | rk4 on kepler (1.43) |"));
+  }
+  SECTION("slower by less than the repetitions' spread: not met, and said to be within the spread") {
+    const std::string md = report_with_bench(bench_doc(36.1));  // 1.003 > 1, spread 0.5 %
+    CHECK_THAT(md, Contains("| ours / Odeint ≤ 1.0 | 1 of 2 pairs | rk4 on kepler (1.00, within the spread 0.5 %) |"));
+  }
+  SECTION("a disagreeing pair is flagged") {
+    auto doc = bench_doc(35.0);
+    doc["checks"]["kepler"][0]["ok"] = false;
+    CHECK_THAT(report_with_bench(doc), Contains("1 pair, **1 disagreeing**"));
+  }
+  SECTION("a malformed bench.json is an error naming the field") {
+    auto doc = bench_doc(35.0);
+    doc["problems"][0]["integrators"][1].erase("ns_per_step");
+    CHECK_THROWS_WITH(report_with_bench(doc), Contains("bench.json: bench.problems[0].integrators[1]: missing 'ns_per_step'"));
+  }
+}

@@ -1,0 +1,103 @@
+// The report's section on bench.json: time per step beside Boost.Odeint and the force floor.
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "reports/model.hpp"
+
+namespace report {
+namespace {
+
+/// Issue 7's goals: ours at most Odeint's time (aim 0.8), and at most 1.3 x floor x evaluations where the force
+/// dominates.
+constexpr double odeint_goal = 1.0, odeint_aim = 0.8, floor_goal = 1.3;
+bool force_dominated(const std::string& problem) { return problem == "kepler" || problem == "outer-solar-system"; }
+
+/// "runge_kutta4" from "odeint runge_kutta4" (the benchmark's name).
+std::string stepper(const std::string& name) { return name.rfind("odeint ", 0) == 0 ? name.substr(7) : name; }
+
+std::string count(std::size_t n, const std::string& noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); }
+
+std::string pct(double x) { return std::isfinite(x) ? fmt::format("{:.1f} %", 100 * x) : "—"; }
+
+const BenchStepper* odeint_named(const BenchProblem& p, const std::string& name) {
+  for (const auto& o : p.odeint)
+    if (o.name == name) return &o;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string bench_markdown(const Bench& b) {
+  std::ostringstream md;
+  std::size_t failed = 0;
+  for (const auto& c : b.checks) failed += !c.ok;
+  md << "Measured by `study bench` (Google Benchmark) at revision `" << b.revision << "`, " << b.date << ", on " << b.cpu << " ("
+     << b.cpus << " CPUs, " << fixed(b.mhz, 0) << " MHz), flags `" << b.flags << "`. Each benchmark times blocks of " << b.steps
+     << " steps from the initial state for at least " << g(b.min_time) << " s; " << b.repetitions
+     << " repetitions, interleaved at random; the tables show the " << b.statistic
+     << " and the spread (slowest over fastest repetition, minus one). Our integrators and Boost.Odeint's steppers run in the "
+        "same binary on the same problem, state type (`std::array<double, n>`) and force function, every call inlined into "
+        "the timing loop.\n\n"
+     << "Before timing, each pair ran " << b.steps << " steps and was compared: " << count(b.checks.size(), "pair") << ", "
+     << (failed ? fmt::format("**{} disagreeing**", failed) : std::string("all agreeing"))
+     << " (the same method to round-off, 1e3 eps n; a different method of the same order within 10 times the sum of their "
+        "errors).\n\n"
+     << "- **floor**: one force evaluation, each waiting for the last (a multiply-add of zero ties the next position to "
+        "the previous force), as in a step. A method whose next force does not wait for the last one (explicit Euler, the "
+        "first stages of Runge–Kutta) overlaps evaluations and can go below it, down to the **independent floor** "
+        "(the same evaluations, none waiting).\n"
+     << "- **/ (floor × evals)**: time per step over the floor times the force evaluations per step, counted over the "
+        "block (implicit methods: every iteration; first-same-as-last methods: 1 + 1/" << b.steps << ").\n"
+     << "- **ours / Odeint**: below 1, ours is faster. `symplectic-euler` (kick first) is the adjoint of Odeint's "
+        "`symplectic_euler` (drift first, our `symplectic-euler-drift`); `yoshida4` and `blanes-moan4` stand against "
+        "Odeint's 4th-order `symplectic_rkn_sb3a_mclachlan` (6 evaluations, the last with weight 0).\n\n";
+
+  // The goals, from the numbers.
+  std::size_t pairs = 0, met = 0, aimed = 0, floor_pairs = 0, floor_met = 0;
+  std::vector<std::string> over, floor_over;
+  for (const auto& p : b.problems)
+    for (const auto& r : p.rows) {
+      if (std::isfinite(r.odeint_ratio)) {
+        ++pairs;
+        met += r.odeint_ratio <= odeint_goal, aimed += r.odeint_ratio <= odeint_aim;
+        if (r.odeint_ratio > odeint_goal) {
+          const BenchStepper* o = odeint_named(p, r.odeint);
+          const double noise = std::max(r.spread, o ? o->spread : 0.0);
+          over.push_back(fmt::format("{} on {} ({}{})", r.integrator, p.problem, fixed(r.odeint_ratio),
+                                     r.odeint_ratio - 1 <= noise ? fmt::format(", within the spread {}", pct(noise)) : ""));
+        }
+      }
+      if (force_dominated(p.problem) && std::isfinite(r.floor_ratio)) {
+        ++floor_pairs;
+        floor_met += r.floor_ratio <= floor_goal;
+        if (r.floor_ratio > floor_goal) floor_over.push_back(fmt::format("{} on {} ({})", r.integrator, p.problem, fixed(r.floor_ratio)));
+      }
+    }
+  md << "| goal | met by | not met by |\n|---|---|---|\n"
+     << "| ours / Odeint ≤ " << fixed(odeint_goal, 1) << " | " << met << " of " << pairs << " pairs | "
+     << (over.empty() ? "—" : join_names(over)) << " |\n"
+     << "| ours / Odeint ≤ " << fixed(odeint_aim, 1) << " (aim) | " << aimed << " of " << pairs << " pairs | " << count(pairs - aimed, "pair") << " |\n"
+     << "| / (floor × evals) ≤ " << fixed(floor_goal, 1) << " on kepler and outer-solar-system | " << floor_met << " of " << floor_pairs
+     << " integrators | " << (floor_over.empty() ? "—" : join_names(floor_over)) << " |\n\n";
+
+  for (const auto& p : b.problems) {
+    if (p.rows.empty() && p.odeint.empty() && !std::isfinite(p.floor_ns)) continue;  // filtered out of this run
+    md << "### " << p.problem << " (dt " << g(p.dt) << ")\n\n"
+       << "| integrator | ns / step | spread | force evals / step | / (floor × evals) | Odeint counterpart | its ns / step | ours / Odeint |\n"
+       << "|---|---:|---:|---:|---:|---|---:|---:|\n"
+       << "| floor: 1 force evaluation | " << fixed(p.floor_ns) << " | " << pct(p.floor_spread) << " | 1 | 1.00 |  |  |  |\n"
+       << "| independent floor | " << fixed(p.throughput_ns) << " |  | 1 | " << fixed(p.throughput_ns / p.floor_ns) << " |  |  |  |\n";
+    for (const auto& r : p.rows)
+      md << "| " << r.integrator << " | " << fixed(r.ns) << " | " << pct(r.spread) << " | " << fixed(r.evals, 3)
+         << (r.implicit ? " (iterations)" : "") << " | " << fixed(r.floor_ratio) << " | " << (r.odeint.empty() ? "" : fmt::format("`{}`", stepper(r.odeint)))
+         << " | " << (r.odeint.empty() ? "" : fixed(r.odeint_ns)) << " | " << (r.odeint.empty() ? "" : fmt::format("**{}**", fixed(r.odeint_ratio))) << " |\n";
+    for (const auto& o : p.odeint)
+      md << "| Odeint `" << stepper(o.name) << "` | " << fixed(o.ns) << " | " << pct(o.spread) << " | " << fixed(o.evals, 3) << " | "
+         << fixed(o.ns / (p.floor_ns * o.evals)) << " |  |  |  |\n";
+    md << "\n";
+  }
+  return md.str();
+}
+
+}  // namespace report

@@ -1,0 +1,385 @@
+// The stepper benchmark (see steppers.hpp).  Blocks of 1000 steps from the initial state per iteration; the floor is
+// 1000 force evaluations along a precomputed trajectory.
+#include "study/bench/steppers.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <regex>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "integrators/all.hpp"
+#include "reference/odeint_steppers.hpp"
+#include "study/problems/counted.hpp"
+#include "study/problems/harmonic.hpp"
+#include "study/problems/kepler.hpp"
+#include "study/problems/outer_solar_system.hpp"
+#include "study/write.hpp"
+
+namespace bench {
+namespace {
+
+using Json = nlohmann::ordered_json;
+constexpr long block = 1000;  ///< steps per benchmark iteration, from the initial state
+const std::string floor_name = "floor (1 force evaluation)";
+const std::string throughput_name = "floor, independent evaluations";
+
+/// One step of our method M.
+template <class M, class P>
+auto ours(const P& p) {
+  return [stepper = ode::make_stepper<P>(M{}), &p](typename P::State& s, double h) mutable { stepper.step(s, h, p); };
+}
+/// One step of an Odeint adapter.
+template <class A, class P>
+auto theirs(const P& p) {
+  return [a = A(p)](typename P::State& s, double h) mutable { a.step(s, h); };
+}
+
+/// Odeint's steppers we time, each with the adapter that runs it on problem P.
+template <class P>
+struct Odeint {
+  template <class F>
+  static void each(F&& f) {
+    namespace oi = reference::odeint;
+    // Generic in the problem type, so that the force evaluations can be counted on study::Counted<P>.
+    f("odeint euler", []<class Q>(const Q& p) { return theirs<oi::Euler<Q>>(p); });
+    f("odeint runge_kutta4", []<class Q>(const Q& p) { return theirs<oi::RungeKutta4<Q>>(p); });
+    f("odeint velocity_verlet", []<class Q>(const Q& p) { return theirs<oi::VelocityVerlet<Q>>(p); });
+    f("odeint symplectic_euler", []<class Q>(const Q& p) { return theirs<oi::SymplecticEuler<Q>>(p); });
+    f("odeint symplectic_rkn_sb3a_mclachlan", []<class Q>(const Q& p) { return theirs<oi::McLachlan4<Q>>(p); });
+  }
+};
+
+/// Each of our methods' Odeint counterpart.  Odeint's symplectic_euler drifts first: it is our
+/// symplectic-euler-drift (bit for bit); McLachlan's 4th-order method stands against our 4th-order compositions.
+const std::map<std::string, std::string> counterpart{{"euler", "odeint euler"},
+                                                     {"rk4", "odeint runge_kutta4"},
+                                                     {"velocity-verlet", "odeint velocity_verlet"},
+                                                     {"symplectic-euler-drift", "odeint symplectic_euler"},
+                                                     {"symplectic-euler", "odeint symplectic_euler"},
+                                                     {"yoshida4", "odeint symplectic_rkn_sb3a_mclachlan"},
+                                                     {"blanes-moan4", "odeint symplectic_rkn_sb3a_mclachlan"}};
+
+/// The counterparts that are the same method as ours (the others are another method of the same order and cost:
+/// symplectic-euler is the adjoint of Odeint's, and McLachlan's 4th-order coefficients are not Yoshida's or
+/// Blanes and Moan's).
+const std::set<std::string> same_method{"euler", "rk4", "velocity-verlet", "symplectic-euler-drift"};
+
+template <class P, class Step>
+typename P::State run_steps(const P& p, Step step, double h, long n) {
+  auto s = p.initial();
+  for (long k = 0; k < n; ++k) step(s, h);
+  return s;
+}
+
+/// Force evaluations per step over one block (startup included), counted rather than declared: implicit methods
+/// iterate, and Odeint's McLachlan evaluates a stage of weight 0.
+template <class P, class MakeStep>
+double evals_per_step(const P& p, double h, MakeStep make) {
+  const study::Counted<P> counted(p);
+  run_steps(counted, make(counted), h, block);
+  return static_cast<double>(counted.evaluations()) / block;
+}
+
+template <class State>
+double distance(const State& a, const State& b) {
+  double d = 0, scale = 0;
+  for (std::size_t i = 0; i < a.q.size(); ++i) d = std::max(d, std::abs(a.q[i] - b.q[i])), scale = std::max(scale, std::abs(b.q[i]));
+  return d / scale;
+}
+
+void set_ns_per_step(benchmark::State& state) {
+  state.counters["ns_per_step"] =
+      benchmark::Counter(static_cast<double>(block), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+/// `block` steps, with every call inside inlined (flatten): both sides get the same treatment whatever GCC's
+/// inlining budget decides for the many instantiations of this file (left to it, Odeint's runge_kutta4 step was
+/// sometimes called out of line, its state passing through memory: 2.3 x slower on harmonic).
+template <class State, class Step>
+[[gnu::flatten]] void run_block(Step& step, State& s, double h) {
+  for (long k = 0; k < block; ++k) step(s, h);
+}
+
+/// `block` steps per iteration from the initial state.
+template <class P, class MakeStep>
+void time_steps(benchmark::State& state, const P& p, double h, MakeStep make) {
+  auto step = make(p);
+  for (auto _ : state) {
+    auto s = p.initial();
+    run_block(step, s, h);
+    benchmark::DoNotOptimize(s);
+  }
+  set_ns_per_step(state);
+}
+
+/// The floor: `block` force evaluations along a precomputed trajectory, each position depending on the previous
+/// force (q + 0 a: one multiply-add, which IEEE arithmetic may not drop), as in a step.  This is a latency floor:
+/// a method whose next force does not wait for the last one (explicit Euler) can go below it.
+/// With `dependent` false, the evaluations do not wait for each other: the throughput the hardware allows when
+/// consecutive forces overlap.
+template <class P>
+void time_floor(benchmark::State& state, const P& p, double h, bool dependent) {
+  std::vector<typename P::Vec> path;
+  auto s = p.initial();
+  auto rk4 = ode::make_stepper<P>(ode::Rk4{});
+  for (long k = 0; k < block; ++k) path.push_back(s.q), rk4.step(s, h, p);
+  volatile double zero_v = 0;
+  const double zero = zero_v;
+  typename P::Vec a{};
+  for (auto _ : state) {
+    for (long k = 0; k < block; ++k) {
+      typename P::Vec q = path[static_cast<std::size_t>(k)];
+      if (dependent) q[0] += zero * a[0];
+      p.accel(q, a);
+      if (!dependent) benchmark::DoNotOptimize(a);  // each result kept, none waited for
+    }
+    benchmark::DoNotOptimize(a);
+  }
+  set_ns_per_step(state);
+}
+
+/// Every repetition's ns/step by benchmark name; prints progress (or Google Benchmark's console table).
+class Collector : public benchmark::ConsoleReporter {
+ public:
+  Collector(bool console, std::size_t total, std::ostream& log) : console_(console), total_(total), log_(log) {}
+  std::map<std::string, std::vector<double>> ns;
+  int num_cpus = 0;
+  double mhz = 0;
+  bool scaling = false;
+
+  bool ReportContext(const Context& context) override {
+    num_cpus = context.cpu_info.num_cpus, mhz = context.cpu_info.cycles_per_second / 1e6;
+    scaling = context.cpu_info.scaling == benchmark::CPUInfo::ENABLED;
+    return console_ ? ConsoleReporter::ReportContext(context) : true;
+  }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const auto& r : runs)
+      if (r.run_type == Run::RT_Iteration && r.counters.count("ns_per_step")) {
+        ns[r.run_name.function_name].push_back(r.counters.at("ns_per_step").value * 1e9);
+        ++done_;
+        if (!console_ && total_ && (done_ * 10 / total_ != (done_ - 1) * 10 / total_ || done_ == total_))
+          log_ << fmt::format("bench: {}/{} timings ({}%)\n", done_, total_, done_ * 100 / total_) << std::flush;
+      }
+    if (console_) ConsoleReporter::ReportRuns(runs);
+  }
+
+ private:
+  bool console_;
+  std::size_t total_, done_ = 0;
+  std::ostream& log_;
+};
+
+/// One problem: its checks, its registrations, and (after timing) its part of bench.json.
+template <class P>
+class Suite {
+ public:
+  Suite(std::string name, P problem, double h, const Options& o, const std::regex* filter)
+      : name_(std::move(name)), p_(std::move(problem)), h_(h), o_(o), filter_(filter) {}
+
+  /// Which benchmarks run: the selected ones, plus the floor and the counterparts the ratios need.
+  void select() {
+    ode::for_each_method([&](auto m) {
+      const std::string id(m.info().id);
+      if (!matches(id)) return;
+      ours_.push_back(id);
+      if (const auto c = counterpart.find(id); c != counterpart.end()) odeint_.push_back(c->second);
+    });
+    Odeint<P>::each([&](const std::string& id, auto) {
+      if (matches(id)) odeint_.push_back(id);
+    });
+    std::sort(odeint_.begin(), odeint_.end());
+    odeint_.erase(std::unique(odeint_.begin(), odeint_.end()), odeint_.end());
+    floor_ = !ours_.empty() || !odeint_.empty() || matches(floor_name);
+  }
+  std::size_t count() const { return ours_.size() + odeint_.size() + (floor_ ? 2 : 0); }
+
+  /// Runs each selected pair for one block and compares the end points.
+  Json check(std::ostream& log, bool& all_ok) const {
+    Json out = Json::array();
+    const double eps = std::numeric_limits<double>::epsilon();
+    auto record = [&](const std::string& a, const std::string& b, const std::string& criterion, double d, double allowance) {
+      const bool ok = d <= allowance;
+      all_ok = all_ok && ok;
+      log << fmt::format("  {:<4} {:<20} {:<24} vs {:<38} distance {:.2e} <= {:.2e} ({})\n", ok ? "ok" : "FAIL", name_, a, b, d,
+                         allowance, criterion);
+      out.push_back({{"integrator", a}, {"odeint", b}, {"criterion", criterion}, {"distance", d}, {"allowance", allowance}, {"ok", ok}});
+    };
+    const P& p = p_;
+    const auto truth = run_steps(p, ours<ode::Rk4>(p), h_ / 16, block * 16);  // for the 4th-order pairs
+    ode::for_each_method([&](auto m) {
+      using M = decltype(m);
+      const std::string id(m.info().id);
+      const auto c = counterpart.find(id);
+      if (c == counterpart.end() || std::find(ours_.begin(), ours_.end(), id) == ours_.end()) return;
+      const auto mine = run_steps(p, ours<M>(p), h_, block);
+      Odeint<P>::each([&](const std::string& other, auto make) {
+        if (other != c->second) return;
+        const auto odeint = run_steps(p, make(p), h_, block);
+        if (!same_method.count(id))  // different methods of one order: within the sum of their errors
+          record(id, other, fmt::format("both order {}: within 10 x the sum of their errors against rk4 at h/16", m.info().order),
+                 distance(mine, odeint), 10 * (distance(mine, truth) + distance(odeint, truth)) + 1e3 * eps * block);
+        else  // the same arithmetic in another order: round-off, which grows at most like eps n on a bounded orbit
+          record(id, other, "same method: within 1e3 eps n", distance(mine, odeint), 1e3 * eps * block);
+      });
+    });
+    return out;
+  }
+
+  void register_all() {
+    auto add = [&](const std::string& id, auto fn) {
+      benchmark::RegisterBenchmark((name_ + "/" + id).c_str(), fn)
+          ->Unit(benchmark::kMicrosecond)
+          ->MinTime(o_.min_time)
+          ->Repetitions(o_.repetitions)
+          ->ReportAggregatesOnly(false)
+          ->DisplayAggregatesOnly(false);
+    };
+    const P* p = &p_;
+    const double h = h_;
+    if (floor_) {
+      add(floor_name, [p, h](benchmark::State& s) { time_floor(s, *p, h, true); });
+      add(throughput_name, [p, h](benchmark::State& s) { time_floor(s, *p, h, false); });
+    }
+    ode::for_each_method([&](auto m) {
+      using M = decltype(m);
+      const std::string id(m.info().id);
+      if (std::find(ours_.begin(), ours_.end(), id) != ours_.end())
+        add(id, [p, h](benchmark::State& s) { time_steps(s, *p, h, [](const P& q) { return ours<M>(q); }); });
+    });
+    Odeint<P>::each([&](const std::string& id, auto make) {
+      if (std::find(odeint_.begin(), odeint_.end(), id) != odeint_.end())
+        add(id, [p, h, make](benchmark::State& s) { time_steps(s, *p, h, make); });
+    });
+  }
+
+  /// This problem's part of bench.json, from every repetition's ns/step.
+  Json result(const std::map<std::string, std::vector<double>>& ns) const {
+    auto fastest = [&](const std::string& id) -> std::optional<double> {
+      const auto it = ns.find(name_ + "/" + id);
+      if (it == ns.end() || it->second.empty()) return std::nullopt;
+      return *std::min_element(it->second.begin(), it->second.end());
+    };
+    auto spread = [&](const std::string& id) {  // slowest over fastest repetition, minus one
+      const auto& v = ns.at(name_ + "/" + id);
+      return *std::max_element(v.begin(), v.end()) / *std::min_element(v.begin(), v.end()) - 1;
+    };
+    auto opt = [](std::optional<double> x) { return x ? Json(*x) : Json(nullptr); };
+    const auto floor = fastest(floor_name);
+    Json j;
+    j["problem"] = name_;
+    j["dt"] = h_;
+    j["floor_ns_per_step"] = opt(floor);
+    j["floor_spread"] = floor ? Json(spread(floor_name)) : Json(nullptr);
+    const auto throughput = fastest(throughput_name);
+    j["throughput_floor_ns_per_step"] = opt(throughput);
+    Json odeint = Json::array();
+    Odeint<P>::each([&](const std::string& id, auto make) {
+      if (const auto t = fastest(id))
+        odeint.push_back({{"stepper", id}, {"ns_per_step", *t}, {"spread", spread(id)}, {"evals_per_step", evals_per_step(p_, h_, make)}});
+    });
+    Json rows = Json::array();
+    ode::for_each_method([&](auto m) {
+      using M = decltype(m);
+      const std::string id(m.info().id);
+      const auto t = fastest(id);
+      if (!t) return;
+      const double evals = evals_per_step(p_, h_, []<class Q>(const Q& q) { return ours<M>(q); });
+      Json row{{"integrator", id},       {"ns_per_step", *t}, {"spread", spread(id)},
+               {"evals_per_step", evals}, {"implicit", m.info().implicit}};
+      row["floor_ratio"] = floor ? Json(*t / (*floor * evals)) : Json(nullptr);
+      const auto c = counterpart.find(id);
+      const auto other = c == counterpart.end() ? std::nullopt : fastest(c->second);
+      row["odeint"] = c == counterpart.end() ? Json(nullptr) : Json(c->second);
+      row["odeint_ns_per_step"] = opt(other);
+      row["odeint_ratio"] = other ? Json(*t / *other) : Json(nullptr);
+      rows.push_back(row);
+    });
+    j["integrators"] = rows;
+    j["odeint"] = odeint;
+    return j;
+  }
+
+ private:
+  bool matches(const std::string& id) const { return !filter_ || std::regex_search(name_ + "/" + id, *filter_); }
+
+  std::string name_;
+  P p_;
+  double h_;
+  const Options& o_;
+  const std::regex* filter_;
+  std::vector<std::string> ours_, odeint_;
+  bool floor_ = false;
+};
+
+}  // namespace
+
+Json run(const Options& o, std::ostream& log) {
+  if (!(o.min_time > 0)) throw BenchError(fmt::format("--min-time {}: must be > 0 seconds", o.min_time));
+  if (o.repetitions < 1) throw BenchError(fmt::format("--repetitions {}: must be >= 1", o.repetitions));
+  std::optional<std::regex> filter;
+  if (!o.filter.empty()) {
+    try {
+      filter.emplace(o.filter, std::regex::extended);
+    } catch (const std::regex_error& e) {
+      throw BenchError("--filter '" + o.filter + "': not a regular expression (" + e.what() + ")");
+    }
+  }
+  const std::regex* f = filter ? &*filter : nullptr;
+
+  // Google Benchmark's own flags; repetitions are interleaved at random so that a slow spell of the machine
+  // does not land on one benchmark's every repetition.
+  std::vector<std::string> args{"study-bench"};
+  if (o.repetitions > 1) args.push_back("--benchmark_enable_random_interleaving=true");
+  args.insert(args.end(), o.benchmark_args.begin(), o.benchmark_args.end());
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  int argc = static_cast<int>(argv.size());
+  benchmark::Initialize(&argc, argv.data());
+  if (argc > 1) throw BenchError(std::string("unknown option '") + argv[1] + "' (Google Benchmark flags start with --benchmark_)");
+  benchmark::ClearRegisteredBenchmarks();
+
+  Suite kepler("kepler", study::Kepler<double>{}, 0.01, o, f);
+  Suite harmonic("harmonic", study::Harmonic<double>{}, 0.01, o, f);
+  Suite outer("outer-solar-system", study::OuterSolarSystem<double>{}, 10.0, o, f);
+  kepler.select(), harmonic.select(), outer.select();
+  const std::size_t total = (kepler.count() + harmonic.count() + outer.count()) * static_cast<std::size_t>(o.repetitions);
+  if (total == 0) throw BenchError("--filter '" + o.filter + "' matches no benchmark (names are problem/integrator, e.g. kepler/rk4)");
+
+  bool ok = true;
+  log << "Same trajectory before timing (" << block << " steps from the initial state):\n";
+  Json checks = Json::object();
+  checks["kepler"] = kepler.check(log, ok);
+  checks["harmonic"] = harmonic.check(log, ok);
+  checks["outer-solar-system"] = outer.check(log, ok);
+  if (!ok) throw BenchError("a pair does not compute the same trajectory (FAIL above); nothing was timed");
+
+  kepler.register_all(), harmonic.register_all(), outer.register_all();
+  log << fmt::format("bench: {} timings of {} steps each ({} s minimum each){}\n", total, block, o.min_time,
+                     o.repetitions > 1 ? fmt::format(", {} repetitions interleaved at random", o.repetitions) : "");
+  Collector collector(o.console, total, log);
+  benchmark::RunSpecifiedBenchmarks(&collector);
+  benchmark::ClearRegisteredBenchmarks();
+
+  const study::Meta meta = study::collect_meta();
+  Json doc;
+  doc["meta"] = {{"compiler", meta.compiler}, {"flags", meta.flags}, {"cpu", meta.cpu}, {"revision", meta.revision}, {"date", meta.date},
+                 {"cpus", collector.num_cpus}, {"mhz", collector.mhz}, {"frequency_scaling", collector.scaling}};
+  doc["method"] = {{"steps_per_iteration", block},
+                   {"min_time_seconds", o.min_time},
+                   {"repetitions", o.repetitions},
+                   {"statistic", "fastest repetition"},
+                   {"interleaved", o.repetitions > 1}};
+  doc["checks"] = checks;
+  doc["problems"] = {kepler.result(collector.ns), harmonic.result(collector.ns), outer.result(collector.ns)};
+  return doc;
+}
+
+}  // namespace bench
