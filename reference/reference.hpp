@@ -35,6 +35,7 @@ struct Options {
   std::optional<std::filesystem::path> cache_dir;  ///< default: default_cache_dir()
   bool use_cache = true;
   std::uint64_t max_steps = 10'000'000;  ///< per interval between requested times; beyond it the solve fails
+  bool concurrent = true;  ///< run the certifying solve on a second thread (same result; false: one thread only)
 };
 
 /// A certified reference trajectory.

@@ -1,6 +1,7 @@
 // The Odeint translation unit: instantiates the float128 Bulirsch–Stoer solve for every problem.
 #include "reference/solvers.hpp"
 
+#include <future>
 #include <sstream>
 
 #include "reference/reference.hpp"
@@ -54,7 +55,7 @@ Solved describe(const std::string& problem, const study::ParamValues& params,
 
 Solved solve_twice(const std::string& problem, const study::ParamValues& params,
                    const std::optional<std::pair<std::vector<Real>, std::vector<Real>>>& initial,
-                   const std::vector<Real>& times, Real tol, Real check_tol, std::uint64_t max_steps) {
+                   const std::vector<Real>& times, Real tol, Real check_tol, std::uint64_t max_steps, bool concurrent) {
   Solved out;
   study::with_problem<Real>(problem, params, [&](const auto& p) {
     using P = std::decay_t<decltype(p)>;
@@ -70,7 +71,18 @@ Solved solve_twice(const std::string& problem, const study::ParamValues& params,
                              std::to_string(static_cast<double>(times.back())) + ": " + f.what());
       }
     };
-    const Solution ref = run(tol, "reference"), check = run(check_tol, "certifying");
+    // The two solves are independent: the certifying one runs on a second thread (the reference of a long
+    // study is the one task that would otherwise keep a core idle at the end of the references).
+    auto check_future = std::async(concurrent ? std::launch::async : std::launch::deferred,
+                                   [&] { return run(check_tol, "certifying"); });
+    Solution ref;
+    try {
+      ref = run(tol, "reference");
+    } catch (...) {
+      check_future.wait();  // the other solve uses this frame's data
+      throw;
+    }
+    const Solution check = check_future.get();
     out.q = ref.q, out.v = ref.v, out.check_q = check.q, out.check_v = check.v, out.evaluations = ref.evaluations;
     if constexpr (P::has_exact) {
       if (!initial) {

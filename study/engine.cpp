@@ -76,6 +76,7 @@ engine::RefTable build_reference(const Spec& spec, const ParamValues& params, co
   ro.tolerance = spec.reference_tol;
   ro.cache_dir = o.cache_dir;
   ro.use_cache = o.use_cache;
+  ro.concurrent = o.jobs > 1;  // --jobs 1 means one thread
   const reference::Reference ref = reference::compute(request, ro);
 
   engine::RefTable table;

@@ -76,6 +76,18 @@ TEST_CASE("without an exact solution the bound comes from the two solves alone",
   }
 }
 
+TEST_CASE("the certifying solve on a second thread gives bitwise the same reference as on one thread", "[reference]") {
+  const reference::Request request{.problem = "kepler", .params = {}, .times = times_over(Real(20), 6), .initial = {}};
+  auto one = no_cache(), two = no_cache();
+  one.concurrent = false, two.concurrent = true;
+  const auto a = reference::compute(request, one), b = reference::compute(request, two);
+  CHECK(a.q == b.q);
+  CHECK(a.v == b.v);
+  CHECK(a.error_bound == b.error_bound);
+  CHECK(a.evaluations == b.evaluations);
+  CHECK(a.error_bound > 0);  // both solves ran (the bound is their difference plus round-off)
+}
+
 TEST_CASE("a cache hit returns bitwise the same states", "[reference][cache]") {
   testing::TempDir dir("reference-hit");
   reference::Options o;
