@@ -54,18 +54,22 @@ class Node {
   const fs::path& file_;
 };
 
+/// The document in an open JSON file; ReportError naming the file when it does not parse.
+Json parse(std::ifstream& in, const fs::path& file) {
+  try {
+    return Json::parse(in);
+  } catch (const Json::parse_error& e) {
+    throw ReportError(file.string() + ": not valid JSON (" + e.what() + ")");
+  }
+}
+
 }  // namespace
 
 Results load(const fs::path& dir) {
   const fs::path file = dir / "results.json";
   std::ifstream in(file);
   if (!in) throw ReportError(file.string() + ": no results file (run `study run --out " + dir.string() + "` first)");
-  Json doc;
-  try {
-    doc = Json::parse(in);
-  } catch (const Json::parse_error& e) {
-    throw ReportError(file.string() + ": not valid JSON (" + e.what() + ")");
-  }
+  const Json doc = parse(in, file);
   const Node root(doc, "results", file);
   Results r;
   r.dir = dir;
@@ -161,12 +165,7 @@ std::optional<Bench> load_bench(const fs::path& dir) {
   const fs::path file = dir / "bench.json";
   std::ifstream in(file);
   if (!in) return std::nullopt;
-  Json doc;
-  try {
-    doc = Json::parse(in);
-  } catch (const Json::parse_error& e) {
-    throw ReportError(file.string() + ": not valid JSON (" + e.what() + ")");
-  }
+  const Json doc = parse(in, file);
   const Node root(doc, "bench", file);
   Bench b;
   const Node meta = root.at("meta");
