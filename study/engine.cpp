@@ -2,13 +2,18 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <numbers>
 #include <set>
 #include <thread>
 
+#include <gnu/libc-version.h>
+
+#include "reference/cache.hpp"
 #include "reference/reference.hpp"
+#include "study/code_hash.hpp"  // generated: STUDY_SHADOW_CODE_HASH
 #include "study/engine_impl.hpp"
 #include "study/engine_methods.hpp"
 #include "study/problems/all.hpp"
@@ -140,6 +145,65 @@ void parallel(std::size_t count, int jobs, const std::function<void(std::size_t)
 
 }  // namespace
 
+namespace engine {
+
+// Long doubles are stored as C99 hex floats ("%La"): exact, and read back by strtold.
+namespace {
+std::string hex(long double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%La", x);
+  return buf;
+}
+}  // namespace
+
+std::string shadow_key(std::string_view method_type, const std::string& label, const Grid& grid, const Context& ctx) {
+  std::string k = "ode-study round-off shadow, format 1\n";
+  k += "code " STUDY_SHADOW_CODE_HASH "\ncompiler " __VERSION__ " " STUDY_CXX_FLAGS "\nlibc ";
+  k += gnu_get_libc_version();
+  k += "\nmethod " + std::string(method_type) + " " + label + "\nproblem " + grid.spec.problem + "\n";
+  for (const auto& [name, value] : ctx.exact_params) k += "param " + name + " " + value + "\n";
+  char grid_text[160];
+  std::snprintf(grid_text, sizeof grid_text, "t_end %a n %ld pattern '%s' amplitude %a\n", grid.spec.t_end, grid.n,
+                grid.spec.dt_pattern.c_str(), grid.spec.dt_amplitude);
+  return k + grid_text;
+}
+
+std::optional<Shadow> load_shadow(const std::filesystem::path& dir, const std::string& key) {
+  const auto payload = reference::cache::load(dir, key);
+  if (!payload) return std::nullopt;
+  try {
+    Shadow s;
+    if (!payload->at("converged").get<bool>()) return s;
+    auto read = [](const nlohmann::json& a) {
+      std::vector<long double> x;
+      for (const auto& e : a) {
+        const std::string text = e.get<std::string>();
+        char* end = nullptr;
+        x.push_back(std::strtold(text.c_str(), &end));
+        if (end == text.c_str() || *end != '\0') throw std::invalid_argument("not a number: " + text);
+      }
+      return x;
+    };
+    s.end.emplace(read(payload->at("q")), read(payload->at("v")));
+    return s;
+  } catch (const std::exception&) {
+    return std::nullopt;  // a sound file with another layout: recompute (and overwrite) it
+  }
+}
+
+void store_shadow(const std::filesystem::path& dir, const std::string& key, const Shadow& shadow) {
+  nlohmann::json payload{{"converged", shadow.end.has_value()}};
+  if (shadow.end) {
+    auto& q = payload["q"] = nlohmann::json::array();
+    auto& v = payload["v"] = nlohmann::json::array();
+    for (long double x : shadow.end->first) q.push_back(hex(x));
+    for (long double x : shadow.end->second) v.push_back(hex(x));
+  }
+  reference::cache::store(dir, key, payload);
+}
+
+}  // namespace engine
+
 void run_hand_written_task(TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps, const engine::Context& ctx,
                            StudyResult& res, std::size_t slot) {
   engine::run_task<ode::AllMethods>(kind, spec, si, steps, ctx, res, slot);
@@ -153,6 +217,7 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
 
   parallel(specs.size(), o.jobs, [&](std::size_t i) {
     contexts[i].exact_params = exact_params(specs[i]);
+    if (o.use_cache) contexts[i].shadow_cache = o.cache_dir.value_or(reference::default_cache_dir()) / "roundoff";
     with_problem<double>(specs[i].problem, specs[i].params, [&](const auto& p) {
       using P = std::decay_t<decltype(p)>;
       results[i].conservative = P::conservative, results[i].bounded = P::bounded, results[i].period = p.period();

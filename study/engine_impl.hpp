@@ -5,7 +5,12 @@
 #include <chrono>
 #include <cmath>
 #include <complex>
+#include <filesystem>
 #include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <typeinfo>
 #include <vector>
 
 #include "integrators/all.hpp"
@@ -44,6 +49,7 @@ struct Rebind<T<A>, R> {
 struct Context {
   RefTable ref;
   ParamValues exact_params;  ///< the double-rounded parameters, with enough digits to be exact in any wider type
+  std::optional<std::filesystem::path> shadow_cache;  ///< where round-off shadows are cached (none: not cached)
 };
 
 /// t = k h exactly (a double h times an integer k fits in float128's 113 bits).
@@ -111,10 +117,22 @@ inline std::string classify_energy(double max_rel, double drift_per_time, double
   return std::abs(drift_per_time) * t_end >= 0.5 * max_rel ? "drifting" : "bounded";
 }
 
-/// The round-off in a double run that ended in `end`: the same method, step, start and (double-rounded)
-/// parameters in long double differ from it by that run's round-off alone (the truncation error is the same).
+/// The end of a round-off shadow run: the long double state, or none where its implicit iteration failed.
+struct Shadow {
+  std::optional<std::pair<std::vector<long double>, std::vector<long double>>> end;
+};
+
+/// The cache key of a shadow run: the method's type and label, the build (a hash of the integrator, problem and
+/// run-loop sources, compiler, C library), the problem, its exact parameters and the grid (engine.cpp).
+std::string shadow_key(std::string_view method_type, const std::string& label, const Grid& grid, const Context& ctx);
+/// The cached shadow under `key`, if a sound entry is there (a corrupt or foreign file is ignored).
+std::optional<Shadow> load_shadow(const std::filesystem::path& dir, const std::string& key);
+/// Stores a shadow atomically; throws std::runtime_error naming the path if the cache cannot be written.
+void store_shadow(const std::filesystem::path& dir, const std::string& key, const Shadow& shadow);
+
+/// The same method, steps, start and (double-rounded) parameters as the double run, in long double.
 template <class M, class P>
-double measured_roundoff(const M& m, const P& p, const typename P::State& end, const Grid& grid, const Context& ctx) {
+Shadow run_shadow(const M& m, const P& p, const Grid& grid, const Context& ctx) {
   using PL = typename Rebind<P, long double>::type;
   const PL pl(ctx.exact_params);
   auto shadow = ode::make_stepper<PL>(m);
@@ -124,11 +142,57 @@ double measured_roundoff(const M& m, const P& p, const typename P::State& end, c
   try {
     for (long k = 0; k < grid.n; ++k) shadow.step(x, static_cast<long double>(grid.step(k)), pl);
   } catch (const ode::ConvergenceError&) {
-    return not_measured;
+    return {};
   }
-  std::pair<std::vector<long double>, std::vector<long double>> wide;
-  for (std::size_t i = 0; i < P::dim; ++i) wide.first.push_back(x.q[i]), wide.second.push_back(x.v[i]);
-  return relative_error(end, wide, ctx.ref).first;
+  Shadow s;
+  s.end.emplace();
+  for (std::size_t i = 0; i < P::dim; ++i) s.end->first.push_back(x.q[i]), s.end->second.push_back(x.v[i]);
+  return s;
+}
+
+/// The round-off in a double run that ended in `end`: the same method, step, start and (double-rounded)
+/// parameters in long double differ from it by that run's round-off alone (the truncation error is the same).
+/// The shadow is deterministic, like a reference, and cached like one: it was most of a re-run's time.
+template <class M, class P>
+double measured_roundoff(const M& m, const P& p, const typename P::State& end, const Grid& grid, const Context& ctx,
+                         const std::string& label) {
+  std::optional<Shadow> shadow;
+  std::string key;
+  if (ctx.shadow_cache) {
+    key = shadow_key(typeid(M).name(), label, grid, ctx);
+    shadow = load_shadow(*ctx.shadow_cache, key);
+  }
+  if (!shadow || (shadow->end && (shadow->end->first.size() != P::dim || shadow->end->second.size() != P::dim))) {
+    shadow = run_shadow(m, p, grid, ctx);
+    if (ctx.shadow_cache) store_shadow(*ctx.shadow_cache, key, *shadow);
+  }
+  return shadow->end ? relative_error(end, *shadow->end, ctx.ref).first : not_measured;
+}
+
+/// Time per step of the bare stepping loop (steady clock): a warm-up block of min(n, 1000) steps, whose time
+/// sizes the `repeats` timed blocks to about 0.25 ms each (at least the warm-up's steps, at most n); minimum
+/// and median.  Bounded blocks keep timing a small part of a study (it was a sixth of it at 2e5 steps each),
+/// and 0.25 ms is still 10^4 times the clock's resolution.
+template <class M, class P>
+std::pair<double, double> time_per_step(const M& m, const P& p, double h, long n, int repeats) {
+  volatile double sink = 0;  // the loop's result is used: it cannot be optimised away
+  auto block = [&](long steps) {
+    auto stepper = ode::make_stepper<P>(m);
+    typename P::State x = p.initial();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (long k = 0; k < steps; ++k) stepper.step(x, h, p);
+    const auto t1 = std::chrono::steady_clock::now();
+    sink = sink + x.q[0];
+    return std::chrono::duration<double, std::nano>(t1 - t0).count() / static_cast<double>(steps);
+  };
+  constexpr double block_ns = 2.5e5;
+  const long warm = std::min<long>(n, 1000);
+  const double estimate = std::max(block(warm), 0.1);
+  const long steps = std::clamp(static_cast<long>(block_ns / estimate), warm, n);
+  std::vector<double> ns;
+  for (int rep = 0; rep < repeats; ++rep) ns.push_back(block(steps));
+  std::sort(ns.begin(), ns.end());
+  return {ns.front(), ns[ns.size() / 2]};
 }
 
 /// One run of method m on p with n steps of t_end / n (or the spec's varying steps of that mean): errors,
@@ -208,7 +272,7 @@ Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& ch
     // Where round-off may matter (within 1e4 of its random-walk estimate eps sqrt(n)), or where the spec asks
     // (metric roundoff: the identity checks compare runs at round-off level), measure it.
     if (spec.wants("roundoff") || r.global < 1e4 * std::numeric_limits<double>::epsilon() * std::sqrt(static_cast<double>(n)))
-      r.roundoff = measured_roundoff(m, p, s, grid, ctx);
+      r.roundoff = measured_roundoff(m, p, s, grid, ctx, r.integrator);
   }
 
   if (spec.wants("reversibility")) {
@@ -277,22 +341,8 @@ Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& ch
   }
 
   if (spec.wants("walltime")) {
-    // Warm-up, then `repeats` timed runs of the bare stepping loop (at most 2e5 steps each), steady clock.
-    const long timed = std::min<long>(n, 200000);
-    std::vector<double> ns;
-    volatile double sink = 0;
-    for (int rep = -1; rep < spec.repeats; ++rep) {
-      auto st = ode::make_stepper<P>(m);
-      State x = p.initial();
-      const auto t0 = std::chrono::steady_clock::now();
-      for (long k = 0; k < timed; ++k) st.step(x, h, p);
-      const auto t1 = std::chrono::steady_clock::now();
-      sink = sink + x.q[0];
-      if (rep >= 0) ns.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() / static_cast<double>(timed));
-    }
-    std::sort(ns.begin(), ns.end());
-    r.ns_per_step_min = ns.front();
-    r.ns_per_step_median = ns[ns.size() / 2];
+    const auto [fastest, median] = time_per_step(m, p, h, n, spec.repeats);
+    r.ns_per_step_min = fastest, r.ns_per_step_median = median;
   }
   return r;
 }

@@ -4,15 +4,22 @@
 
 #include "tests/support.hpp"
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
 
+#include "reference/cache.hpp"
 #include "study/engine.hpp"
+#include "study/engine_methods.hpp"
 #include "study/write.hpp"
+#include "tests/study/broken_methods.hpp"
 
 namespace fs = std::filesystem;
 
@@ -25,6 +32,17 @@ study::EngineOptions options(int jobs = 2) {
   o.jobs = jobs;
   o.use_cache = false;
   return o;
+}
+
+/// The results as results.json would hold them, without the timings (the one part that is not reproducible).
+std::string without_timings(const std::vector<study::StudyResult>& results) {
+  auto meta = study::collect_meta();
+  meta.date = "fixed";
+  auto j = study::to_json(results, meta);
+  j["meta"].erase("elapsed_seconds");
+  for (auto& s : j["studies"])
+    for (auto& r : s["runs"]) r.erase("ns_per_step");
+  return j.dump();
 }
 
 const char* small_spec = R"(
@@ -92,13 +110,7 @@ TEST_CASE("results do not depend on the number of threads", "[engine]") {
   auto meta = study::collect_meta();
   meta.date = "fixed";
   const auto one = study::run_studies({spec}, options(1)), two = study::run_studies({spec}, options(2));
-  auto strip = [](nlohmann::ordered_json j) {
-    j["meta"].erase("elapsed_seconds");
-    for (auto& s : j["studies"])
-      for (auto& r : s["runs"]) r.erase("ns_per_step");
-    return j.dump();
-  };
-  CHECK(strip(study::to_json(one, meta)) == strip(study::to_json(two, meta)));
+  CHECK(without_timings(one) == without_timings(two));
   study::write_results(dir.path / "one", one, meta);
   study::write_results(dir.path / "two", two, meta);
   for (const char* table : {"orders.csv", "samples.csv"})
@@ -291,4 +303,61 @@ TEST_CASE("the harmonic stability limits agree with theory", "[engine]") {
   CHECK(limit["stormer-verlet"] == Approx(2).epsilon(1e-6));
   CHECK(limit["rk4"] == Approx(2 * std::sqrt(2.0)).epsilon(1e-6));
   CHECK(limit["yoshida4"] == Approx(1.5734).epsilon(1e-3));
+}
+
+TEST_CASE("round-off shadows are cached like references: a warm run gives the same bytes, the key tells methods apart", "[engine][cache]") {
+  testing::TempDir dir("engine-shadow");
+  const auto spec = study::load_spec(dir.file("s.toml", "name = \"s\"\nproblem = \"kepler\"\nparams = { e = 0.6 }\nt_end = 5.0\n"
+                                                        "integrators = [\"rk4\", \"gauss-legendre4\"]\ndt = [0.01, 0.005]\n"
+                                                        "metrics = [\"global\", \"roundoff\"]\n"));
+  auto cached = options(2);
+  cached.cache_dir = dir.path / "cache";
+  cached.use_cache = true;
+  const auto fresh = study::run_studies({spec}, options(2));
+  const auto cold = study::run_studies({spec}, cached);
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir.path / "cache" / "roundoff")) files.push_back(e.path());
+  CHECK(files.size() == 4);  // one shadow per run (metric roundoff: every run)
+  const auto warm = study::run_studies({spec}, cached);
+  CHECK(without_timings(cold) == without_timings(fresh));
+  CHECK(without_timings(warm) == without_timings(fresh));
+  for (const auto& r : warm[0].runs) {
+    INFO(r.integrator << " dt " << r.dt);
+    CHECK(r.roundoff > 0);
+    CHECK(r.roundoff < 1e-12);
+  }
+
+  // The cache is read: move one entry's stored end state by 1e-6 (a sound entry, same key) and only that run moves.
+  const auto rk4_at_500 = std::find_if(files.begin(), files.end(), [](const fs::path& f) {
+    const std::string key = nlohmann::json::parse(testing::read_file(f))["key"];
+    return key.find("rk4\n") != std::string::npos && key.find(" n 500 ") != std::string::npos;
+  });
+  REQUIRE(rk4_at_500 != files.end());
+  const std::string key = nlohmann::json::parse(testing::read_file(*rk4_at_500))["key"];
+  auto payload = reference::cache::load(dir.path / "cache" / "roundoff", key);
+  REQUIRE(payload);
+  char moved[64];
+  std::snprintf(moved, sizeof moved, "%La", std::strtold((*payload)["q"][0].get<std::string>().c_str(), nullptr) + 1e-6L);
+  (*payload)["q"][0] = moved;
+  reference::cache::store(dir.path / "cache" / "roundoff", key, *payload);
+  const auto tampered = study::run_studies({spec}, cached);
+  for (std::size_t i = 0; i < tampered[0].runs.size(); ++i) {
+    const auto& r = tampered[0].runs[i];
+    INFO(r.integrator << " n " << r.steps);
+    if (r.integrator == "rk4" && r.steps == 500) CHECK(r.roundoff == Approx(1e-6 / tampered[0].position_scale).epsilon(1e-3));
+    else CHECK(r.roundoff == fresh[0].runs[i].roundoff);
+  }
+
+  // A different method under the same id (a broken rk4) has its own entries: cached and fresh runs agree.
+  const study::TaskRunner broken_rk4 = [](study::TaskKind kind, const study::Spec& sp, const study::SpecIntegrator& si, long steps,
+                                          const study::engine::Context& ctx, study::StudyResult& res, std::size_t slot) {
+    if (si.choice.id == "rk4") study::engine::run_task<std::tuple<broken::Rk4WrongWeight>>(kind, sp, si, steps, ctx, res, slot);
+    else study::run_hand_written_task(kind, sp, si, steps, ctx, res, slot);
+  };
+  const auto broken_fresh = study::run_studies({spec}, options(2), broken_rk4);
+  CHECK(without_timings(study::run_studies({spec}, cached, broken_rk4)) == without_timings(broken_fresh));
+  CHECK(without_timings(broken_fresh) != without_timings(fresh));
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path / "cache" / "roundoff")) ++entries;
+  CHECK(entries == 6);
 }
