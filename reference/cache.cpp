@@ -66,7 +66,7 @@ std::optional<nlohmann::json> load(const std::filesystem::path& dir, const std::
   return file["payload"];
 }
 
-void store(const std::filesystem::path& dir, const std::string& key, const nlohmann::json& payload) {
+void store(const std::filesystem::path& dir, const std::string& key, const nlohmann::json& payload, int indent) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw std::runtime_error("cannot create the reference cache directory " + dir.string() + ": " + ec.message());
@@ -80,7 +80,7 @@ void store(const std::filesystem::path& dir, const std::string& key, const nlohm
   const auto target = file_for(dir, key), tmp = dir / tmp_name.str();
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << file.dump(1) << '\n';
+    out << file.dump(indent) << '\n';
     out.flush();
     if (!out) {
       std::filesystem::remove(tmp, ec);

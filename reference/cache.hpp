@@ -21,8 +21,9 @@ std::string sha1_hex(const std::string& text);
 /// The payload stored under `key` in `dir`, if a sound file is there; `why_not` says why a file was rejected.
 std::optional<nlohmann::json> load(const std::filesystem::path& dir, const std::string& key, std::string* why_not = nullptr);
 
-/// Stores `payload` under `key` atomically (creates `dir`).  Throws std::runtime_error naming the path on failure.
-void store(const std::filesystem::path& dir, const std::string& key, const nlohmann::json& payload);
+/// Stores `payload` under `key` atomically (creates `dir`), indented by `indent` (-1: on one line, for large
+/// payloads).  Throws std::runtime_error naming the path on failure.
+void store(const std::filesystem::path& dir, const std::string& key, const nlohmann::json& payload, int indent = 1);
 
 /// The file a key maps to.
 std::filesystem::path file_for(const std::filesystem::path& dir, const std::string& key);

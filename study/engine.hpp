@@ -18,7 +18,8 @@ namespace study {
 struct EngineOptions {
   int jobs = 1;
   std::optional<std::filesystem::path> cache_dir;  ///< reference cache (default: reference::default_cache_dir())
-  bool use_cache = true;
+  bool use_cache = true;  ///< read and write the caches: references, round-off shadows, whole runs
+  bool reuse_runs = true;  ///< take runs from the run cache (false: measure them again, and refresh the cache)
   /// Called from the main thread as work completes: (phase, done, total, what).
   std::function<void(const std::string&, std::size_t, std::size_t, const std::string&)> progress;
   const std::atomic<bool>* interrupted = nullptr;  ///< set by a signal handler: stop between tasks

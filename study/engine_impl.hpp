@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <typeinfo>
 #include <vector>
 
@@ -50,6 +51,9 @@ struct Context {
   RefTable ref;
   ParamValues exact_params;  ///< the double-rounded parameters, with enough digits to be exact in any wider type
   std::optional<std::filesystem::path> shadow_cache;  ///< where round-off shadows are cached (none: not cached)
+  std::optional<std::filesystem::path> run_cache;     ///< where whole runs are cached (none: not cached)
+  bool reuse_runs = true;                             ///< read the run cache (else only refresh it)
+  std::string ref_digest;                             ///< SHA-1 of the reference table: part of a run's cache key
 };
 
 /// t = k h exactly (a double h times an integer k fits in float128's 113 bits).
@@ -344,6 +348,33 @@ Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& ch
     const auto [fastest, median] = time_per_step(m, p, h, n, spec.repeats);
     r.ns_per_step_min = fastest, r.ns_per_step_median = median;
   }
+  return r;
+}
+
+/// The cache key of a whole run: this executable (its GNU build ID), the C library and the CPU features its
+/// maths functions dispatch on, the method's type and label, the problem, its exact parameters, every spec field
+/// the run reads, n, and the reference's digest (engine.cpp).  Empty when the executable has no build ID.
+std::string run_key(std::string_view method_type, const std::string& label, const Grid& grid, const Context& ctx);
+/// The cached run under `key`, if a sound entry is there.
+std::optional<Run> load_run(const std::filesystem::path& dir, const std::string& key);
+/// Stores a run (without its timing) atomically; throws std::runtime_error naming the path on failure.
+void store_run(const std::filesystem::path& dir, const std::string& key, const Run& run);
+
+/// measure(), or the same run from the run cache with its wall time measured again.  A run is a deterministic
+/// function of its key (results do not depend on threads or order): a cached one is the same bytes.
+template <class M, class P>
+Run reuse_or_measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& choice, long n, const Context& ctx) {
+  const Grid grid{spec, n};
+  const std::string key = ctx.run_cache ? run_key(typeid(M).name(), choice.label(), grid, ctx) : std::string();
+  if (key.empty()) return measure(m, p, spec, choice, n, ctx);
+  if (auto r = ctx.reuse_runs ? load_run(*ctx.run_cache, key) : std::nullopt) {
+    if (r->status == "ok" && spec.wants("walltime"))
+      std::tie(r->ns_per_step_min, r->ns_per_step_median) = time_per_step(m, p, grid.h, n, spec.repeats);
+    r->reused = true;
+    return *r;
+  }
+  Run r = measure(m, p, spec, choice, n, ctx);
+  store_run(*ctx.run_cache, key, r);
   return r;
 }
 

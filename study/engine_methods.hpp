@@ -21,7 +21,7 @@ void run_task(TaskKind kind, const Spec& spec, const SpecIntegrator& si, long st
       using M = std::decay_t<decltype(m)>;
       if constexpr (ode::accepts<M, P>) {
         switch (kind) {
-          case TaskKind::run: res.runs[slot] = measure(m, p, spec, si.choice, steps, ctx); break;
+          case TaskKind::run: res.runs[slot] = reuse_or_measure(m, p, spec, si.choice, steps, ctx); break;
           case TaskKind::energy: res.energy_long[slot] = energy_run(m, p, spec, si.choice); break;
           case TaskKind::stability: res.stability[slot] = stability(m, si.choice); break;
         }

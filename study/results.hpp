@@ -42,6 +42,7 @@ struct Run {
   // Samples for plots: time, positions, phase-space error, relative energy error.
   std::vector<double> sample_t, sample_error, sample_energy;
   std::vector<std::vector<double>> sample_q, sample_v;
+  bool reused = false;  ///< taken from the run cache (its timing measured again); not written to results
 };
 
 /// A fitted order.

@@ -160,7 +160,7 @@ struct RunArgs {
   std::string out = "results";
   int jobs = 0;
   std::string cache_dir;
-  bool no_cache = false, quiet = false, no_report = false;
+  bool no_cache = false, rerun = false, quiet = false, no_report = false;
 };
 
 struct ReportArgs {
@@ -235,6 +235,7 @@ int run_study(const RunArgs& a) {
   o.jobs = a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (!a.cache_dir.empty()) o.cache_dir = a.cache_dir;
   o.use_cache = !a.no_cache;
+  o.reuse_runs = !a.rerun;
   o.interrupted = &interrupted;
   const bool tty = ::isatty(STDERR_FILENO);
   int last_tenth = -1;
@@ -266,8 +267,9 @@ int run_study(const RunArgs& a) {
   if (!a.quiet) {
     for (const auto& r : results) {
       std::cout << r.spec.name << " (" << r.spec.problem << "): " << r.runs.size() << " runs";
-      std::size_t diverged = 0;
-      for (const auto& run : r.runs) diverged += run.status != "ok";
+      std::size_t diverged = 0, reused = 0;
+      for (const auto& run : r.runs) diverged += run.status != "ok", reused += run.reused;
+      if (reused) std::cout << " (" << reused << " from the run cache)";
       if (diverged) std::cout << ", " << diverged << " diverged";
       std::cout << "; reference bound " << fmt::format("{:.1e}", r.reference_bound) << "\n";
       for (const auto& ord : r.orders)
@@ -281,8 +283,13 @@ int run_study(const RunArgs& a) {
                                          st.beyond_search ? " (whole search range)" : "")
                   << "\n";
     }
+    std::size_t runs = 0, reused = 0;
+    for (const auto& r : results)
+      for (const auto& run : r.runs) ++runs, reused += run.reused;
     std::cout << "wrote " << (std::filesystem::path(a.out) / "results.json").string() << " in "
-              << fmt::format("{:.1f}", meta.elapsed_seconds) << " s\n";
+              << fmt::format("{:.1f}", meta.elapsed_seconds) << " s";
+    if (reused) std::cout << " (" << reused << " of " << runs << " runs from the run cache, timed again; --rerun measures them anew)";
+    std::cout << "\n";
   }
   if (!a.no_report) return run_report({.results = a.out, .out = "", .no_plots = false, .gnuplot = "gnuplot"}, a.quiet);
   return EXIT_SUCCESS;
@@ -375,8 +382,13 @@ int main(int argc, char** argv) {
   runcmd->add_option("--profile", run.profile, "run a profile's specs instead (study/profiles/NAME/; `ci`: the fast CI gate)");
   runcmd->add_option("--out,-o", run.out, "output directory (default: results)");
   runcmd->add_option("--jobs,-j", run.jobs, "threads (default: every core); results do not depend on it")->check(CLI::Range(1, 256));
-  runcmd->add_option("--cache-dir", run.cache_dir, "reference cache directory");
-  runcmd->add_flag("--no-cache", run.no_cache, "neither read nor write the reference cache");
+  runcmd->add_option("--cache-dir", run.cache_dir,
+                     "cache directory: references, and beside them in roundoff/ and runs/ the long double round-off "
+                     "shadows and whole runs (default $STUDY_CACHE_DIR or ~/.cache/ode-study/reference)");
+  runcmd->add_flag("--no-cache", run.no_cache, "neither read nor write any cache: compute everything");
+  runcmd->add_flag("--rerun", run.rerun,
+                   "measure every run again, not from the run cache (references and round-off shadows still come "
+                   "from the cache); a cached run is the same bytes, its wall time is always measured again");
   runcmd->add_flag("--quiet,-q", run.quiet, "no progress and no summary");
   runcmd->add_flag("--no-report", run.no_report, "do not render REPORT.md and the plots at the end");
 

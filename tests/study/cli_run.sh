@@ -29,6 +29,18 @@ grep -q "study run: runs 8/8" "$tmp/stderr" || fail "no plain progress lines: $(
 grep -q "rk4 .* global order" "$tmp/stdout" || fail "no summary: $(cat "$tmp/stdout")"
 ok
 
+# A re-run with a cache: every run from the run cache (said so), the same tables; --rerun measures them again.
+"$study" run "$tmp/tiny.toml" --out "$tmp/c1" --cache-dir "$tmp/rc" > "$tmp/c1.out" 2>&1 || fail "cached tiny study failed: $(cat "$tmp/c1.out")"
+"$study" run "$tmp/tiny.toml" --out "$tmp/c2" --cache-dir "$tmp/rc" > "$tmp/c2.out" 2>&1 || fail "warm tiny study failed: $(cat "$tmp/c2.out")"
+"$study" run "$tmp/tiny.toml" --out "$tmp/c3" --cache-dir "$tmp/rc" --rerun > "$tmp/c3.out" 2>&1 || fail "--rerun failed: $(cat "$tmp/c3.out")"
+! grep -q "from the run cache" "$tmp/c1.out" || fail "a cold run claims cached runs: $(cat "$tmp/c1.out")"
+grep -qF "(8 of 8 runs from the run cache, timed again; --rerun measures them anew)" "$tmp/c2.out" || fail "warm run: $(cat "$tmp/c2.out")"
+! grep -q "from the run cache" "$tmp/c3.out" || fail "--rerun took runs from the cache: $(cat "$tmp/c3.out")"
+for table in orders.csv samples.csv; do
+  cmp -s "$tmp/c1/tiny/$table" "$tmp/c2/tiny/$table" && cmp -s "$tmp/c1/tiny/$table" "$tmp/c3/tiny/$table" || fail "$table differs between cold, warm and --rerun"
+done
+ok
+
 # Ctrl-C: exit 130, no results, no temporary files.
 "$study" run kepler --no-cache --jobs 2 --out "$tmp/int" > /dev/null 2> "$tmp/int.err" &
 pid=$!

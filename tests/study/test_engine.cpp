@@ -305,41 +305,66 @@ TEST_CASE("the harmonic stability limits agree with theory", "[engine]") {
   CHECK(limit["yoshida4"] == Approx(1.5734).epsilon(1e-3));
 }
 
-TEST_CASE("round-off shadows are cached like references: a warm run gives the same bytes, the key tells methods apart", "[engine][cache]") {
+namespace {
+
+const char* cache_spec = "name = \"s\"\nproblem = \"kepler\"\nparams = { e = 0.6 }\nt_end = 5.0\n"
+                         "integrators = [\"rk4\", \"gauss-legendre4\"]\ndt = [0.01, 0.005]\nmetrics = [\"global\", \"roundoff\", \"walltime\"]\nrepeats = 1\n";
+
+/// The entries of a cache directory.
+std::vector<fs::path> entries(const fs::path& dir) {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path());
+  return files;
+}
+
+/// The cache entry of the run of `label` with n steps, as (key, payload).
+std::pair<std::string, nlohmann::json> entry(const fs::path& dir, const std::string& label, long n) {
+  for (const auto& f : entries(dir)) {
+    const auto file = nlohmann::json::parse(testing::read_file(f));
+    const std::string key = file["key"];
+    if (key.find(" " + label + "\n") != std::string::npos && key.find(" n " + std::to_string(n) + " ") != std::string::npos)
+      return {key, file["payload"]};
+  }
+  FAIL("no cache entry for " << label << " n " << n << " in " << dir);
+  return {};
+}
+
+/// rk4 replaced by one with a wrong weight, under the same id and label.
+void broken_rk4(study::TaskKind kind, const study::Spec& sp, const study::SpecIntegrator& si, long steps,
+                const study::engine::Context& ctx, study::StudyResult& res, std::size_t slot) {
+  if (si.choice.id == "rk4") study::engine::run_task<std::tuple<broken::Rk4WrongWeight>>(kind, sp, si, steps, ctx, res, slot);
+  else study::run_hand_written_task(kind, sp, si, steps, ctx, res, slot);
+}
+
+}  // namespace
+
+TEST_CASE("round-off shadows are cached like references, under a key that tells methods apart", "[engine][cache]") {
   testing::TempDir dir("engine-shadow");
-  const auto spec = study::load_spec(dir.file("s.toml", "name = \"s\"\nproblem = \"kepler\"\nparams = { e = 0.6 }\nt_end = 5.0\n"
-                                                        "integrators = [\"rk4\", \"gauss-legendre4\"]\ndt = [0.01, 0.005]\n"
-                                                        "metrics = [\"global\", \"roundoff\"]\n"));
+  const auto spec = study::load_spec(dir.file("s.toml", cache_spec));
   auto cached = options(2);
   cached.cache_dir = dir.path / "cache";
   cached.use_cache = true;
+  cached.reuse_runs = false;  // every run measured: only the shadows come from the cache
   const auto fresh = study::run_studies({spec}, options(2));
   const auto cold = study::run_studies({spec}, cached);
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(dir.path / "cache" / "roundoff")) files.push_back(e.path());
-  CHECK(files.size() == 4);  // one shadow per run (metric roundoff: every run)
+  const fs::path shadows = dir.path / "cache" / "roundoff";
+  CHECK(entries(shadows).size() == 4);  // one per run (metric roundoff: every run)
   const auto warm = study::run_studies({spec}, cached);
   CHECK(without_timings(cold) == without_timings(fresh));
   CHECK(without_timings(warm) == without_timings(fresh));
   for (const auto& r : warm[0].runs) {
     INFO(r.integrator << " dt " << r.dt);
+    CHECK(!r.reused);
     CHECK(r.roundoff > 0);
     CHECK(r.roundoff < 1e-12);
   }
 
   // The cache is read: move one entry's stored end state by 1e-6 (a sound entry, same key) and only that run moves.
-  const auto rk4_at_500 = std::find_if(files.begin(), files.end(), [](const fs::path& f) {
-    const std::string key = nlohmann::json::parse(testing::read_file(f))["key"];
-    return key.find("rk4\n") != std::string::npos && key.find(" n 500 ") != std::string::npos;
-  });
-  REQUIRE(rk4_at_500 != files.end());
-  const std::string key = nlohmann::json::parse(testing::read_file(*rk4_at_500))["key"];
-  auto payload = reference::cache::load(dir.path / "cache" / "roundoff", key);
-  REQUIRE(payload);
+  auto [key, payload] = entry(shadows, "rk4", 500);
   char moved[64];
-  std::snprintf(moved, sizeof moved, "%La", std::strtold((*payload)["q"][0].get<std::string>().c_str(), nullptr) + 1e-6L);
-  (*payload)["q"][0] = moved;
-  reference::cache::store(dir.path / "cache" / "roundoff", key, *payload);
+  std::snprintf(moved, sizeof moved, "%La", std::strtold(payload["q"][0].get<std::string>().c_str(), nullptr) + 1e-6L);
+  payload["q"][0] = moved;
+  reference::cache::store(shadows, key, payload);
   const auto tampered = study::run_studies({spec}, cached);
   for (std::size_t i = 0; i < tampered[0].runs.size(); ++i) {
     const auto& r = tampered[0].runs[i];
@@ -349,15 +374,65 @@ TEST_CASE("round-off shadows are cached like references: a warm run gives the sa
   }
 
   // A different method under the same id (a broken rk4) has its own entries: cached and fresh runs agree.
-  const study::TaskRunner broken_rk4 = [](study::TaskKind kind, const study::Spec& sp, const study::SpecIntegrator& si, long steps,
-                                          const study::engine::Context& ctx, study::StudyResult& res, std::size_t slot) {
-    if (si.choice.id == "rk4") study::engine::run_task<std::tuple<broken::Rk4WrongWeight>>(kind, sp, si, steps, ctx, res, slot);
-    else study::run_hand_written_task(kind, sp, si, steps, ctx, res, slot);
-  };
   const auto broken_fresh = study::run_studies({spec}, options(2), broken_rk4);
   CHECK(without_timings(study::run_studies({spec}, cached, broken_rk4)) == without_timings(broken_fresh));
   CHECK(without_timings(broken_fresh) != without_timings(fresh));
-  std::size_t entries = 0;
-  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path / "cache" / "roundoff")) ++entries;
-  CHECK(entries == 6);
+  CHECK(entries(shadows).size() == 6);
+}
+
+TEST_CASE("whole runs are cached: a re-run gives the same bytes, timed again, and a changed input or method is measured again", "[engine][cache]") {
+  testing::TempDir dir("engine-runs");
+  const auto spec = study::load_spec(dir.file("s.toml", cache_spec));
+  auto cached = options(2);
+  cached.cache_dir = dir.path / "cache";
+  cached.use_cache = true;
+  const fs::path runs = dir.path / "cache" / "runs";
+  const auto fresh = study::run_studies({spec}, options(2));
+  const auto cold = study::run_studies({spec}, cached);
+  CHECK(entries(runs).size() == 4);
+  const auto warm = study::run_studies({spec}, cached);
+  CHECK(without_timings(cold) == without_timings(fresh));
+  CHECK(without_timings(warm) == without_timings(fresh));
+  for (std::size_t i = 0; i < warm[0].runs.size(); ++i) {
+    INFO(warm[0].runs[i].integrator << " n " << warm[0].runs[i].steps);
+    CHECK(!cold[0].runs[i].reused);
+    CHECK(warm[0].runs[i].reused);
+    CHECK(warm[0].runs[i].ns_per_step_min > 0);  // measured again, not stored
+  }
+
+  // The cache is read: a sound entry under the same key with another global error shows in the results...
+  auto [key, payload] = entry(runs, "rk4", 500);
+  payload["global"] = 0.125;
+  reference::cache::store(runs, key, payload);
+  const auto tampered = study::run_studies({spec}, cached);
+  std::size_t rk4_500 = 0;
+  while (!(tampered[0].runs[rk4_500].integrator == "rk4" && tampered[0].runs[rk4_500].steps == 500)) ++rk4_500;
+  CHECK(tampered[0].runs[rk4_500].global == 0.125);
+  // ... and --rerun measures it again and refreshes the entry.
+  auto rerun = cached;
+  rerun.reuse_runs = false;
+  const auto remeasured = study::run_studies({spec}, rerun);
+  CHECK(!remeasured[0].runs[rk4_500].reused);
+  CHECK(without_timings(remeasured) == without_timings(fresh));
+  CHECK(without_timings(study::run_studies({spec}, cached)) == without_timings(fresh));
+
+  // Another method under the same id has its own entries.
+  const auto broken_cached = study::run_studies({spec}, cached, broken_rk4);
+  CHECK(without_timings(broken_cached) == without_timings(study::run_studies({spec}, options(2), broken_rk4)));
+  CHECK(broken_cached[0].runs[0].integrator == "rk4");
+  CHECK(!broken_cached[0].runs[0].reused);
+  CHECK(entries(runs).size() == 6);
+
+  // A spec field a run reads (samples) or another reference (tolerance) is another key.
+  for (const char* change : {"samples = 40\n", "reference_tol = 1e-26\n"}) {
+    INFO(change);
+    const auto changed = study::load_spec(dir.file("c.toml", std::string(cache_spec) + change));
+    const auto again = study::run_studies({changed}, cached);
+    for (const auto& r : again[0].runs) CHECK(!r.reused);
+    CHECK(without_timings(again) == without_timings(study::run_studies({changed}, options(2))));
+  }
+  // With --no-cache nothing is read or written.
+  const auto before = entries(runs).size();
+  for (const auto& r : study::run_studies({spec}, options(2))[0].runs) CHECK(!r.reused);
+  CHECK(entries(runs).size() == before);
 }
