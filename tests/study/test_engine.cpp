@@ -433,6 +433,7 @@ TEST_CASE("whole runs are cached: a re-run gives the same bytes, timed again, an
   }
   // With --no-cache nothing is read or written.
   const auto before = entries(runs).size();
-  for (const auto& r : study::run_studies({spec}, options(2))[0].runs) CHECK(!r.reused);
+  const auto uncached = study::run_studies({spec}, options(2));
+  for (const auto& r : uncached[0].runs) CHECK(!r.reused);
   CHECK(entries(runs).size() == before);
 }
