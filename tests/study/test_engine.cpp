@@ -310,6 +310,14 @@ namespace {
 const char* cache_spec = "name = \"s\"\nproblem = \"kepler\"\nparams = { e = 0.6 }\nt_end = 5.0\n"
                          "integrators = [\"rk4\", \"gauss-legendre4\"]\ndt = [0.01, 0.005]\nmetrics = [\"global\", \"roundoff\", \"walltime\"]\nrepeats = 1\n";
 
+/// Options that read and write the caches under dir.
+study::EngineOptions cached_options(const fs::path& dir) {
+  auto o = options(2);
+  o.cache_dir = dir;
+  o.use_cache = true;
+  return o;
+}
+
 /// The entries of a cache directory.
 std::vector<fs::path> entries(const fs::path& dir) {
   std::vector<fs::path> files;
@@ -341,9 +349,7 @@ void broken_rk4(study::TaskKind kind, const study::Spec& sp, const study::SpecIn
 TEST_CASE("round-off shadows are cached like references, under a key that tells methods apart", "[engine][cache]") {
   testing::TempDir dir("engine-shadow");
   const auto spec = study::load_spec(dir.file("s.toml", cache_spec));
-  auto cached = options(2);
-  cached.cache_dir = dir.path / "cache";
-  cached.use_cache = true;
+  auto cached = cached_options(dir.path / "cache");
   cached.reuse_runs = false;  // every run measured: only the shadows come from the cache
   const auto fresh = study::run_studies({spec}, options(2));
   const auto cold = study::run_studies({spec}, cached);
@@ -383,9 +389,7 @@ TEST_CASE("round-off shadows are cached like references, under a key that tells 
 TEST_CASE("whole runs are cached: a re-run gives the same bytes, timed again, and a changed input or method is measured again", "[engine][cache]") {
   testing::TempDir dir("engine-runs");
   const auto spec = study::load_spec(dir.file("s.toml", cache_spec));
-  auto cached = options(2);
-  cached.cache_dir = dir.path / "cache";
-  cached.use_cache = true;
+  const auto cached = cached_options(dir.path / "cache");
   const fs::path runs = dir.path / "cache" / "runs";
   const auto fresh = study::run_studies({spec}, options(2));
   const auto cold = study::run_studies({spec}, cached);
