@@ -383,8 +383,8 @@ int main(int argc, char** argv) {
   runcmd->add_option("--out,-o", run.out, "output directory (default: results)");
   runcmd->add_option("--jobs,-j", run.jobs, "threads (default: every core); results do not depend on it")->check(CLI::Range(1, 256));
   runcmd->add_option("--cache-dir", run.cache_dir,
-                     "cache directory: references, and beside them in roundoff/ and runs/ the long double round-off "
-                     "shadows and whole runs (default $STUDY_CACHE_DIR or ~/.cache/ode-study/reference)");
+                     "cache directory: references, with the long double round-off shadows in DIR/roundoff/ and whole runs "
+                     "in DIR/runs/ (default $STUDY_CACHE_DIR or ~/.cache/ode-study/reference)");
   runcmd->add_flag("--no-cache", run.no_cache, "neither read nor write any cache: compute everything");
   runcmd->add_flag("--rerun", run.rerun,
                    "measure every run again, not from the run cache (references and round-off shadows still come "
