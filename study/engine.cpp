@@ -104,16 +104,22 @@ engine::RefTable build_reference(const Spec& spec, const ParamValues& params, co
   return table;
 }
 
+/// A long double as a C99 hex float ("%La"): exact, and read back by strtold (cache keys and entries).
+std::string hex(long double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%La", x);
+  return buf;
+}
+
 /// SHA-1 of the reference table (times, states, scales, bound): a run's errors depend on every digit of it.
 std::string digest(const engine::RefTable& table) {
   std::string text;
-  char buf[64];
-  auto add = [&](long double x) { std::snprintf(buf, sizeof buf, " %La", x), text += buf; };
+  auto add = [&](long double x) { text += ' ', text += hex(x); };
   for (const auto& [t, state] : table.at) {
     text += reference::to_decimal(t);
     for (long double x : state.first) add(x);
     for (long double x : state.second) add(x);
-    text += "\n";
+    text += '\n';
   }
   for (double x : {table.q_scale, table.v_scale, table.bound}) add(x);
   return reference::cache::sha1_hex(text);
@@ -165,13 +171,7 @@ void parallel(std::size_t count, int jobs, const std::function<void(std::size_t)
 
 namespace engine {
 
-// Long doubles are stored as C99 hex floats ("%La"): exact, and read back by strtold.
 namespace {
-std::string hex(long double x) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%La", x);
-  return buf;
-}
 
 /// This executable's GNU build ID (the linker's hash of its contents) in hex, or "" if it has none.
 std::string executable_build_id() {
@@ -366,7 +366,6 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
 
   parallel(specs.size(), o.jobs, [&](std::size_t i) {
     contexts[i].exact_params = exact_params(specs[i]);
-    if (o.use_cache) contexts[i].shadow_cache = o.cache_dir.value_or(reference::default_cache_dir()) / "roundoff";
     with_problem<double>(specs[i].problem, specs[i].params, [&](const auto& p) {
       using P = std::decay_t<decltype(p)>;
       results[i].conservative = P::conservative, results[i].bounded = P::bounded, results[i].period = p.period();
@@ -375,7 +374,9 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
     if (specs[i].wants("global") || specs[i].wants("local"))
       contexts[i].ref = build_reference(specs[i], contexts[i].exact_params, o);
     if (o.use_cache) {
-      contexts[i].run_cache = o.cache_dir.value_or(reference::default_cache_dir()) / "runs";
+      const auto dir = o.cache_dir.value_or(reference::default_cache_dir());
+      contexts[i].shadow_cache = dir / "roundoff";
+      contexts[i].run_cache = dir / "runs";
       contexts[i].reuse_runs = o.reuse_runs;
       contexts[i].ref_digest = digest(contexts[i].ref);
     }
