@@ -26,7 +26,10 @@ class Node {
     if (!has(key)) fail("missing '" + key + "'");
     return {j_[key], path_ + "." + key, file_};
   }
-  Node at(std::size_t i) const { return {j_[i], path_ + "[" + std::to_string(i) + "]", file_}; }
+  Node at(std::size_t i) const {
+    if (i >= size()) fail("has no element " + std::to_string(i));
+    return {j_[i], path_ + "[" + std::to_string(i) + "]", file_};
+  }
   std::size_t size() const {
     if (!j_.is_array()) fail("must be an array");
     return j_.size();
@@ -73,6 +76,7 @@ Results load(const fs::path& dir) {
   const Node root(doc, "results", file);
   Results r;
   r.dir = dir;
+  if (root.has("schema_version")) r.schema_version = static_cast<int>(root.at("schema_version").number());
   const Node meta = root.at("meta");
   r.compiler = meta.at("compiler").text(), r.flags = meta.at("flags").text(), r.cpu = meta.at("cpu").text();
   r.revision = meta.at("revision").text(), r.date = meta.at("date").text();
@@ -93,6 +97,7 @@ Results load(const fs::path& dir) {
     if (s.has("problem_info")) {
       const Node pi = s.at("problem_info");
       st.conservative = pi.at("conservative").boolean(), st.bounded = pi.at("bounded").boolean();
+      if (pi.has("periodic")) st.periodic = pi.at("periodic").boolean();
       st.period = pi.at("period").number();
     }
     if (s.has("integrators")) {
@@ -136,6 +141,14 @@ Results load(const fs::path& dir) {
       o.points = static_cast<long>(x.at("window").at("points").number());
       o.r2 = x.at("r2").number();
       if (x.has("reason")) o.reason = x.at("reason").text();
+      if (x.has("verdict")) {  // schema 2
+        o.verdict = x.at("verdict").text(), o.action = x.at("action").text();
+        o.asymptotic = x.at("asymptotic").boolean();
+        if (!x.at("interval").is_null()) o.lo = x.at("interval").at(0).number(), o.hi = x.at("interval").at(1).number();
+        const Node pts = x.at("points");
+        for (std::size_t q = 0; q < pts.size(); ++q)
+          o.sweep.push_back({pts.at(q).at(0).number(), pts.at(q).at(1).number(), pts.at(q).at(2).number()});
+      }
       st.orders.push_back(o);
     }
     if (s.has("energy_long")) {

@@ -1,6 +1,7 @@
 #pragma once
 /// What the renderer reads: results.json and the CSV tables beside it, as plain rows (internal to reports/).
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -23,9 +24,13 @@ struct RunRow {
 };
 struct OrderRow {
   std::string integrator, metric, reason;
+  std::string verdict, action;  ///< "pass", "fail", "undetermined" ("" in results older than schema 2)
   int expected = 0;
   double observed = 0, dt_min = 0, dt_max = 0, r2 = 0;
+  double lo = NAN, hi = NAN;    ///< the order's interval (99 %, floors and trend included)
+  bool asymptotic = false;
   long points = 0;
+  std::vector<std::array<double, 3>> sweep;  ///< every point: dt, error, noise floor (schema 2)
 };
 struct LongRow {
   std::string integrator, status;
@@ -46,7 +51,7 @@ struct Study {
   double t_end = 0, ref_tol = 0, ref_bound = 0, plot_dt = 0, dt_amplitude = 0;
   std::vector<std::string> metrics;
   double position_scale = 1;
-  bool conservative = false, bounded = false;  ///< the problem's
+  bool conservative = false, bounded = false, periodic = false;  ///< the problem's
   double period = 0;                           ///< the problem's natural time scale
   std::vector<std::string> integrators;  ///< in spec order
   std::vector<IntegratorRow> declared;   ///< what each integrator declares (empty in results older than `study check`)
@@ -61,6 +66,7 @@ struct Study {
   }
 };
 struct Results {
+  int schema_version = 1;  ///< of results.json (study/schema.hpp)
   std::string compiler, flags, cpu, revision, date;
   double elapsed = std::nan("");  ///< seconds the study took (a timing: not reproducible)
   std::vector<Study> studies;

@@ -368,7 +368,8 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
     contexts[i].exact_params = exact_params(specs[i]);
     with_problem<double>(specs[i].problem, specs[i].params, [&](const auto& p) {
       using P = std::decay_t<decltype(p)>;
-      results[i].conservative = P::conservative, results[i].bounded = P::bounded, results[i].period = p.period();
+      results[i].conservative = P::conservative, results[i].bounded = P::bounded, results[i].periodic = P::periodic;
+      results[i].period = p.period();
     });
     // Errors need a reference; energy, cost and stability do not.
     if (specs[i].wants("global") || specs[i].wants("local"))
@@ -424,7 +425,7 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
       // symplectic Euler's O(h) term at multiples of the period); local: one step from reference states.
       for (const std::string metric : {"global", "max", "local"}) {
         if (!spec.wants(metric == "max" ? "global" : metric) || spec.steps.size() < 2) continue;
-        Order order{label, metric, metric == "local" ? si.expected_local : si.expected_global, {}, {}};
+        Order order{label, metric, metric == "local" ? si.expected_local : si.expected_global, {}, {}, {}};
         for (const Run& r : res.runs) {
           if (r.integrator != label) continue;
           // Noise floor: the reference's bound, and round-off -- measured where it matters (long double
@@ -436,6 +437,10 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
           order.points.push_back({r.dt, error, std::max(res.reference_bound, roundoff)});
         }
         order.fit = fit_order(order.points);
+        OrderContext context{.expected = static_cast<double>(order.expected), .tolerance = FitOptions{}.tolerance,
+                             .periods = res.periodic ? spec.t_end / res.period : NAN, .exact = {}};
+        context.exact = exact_on_constant_acceleration(spec.problem, metric, order.expected);
+        order.verdict = judge_order(order.fit, context);
         res.orders.push_back(std::move(order));
       }
     }

@@ -1,15 +1,33 @@
 #pragma once
-/// Observed order of convergence: least-squares slope of log(error) on log(dt) over an automatically chosen
-/// asymptotic window.  A mean of pairwise log-ratios would telescope to the end points; least squares uses
-/// every point.  Points are left out when not finite, when the error is too large to be asymptotic, or when
-/// it is within a factor of the noise floor (round-off, or the reference's own error); the window is the
-/// run of the smallest remaining dts (the asymptotic end), at least 3 points.
+/// Observed order of convergence and its verdict.
+///
+/// The fit: least-squares slope of log(error) on log(dt) over a window at the asymptotic (small-dt) end of the
+/// sweep.  A mean of pairwise log-ratios would telescope to the end points; least squares uses every point.
+/// Points are left out when not finite, when the error is too large to be asymptotic, or when it is within a
+/// factor of the noise floor (round-off, or the reference's own error).
+///
+/// The interval: the slope's 99 % Student-t interval from its standard error (ClimaTimeSteppers does the
+/// same), widened by what the noise floors can move it (each log error by at most floor / (error - floor)),
+/// and stretched towards where the local slopes are heading when they still move monotonically: a correction
+/// term of order dt^q, q >= 1, shrinks by at least the step ratio per point, so the slopes' limit lies within
+/// d r / (1 - r) of the last one (d: the last change, r: 1 / step ratio).
+///
+/// The verdict (DESIGN.md §6 "verdicts with evidence"): pass when the whole interval lies within expected ±
+/// tolerance; fail only when, in addition, the window is asymptotic (its local slopes agree within the
+/// tolerance and do not trend) and the whole interval lies below it; otherwise undetermined, with the action
+/// that would decide it.  An order above the expected one is never a failure: the leading error term may vanish
+/// for a problem or at a time (symplectic Euler at multiples of the Kepler period), which is news, not a bug.
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include <boost/math/distributions/students_t.hpp>
+#include <fmt/format.h>
 
 namespace study {
 
@@ -20,25 +38,35 @@ struct ErrorPoint {
   double floor = 0;
 };
 
-/// The fitted order and how it was obtained.
+/// The fitted order, its interval and how it was obtained.
 struct OrderFit {
-  bool determined = false;
+  bool determined = false;         ///< a window of >= min_points usable points was found
   std::string reason;              ///< why not determined
   double order = 0;                ///< least-squares slope
   double r2 = 0;                   ///< coefficient of determination of the log-log fit
   double dt_min = 0, dt_max = 0;   ///< the window
   std::size_t points = 0;          ///< points in the window
   std::vector<double> local_slopes;  ///< slopes between neighbours in the window, smallest dt first
+  double std_error = 0;            ///< standard error of the slope
+  double lo = 0, hi = 0;           ///< the interval: 99 % Student t, noise floors and trend included
+  bool asymptotic = false;         ///< local slopes agree within the tolerance and do not trend
+  double trend_limit = NAN;        ///< where monotonically moving local slopes are heading (NaN: no trend)
+  // What the sweep looked like, for the reasons of an undetermined verdict.
+  std::size_t total = 0, finished = 0, too_large = 0, at_floor = 0;
+  double sweep_dt_min = 0, sweep_dt_max = 0;
+  double floor_dt_max = 0;         ///< largest dt whose error is at the noise floor (0: none)
+  double large_dt_min = 0;         ///< smallest dt whose error is above max_error (0: none)
 };
 
-/// Settings of the window choice.
+/// Settings of the window choice and the interval.
 struct FitOptions {
   double max_error = 0.5;        ///< larger errors are pre-asymptotic whatever the slopes (units of the error)
   double floor_factor = 10;      ///< keep errors above floor_factor x floor
-  double slope_band = 0.15;      ///< local slopes within this of the fitted slope and of each other
+  double near_floor_factor = 100;  ///< points below this x floor may be passed over at the small-dt end
+  double tolerance = 0.2;        ///< local slopes agree within this (also the verdict's tolerance)
   std::size_t max_points = 5;    ///< window length at most
-  std::size_t preferred_points = 4;  ///< windows this long are searched first (3 points show only 2 slopes)
   std::size_t min_points = 3;
+  double confidence = 0.99;      ///< of the Student-t interval
 };
 
 /// Least-squares slope and R^2 of y on x.
@@ -53,55 +81,203 @@ inline void least_squares(const std::vector<double>& x, const std::vector<double
   r2 = syy > 0 ? sxy * sxy / (sxx * syy) : 1.0;
 }
 
-/// Fits the order over the asymptotic window of `points` (any order): among windows of consecutive usable
-/// points, the one of the smallest dts (then the longest) whose local slopes all agree with its fitted slope
-/// within slope_band -- so noise at the small-dt end and pre-asymptotic bends at the large end are both left
-/// out by the data themselves.
+/// The slope's standard error from the residuals of the least-squares line (needs >= 3 points).
+inline double slope_std_error(const std::vector<double>& x, const std::vector<double>& y, double slope) {
+  const double n = static_cast<double>(x.size());
+  double mx = 0, my = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) mx += x[i] / n, my += y[i] / n;
+  double sxx = 0, ssr = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    sxx += (x[i] - mx) * (x[i] - mx);
+    const double r = y[i] - my - slope * (x[i] - mx);
+    ssr += r * r;
+  }
+  return std::sqrt(ssr / (n - 2) / sxx);
+}
+
+/// The two-sided Student-t critical value for `confidence` with `dof` degrees of freedom (63.66 for 1 at 99 %).
+inline double student_t(double confidence, std::size_t dof) {
+  const boost::math::students_t dist(static_cast<double>(dof));
+  return boost::math::quantile(boost::math::complement(dist, (1 - confidence) / 2));
+}
+
+/// Fits the order over the asymptotic window of `points` (any order).  The window starts at the smallest usable
+/// dt -- passing over points near the noise floor only, never over usable points that would contradict it --
+/// and is the longest (up to max_points) whose local slopes agree within the tolerance; if none agrees, the
+/// longest there is, and the verdict will not call it asymptotic.
 inline OrderFit fit_order(std::vector<ErrorPoint> points, const FitOptions& o = {}) {
   std::sort(points.begin(), points.end(), [](const ErrorPoint& a, const ErrorPoint& b) { return a.dt < b.dt; });
-  auto usable = [&](const ErrorPoint& p) {
-    return std::isfinite(p.error) && p.error > 0 && p.error <= o.max_error && p.error > o.floor_factor * p.floor;
-  };
+  OrderFit fit;
   const std::size_t m = points.size();
+  fit.total = m;
+  auto finite = [](const ErrorPoint& p) { return std::isfinite(p.error) && p.error >= 0; };
+  auto at_floor = [&](const ErrorPoint& p) { return finite(p) && p.error <= o.floor_factor * p.floor; };
+  auto usable = [&](const ErrorPoint& p) { return finite(p) && p.error > 0 && p.error <= o.max_error && !at_floor(p); };
+  auto near_floor = [&](const ErrorPoint& p) { return finite(p) && p.error <= o.near_floor_factor * p.floor; };
+  for (const auto& p : points) {
+    if (!finite(p)) continue;
+    ++fit.finished;
+    if (p.error > o.max_error) ++fit.too_large, fit.large_dt_min = fit.large_dt_min > 0 ? std::min(fit.large_dt_min, p.dt) : p.dt;
+    else if (at_floor(p)) ++fit.at_floor, fit.floor_dt_max = std::max(fit.floor_dt_max, p.dt);
+  }
+  if (m) fit.sweep_dt_min = points.front().dt, fit.sweep_dt_max = points.back().dt;
   std::vector<double> x(m), y(m);
   for (std::size_t i = 0; i < m; ++i) x[i] = std::log(points[i].dt), y[i] = std::log(points[i].error);
 
-  // The asymptotic end first: windows starting at the smallest usable dt, longest first (up to max_points),
-  // then starting one point further up.  A window whose local slopes wander more than slope_band from its fit
-  // is pre-asymptotic or noisy and is skipped.
-  OrderFit fit;
-  std::size_t longest_run = 0;
-  for (std::size_t first = 0, run = 0; first < m; ++first) {
-    run = usable(points[first]) ? run + 1 : 0;
-    longest_run = std::max(longest_run, run);
+  // Candidate starts: every usable point from the smallest dt up, until a point that is neither at nor near
+  // the noise floor: points near the floor may be passed over, points that would contradict the window may not.
+  std::vector<std::size_t> starts;
+  for (std::size_t i = 0; i < m; ++i) {
+    if (usable(points[i])) starts.push_back(i);
+    if (!near_floor(points[i])) break;
   }
-  for (std::size_t shortest : {std::max(o.preferred_points, o.min_points), o.min_points})
-  for (std::size_t first = 0; first < m && !fit.determined; ++first) {
-    for (std::size_t n = std::min(m - first, o.max_points); n >= shortest && !fit.determined; --n) {
-      if (!std::all_of(points.begin() + first, points.begin() + first + n, usable)) continue;
-      const std::vector<double> wx(x.begin() + first, x.begin() + first + n), wy(y.begin() + first, y.begin() + first + n);
+  auto run_from = [&](std::size_t s) {
+    std::size_t n = 0;
+    while (s + n < m && usable(points[s + n])) ++n;
+    return n;
+  };
+  const std::size_t run = starts.empty() ? 0 : run_from(starts.front());
+
+  struct Window {
+    std::size_t first = 0, n = 0;
+  };
+  std::optional<Window> chosen, fallback;
+  auto local_slopes = [&](Window w) {
+    std::vector<double> local;
+    for (std::size_t i = w.first + 1; i < w.first + w.n; ++i) local.push_back((y[i] - y[i - 1]) / (x[i] - x[i - 1]));
+    return local;
+  };
+  for (std::size_t s : starts) {
+    const std::size_t available = run_from(s);
+    for (std::size_t n = std::min(available, o.max_points); n >= o.min_points && !chosen; --n) {
+      const Window w{s, n};
+      if (!fallback) fallback = w;
+      const std::vector<double> wx(x.begin() + s, x.begin() + s + n), wy(y.begin() + s, y.begin() + s + n);
       double slope = 0, r2 = 0;
       least_squares(wx, wy, slope, r2);
-      std::vector<double> local;
-      bool consistent = true;
-      for (std::size_t i = 1; i < n; ++i) {
-        local.push_back((wy[i] - wy[i - 1]) / (wx[i] - wx[i - 1]));
-        consistent = consistent && std::abs(local.back() - slope) <= o.slope_band;
-      }
-      // Slopes that trend across the window (still converging) are not asymptotic either.
+      const auto local = local_slopes(w);
       const auto [lo, hi] = std::minmax_element(local.begin(), local.end());
-      consistent = consistent && *hi - *lo <= o.slope_band;
-      if (consistent) fit = {true, "", slope, r2, points[first].dt, points[first + n - 1].dt, n, local};
+      bool agree = *hi - *lo <= o.tolerance;
+      for (double l : local) agree = agree && std::abs(l - slope) <= o.tolerance;
+      if (agree) chosen = w;
     }
+    if (chosen) break;
   }
-  if (!fit.determined) {
-    fit.reason = longest_run < o.min_points
-                     ? "only " + std::to_string(longest_run) + " consecutive usable point(s) of " + std::to_string(m) +
-                           " between the noise floor and the pre-asymptotic range (need " + std::to_string(o.min_points) + ")"
-                     : "no window of " + std::to_string(o.min_points) + "+ points has consistent local slopes (within " +
-                           std::to_string(o.slope_band) + ")";
+  if (!chosen && !fallback) {
+    fit.reason = run == 0 ? "no usable point" : "only " + std::to_string(run) + " consecutive usable point(s) at the small-dt end";
+    return fit;
   }
+  const Window w = chosen ? *chosen : *fallback;
+  const std::vector<double> wx(x.begin() + w.first, x.begin() + w.first + w.n), wy(y.begin() + w.first, y.begin() + w.first + w.n);
+  fit.determined = true;
+  least_squares(wx, wy, fit.order, fit.r2);
+  fit.dt_min = points[w.first].dt, fit.dt_max = points[w.first + w.n - 1].dt, fit.points = w.n;
+  fit.local_slopes = local_slopes(w);
+  fit.std_error = slope_std_error(wx, wy, fit.order);
+
+  // The floors: log(error) may be off by floor / (error - floor); the slope moves by sum |dslope/dy_i| of that.
+  double mx = 0, sxx = 0, floor_width = 0;
+  for (double v : wx) mx += v / static_cast<double>(w.n);
+  for (double v : wx) sxx += (v - mx) * (v - mx);
+  for (std::size_t i = 0; i < w.n; ++i) {
+    const ErrorPoint& p = points[w.first + i];
+    floor_width += std::abs(wx[i] - mx) / sxx * p.floor / (p.error - p.floor);
+  }
+  const double half = student_t(o.confidence, w.n - 2) * fit.std_error + floor_width;
+  fit.lo = fit.order - half, fit.hi = fit.order + half;
+
+  // Trend: local slopes that move monotonically as dt falls are heading for a limit beyond the last one.
+  const auto& s = fit.local_slopes;
+  bool monotone = s.size() >= 2;
+  for (std::size_t i = 1; i + 1 < s.size() && monotone; ++i) monotone = (s[i - 1] - s[i]) * (s[i] - s[i + 1]) > 0;
+  monotone = monotone && s[0] != s[1];
+  const auto [slo, shi] = std::minmax_element(s.begin(), s.end());
+  bool trending = false;
+  if (monotone) {
+    const double ratio = std::pow(fit.dt_max / fit.dt_min, 1.0 / static_cast<double>(w.n - 1));  // mean step ratio
+    const double r = 1 / ratio, d = s[0] - s[1];
+    fit.trend_limit = s[0] + d * r / (1 - r);
+    fit.lo = std::min(fit.lo, fit.trend_limit), fit.hi = std::max(fit.hi, fit.trend_limit);
+    trending = std::abs(fit.trend_limit - s[0]) > o.tolerance / 2;
+  }
+  fit.asymptotic = chosen.has_value() && *shi - *slo <= o.tolerance && !trending;
   return fit;
+}
+
+/// What a verdict needs to know besides the fit.
+struct OrderContext {
+  double expected = 0;
+  double tolerance = 0.2;
+  /// t_end / period when the problem's solution is periodic with that period (NaN otherwise): errors of some
+  /// orders cancel at whole periods.
+  double periods = NAN;
+  /// Set when the method is exact on this problem (every error is round-off by design): why.
+  std::string exact;
+};
+
+/// pass, fail or undetermined, with a one-line reason and (undetermined) the action that would decide it.
+struct OrderVerdict {
+  std::string verdict;  ///< "pass", "fail" or "undetermined"
+  std::string reason, action;
+};
+
+/// Constant acceleration (`projectile`): x(t) is quadratic, so a method of global order >= 2 is exact and so is
+/// one step of a method of local order >= 3 (seed 001; DESIGN.md §4): every error is round-off, no order can be
+/// measured.  Why, or "" when that is not the case.
+inline std::string exact_on_constant_acceleration(const std::string& problem, const std::string& metric, int expected) {
+  if (problem != "projectile" || metric == "max" || expected < (metric == "local" ? 3 : 2)) return {};
+  return "exact on constant acceleration: every error is round-off";
+}
+
+inline std::string short_num(double x) { return fmt::format("{:.4g}", x); }
+
+/// The verdict on a fit (rules in the header comment).
+inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
+  const double lo_band = c.expected - c.tolerance, hi_band = c.expected + c.tolerance;
+  const std::string band = fmt::format("{} +/- {}", c.expected, c.tolerance);
+  if (!f.determined) {
+    if (!c.exact.empty() && f.finished > 0) return {"undetermined", c.exact, "none: the exactness check judges it"};
+    if (f.finished == 0)
+      return {"undetermined", "every run diverged", "use smaller steps: no run below dt " + short_num(f.sweep_dt_min) + " finished"};
+    if (f.too_large == f.finished)
+      return {"undetermined", "every error is above 0.5 (pre-asymptotic)", "extend the sweep below dt " + short_num(f.sweep_dt_min)};
+    if (f.at_floor == f.finished)
+      return {"undetermined", "the errors reach the noise floor (round-off, the reference's bound) at every dt",
+              "use larger steps (above dt " + short_num(f.sweep_dt_max) + ")"};
+    if (f.at_floor > 0 && f.too_large > 0 && f.floor_dt_max < f.large_dt_min)
+      return {"undetermined",
+              fmt::format("{}: fewer than 3 between the pre-asymptotic range (errors above 0.5 from dt {}) and the noise floor "
+                          "(up to dt {})", f.reason, short_num(f.large_dt_min), short_num(f.floor_dt_max)),
+              fmt::format("add step sizes between dt {} and {} (more per decade)", short_num(f.floor_dt_max), short_num(f.large_dt_min))};
+    return {"undetermined", f.reason, "extend the sweep below dt " + short_num(f.sweep_dt_min) + ", or add step sizes per decade"};
+  }
+  const std::string observed = fmt::format("{:.2f} in [{:.2f}, {:.2f}] (99%)", f.order, f.lo, f.hi);
+  const std::string window = fmt::format("dt {}..{}", short_num(f.dt_min), short_num(f.dt_max));
+  const bool moving = std::isfinite(f.trend_limit) && std::abs(f.trend_limit - f.local_slopes.front()) > c.tolerance / 2;
+  const std::string slopes = f.local_slopes.empty() ? std::string()
+                                                     : fmt::format("local slopes {:.2f} at the largest dt to {:.2f} at the smallest",
+                                                                   f.local_slopes.back(), f.local_slopes.front());
+  if (f.lo >= lo_band && f.hi <= hi_band) return {"pass", observed + " lies within " + band, ""};
+  if (f.hi < lo_band && f.asymptotic)
+    return {"fail", fmt::format("{} lies below {}; asymptotic over {} ({})", observed, band, window, slopes), ""};
+  const double whole = std::round(c.periods);
+  const bool at_period = std::isfinite(c.periods) && whole >= 1 && std::abs(c.periods - whole) <= 0.02 * whole;
+  if (f.lo > hi_band && at_period)
+    return {"undetermined", fmt::format("{} is above {}: t_end is {} period(s), where error terms cancel", observed, band, whole),
+            "take a t_end that is not a multiple of the period (the max error over the run is immune)"};
+  if (moving)
+    return {"undetermined", fmt::format("{}: not asymptotic yet ({})", observed, slopes),
+            "extend the sweep below dt " + short_num(f.dt_min)};
+  if (f.lo > hi_band)
+    return {"undetermined",
+            fmt::format("{} is above {}: the leading error term vanishes for this problem or t_end, or the declared order is "
+                        "too low", observed, band),
+            "judge it on a problem or t_end where that term does not vanish, or declare the order it has (spec key expect)"};
+  if (!f.asymptotic)
+    return {"undetermined", fmt::format("{}: local slopes scatter more than {} ({})", observed, c.tolerance, slopes),
+            fmt::format("add step sizes per decade in {}, or move the sweep away from the noise floor", window)};
+  return {"undetermined", fmt::format("{} straddles {}: the interval is too wide to decide", observed, band),
+          fmt::format("add step sizes per decade in {}, or extend the sweep below dt {}", window, short_num(f.dt_min))};
 }
 
 }  // namespace study

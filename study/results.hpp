@@ -50,7 +50,8 @@ struct Order {
   std::string integrator, metric;  ///< metric: "global", "max" or "local"
   int expected = 0;
   OrderFit fit;
-  std::vector<ErrorPoint> points;  ///< all points, for the report
+  OrderVerdict verdict;            ///< pass / fail / undetermined at the default tolerance
+  std::vector<ErrorPoint> points;  ///< all points: the report plots them, `study check` judges them again
 };
 
 /// The long energy run of one integrator.
@@ -77,7 +78,7 @@ struct Stability {
 /// Everything a spec produced.
 struct StudyResult {
   Spec spec;
-  bool conservative = false, bounded = false;  ///< the problem's (see study/problems)
+  bool conservative = false, bounded = false, periodic = false;  ///< the problem's (see study/problems)
   double period = 0;                           ///< the problem's natural time scale
   double position_scale = 1, velocity_scale = 1;
   double reference_bound = 0, reference_tolerance = 0;

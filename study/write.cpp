@@ -80,11 +80,20 @@ Json order_json(const Order& o) {
   j["integrator"] = o.integrator;
   j["metric"] = o.metric;
   j["expected"] = o.expected;
+  j["verdict"] = o.verdict.verdict;
+  j["reason"] = o.verdict.reason;
+  j["action"] = o.verdict.action;
   j["observed"] = o.fit.determined ? Json(o.fit.order) : Json(nullptr);
-  if (!o.fit.determined) j["reason"] = o.fit.reason;
+  j["interval"] = o.fit.determined ? Json::array({o.fit.lo, o.fit.hi}) : Json(nullptr);
+  j["std_error"] = o.fit.determined ? number(o.fit.std_error) : Json(nullptr);
+  j["asymptotic"] = o.fit.asymptotic;
+  j["trend_limit"] = number(o.fit.trend_limit);
   j["window"] = {{"dt_min", number(o.fit.dt_min)}, {"dt_max", number(o.fit.dt_max)}, {"points", o.fit.points}};
   j["r2"] = o.fit.determined ? Json(o.fit.r2) : Json(nullptr);
   j["local_slopes"] = o.fit.local_slopes;
+  // Every point with its noise floor: `study check` fits and judges them again at its own tolerance.
+  j["points"] = Json::array();
+  for (const ErrorPoint& p : o.points) j["points"].push_back({number(p.dt), number(p.error), number(p.floor)});
   return j;
 }
 
@@ -111,6 +120,7 @@ Meta collect_meta() {
 
 Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
   Json doc;
+  doc["schema_version"] = results_schema_version;
   doc["meta"] = {{"compiler", meta.compiler}, {"flags", meta.flags}, {"cpu", meta.cpu}, {"revision", meta.revision},
                  {"date", meta.date}, {"elapsed_seconds", meta.elapsed_seconds},
                  {"reference", {{"solver", "Boost.Odeint bulirsch_stoer, float128, two-tolerance certified"}}}};
@@ -123,7 +133,7 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
     st["spec"] = s.file.filename().string();
     st["problem"] = s.problem;
     // What the checks need to know about the problem and the integrators (declared, not measured).
-    st["problem_info"] = {{"conservative", r.conservative}, {"bounded", r.bounded}, {"period", r.period}};
+    st["problem_info"] = {{"conservative", r.conservative}, {"bounded", r.bounded}, {"periodic", r.periodic}, {"period", r.period}};
     st["integrators"] = Json::array();
     for (const SpecIntegrator& i : s.integrators)
       st["integrators"].push_back({{"label", i.choice.label()}, {"id", i.choice.id}, {"expected_global", i.expected_global},
@@ -177,11 +187,13 @@ void write_results(const std::filesystem::path& dir, const std::vector<StudyResu
            << num(x.ns_per_step_min) << ',' << num(x.ns_per_step_median) << '\n';
     write_atomic(sub / "runs.csv", runs.str());
 
-    orders << "integrator,metric,expected,observed,dt_min,dt_max,points,r2,reason\n";
+    orders << "integrator,metric,expected,verdict,observed,interval_lo,interval_hi,asymptotic,dt_min,dt_max,points,r2,reason,action\n";
     for (const Order& o : r.orders)
-      orders << csv_field(o.integrator) << ',' << o.metric << ',' << o.expected << ','
-             << (o.fit.determined ? num(o.fit.order) : "") << ',' << num(o.fit.dt_min) << ',' << num(o.fit.dt_max) << ','
-             << o.fit.points << ',' << (o.fit.determined ? num(o.fit.r2) : "") << ',' << csv_field(o.fit.reason) << '\n';
+      orders << csv_field(o.integrator) << ',' << o.metric << ',' << o.expected << ',' << o.verdict.verdict << ','
+             << (o.fit.determined ? num(o.fit.order) : "") << ',' << (o.fit.determined ? num(o.fit.lo) : "") << ','
+             << (o.fit.determined ? num(o.fit.hi) : "") << ',' << (o.fit.asymptotic ? "true" : "false") << ','
+             << num(o.fit.dt_min) << ',' << num(o.fit.dt_max) << ',' << o.fit.points << ','
+             << (o.fit.determined ? num(o.fit.r2) : "") << ',' << csv_field(o.verdict.reason) << ',' << csv_field(o.verdict.action) << '\n';
     write_atomic(sub / "orders.csv", orders.str());
 
     if (!r.runs.empty()) {

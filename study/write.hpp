@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "study/results.hpp"
+#include "study/schema.hpp"
 
 namespace study {
 

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "reports/render.hpp"
+#include "study/order_fit.hpp"
+#include "study/schema.hpp"
 
 namespace check {
 namespace {
@@ -27,6 +29,7 @@ class Checks {
     out_.push_back(std::move(o));
     return out_.back();
   }
+  void drop() { out_.pop_back(); }  ///< takes back the last outcome added
 
  private:
   const Study& s_;
@@ -47,38 +50,35 @@ std::vector<const RunRow*> ok_runs(const Study& s, const std::string& label) {
   return runs;
 }
 
-/// Constant acceleration: x(t) is quadratic, so every method of order >= 2 is exact (its error is round-off);
-/// explicit and symplectic Euler err by -/+ a t h / 2 (seed 001; DESIGN.md §4).
-/// For the local error: one step of a method whose one-step map is right to h^2 (local order >= 3) is exact.
-bool exact_on_constant_acceleration(const Study& s, const report::IntegratorRow& d, const std::string& metric = "global") {
-  return s.problem == "projectile" && (metric == "local" ? d.expected_local >= 3 : d.expected_global >= 2);
+/// Constant acceleration: every method of order >= 2 is exact (study/order_fit.hpp); its orders are not judged.
+bool exact_on_constant_acceleration(const Study& s, const report::IntegratorRow& d) {
+  return !study::exact_on_constant_acceleration(s.problem, "global", d.expected_global).empty();
 }
 
-/// Observed orders against the declared (or spec-overridden) ones, over a window of at least 3 points.
+/// Observed orders against the declared (or spec-overridden) ones: every point of the sweep fitted and judged
+/// again at this gate's tolerance (study/order_fit.hpp: pass, fail, or undetermined with what would decide it).
 void check_orders(const Study& s, const Options& o, Checks& c) {
   for (const auto& d : s.declared)
     for (const std::string metric : {"global", "local"}) {
       const report::OrderRow* ord = report::find_order(s, d.label, metric);
       if (!s.wants(metric) || !ord) continue;
-      const bool determined = std::isfinite(ord->observed) && ord->points >= 3;
-      const double off = std::abs(ord->observed - ord->expected);
-      if (!determined && exact_on_constant_acceleration(s, d, metric)) {
-        Outcome& x = c.add(Outcome::skip, d.label, metric + " order");
-        x.expected = fmt::format("{}", ord->expected);
-        x.observed = "not judged: exact on constant acceleration, its errors are round-off (judged by the exactness check)";
-        continue;
-      }
-      Outcome& x = c.add(determined && off <= o.order_tolerance ? Outcome::pass : Outcome::fail, d.label, metric + " order");
+      const std::string exact = study::exact_on_constant_acceleration(s.problem, metric, ord->expected);
+      if (!exact.empty()) continue;  // the exactness check judges these
+      std::vector<study::ErrorPoint> points;
+      for (const auto& [dt, error, floor] : ord->sweep) points.push_back({dt, error, floor});
+      study::FitOptions fo;
+      fo.tolerance = o.order_tolerance;
+      const study::OrderFit fit = study::fit_order(points, fo);
+      const study::OrderVerdict v = study::judge_order(
+          fit, {.expected = static_cast<double>(ord->expected), .tolerance = o.order_tolerance,
+                .periods = s.periodic && s.period > 0 ? s.t_end / s.period : NAN, .exact = {}});
+      Outcome& x = c.add(v.verdict == "pass" ? Outcome::pass : v.verdict == "fail" ? Outcome::fail : Outcome::undetermined,
+                         d.label, metric + " order");
       x.expected = fmt::format("{} +/- {}", ord->expected, o.order_tolerance);
-      if (determined) {
-        x.observed = fmt::format("{:.2f}", ord->observed);
-        x.window = dt_window(ord->dt_min, ord->dt_max, static_cast<std::size_t>(ord->points));
-        x.off = fmt::format("off by {:.2f}", off);
-      } else {
-        x.observed = "undetermined";
-        x.window = "fewer than 3 usable points";
-        x.off = ord->reason.empty() ? "no window of 3 points" : ord->reason;
-      }
+      x.observed = fit.determined ? fmt::format("{:.2f} in [{:.2f}, {:.2f}]", fit.order, fit.lo, fit.hi) : "no fit";
+      if (fit.determined) x.window = dt_window(fit.dt_min, fit.dt_max, fit.points);
+      if (x.status == Outcome::fail) x.off = fmt::format("off by {:.2f}", std::abs(fit.order - ord->expected));
+      if (x.status == Outcome::undetermined) x.off = v.reason, x.action = v.action;
     }
 }
 
@@ -92,9 +92,11 @@ void check_energy(const Study& s, Checks& c) {
     if (!d.symplectic && !d.symmetric) continue;
     const char* metric = "energy bounded";
     if (s.t_end < 2 * s.period) {
-      Outcome& x = c.add(Outcome::skip, d.label, metric);
+      Outcome& x = c.add(Outcome::undetermined, d.label, metric);
       x.expected = "bounded energy error";
-      x.observed = fmt::format("not judged: t_end = {} is under 2 periods ({})", g(s.t_end), g(2 * s.period));
+      x.observed = fmt::format("t_end = {}", g(s.t_end));
+      x.off = fmt::format("t_end is under 2 periods ({}): a drift cannot be told from an oscillation", g(2 * s.period));
+      x.action = fmt::format("take t_end >= {}", g(2 * s.period));
       continue;
     }
     // Round-off: the engine's class (below 1000 eps), or within 100 times the random walk eps sqrt(n) of n
@@ -142,9 +144,11 @@ struct Worst {
   }
   void finish(Outcome& x, const char* what) const {
     if (compared == 0) {
-      x.status = Outcome::skip;
-      x.observed = unmeasured ? "not judged: round-off not measured (add \"roundoff\" to the spec's metrics)"
-                              : "not judged: no step size where both runs finished";
+      x.status = Outcome::undetermined;
+      x.observed = "nothing to compare";
+      x.off = unmeasured ? "round-off not measured" : "no step size where both runs finished";
+      x.action = unmeasured ? "run the study again with this version of study (it measures the round-off these checks need)"
+                            : "use smaller steps, where the runs finish";
       return;
     }
     x.status = ratio <= 1 ? Outcome::pass : Outcome::fail;
@@ -242,7 +246,7 @@ void check_reversal(const Study& s, const Options& o, Checks& c) {
     for (const auto* r : ok_runs(s, d.label))
       if (std::isfinite(r->reversal)) w.add(r->dt, r->reversal, o.reversal_allowance * eps * static_cast<double>(r->steps));
     w.finish(x, "worst gap");
-    if (w.compared == 0) x.observed = "not judged: no reversal measured";
+    if (w.compared == 0) x.off = "no reversal measured", x.action = "use smaller steps, where the way back finishes";
   }
 }
 
@@ -259,9 +263,17 @@ void check_baseline(const Study& s, const Baseline& b, Checks& c) {
       x.off = "regenerate it with `study baseline RESULTS_DIR --out FILE`, review and commit";
       continue;
     }
+    if (e->points.empty() && std::any_of(s.declared.begin(), s.declared.end(), [&](const report::IntegratorRow& d) {
+          return d.label == label && exact_on_constant_acceleration(s, d);
+        })) {
+      c.drop();  // exact: no error constant exists; the exactness check judges it
+      continue;
+    }
     if (e->points.empty()) {
-      x.status = Outcome::skip;
-      x.observed = "not judged: no error 1e3 times above its noise floor when the baseline was written";
+      x.status = Outcome::undetermined;
+      x.observed = "no error constant in the baseline";
+      x.off = "no error lay 1e3 times above its noise floor when the baseline was written";
+      x.action = "add larger steps to the spec and regenerate the baseline";
       continue;
     }
     double worst = -1;
@@ -315,10 +327,11 @@ std::string xml(const std::string& s) {
 }  // namespace
 
 std::string Outcome::line() const {
-  const char* tag = status == pass ? "PASS" : status == fail ? "FAIL" : "SKIP";
+  const char* tag = status == pass ? "PASS" : status == fail ? "FAIL" : "UNDETERMINED";
   std::string l = fmt::format("{} {} ({}) | {} | {} | expected {} | {}", tag, study, problem, integrator, metric, expected, observed);
   if (!window.empty()) l += " | " + window;
   if (!off.empty()) l += " | " + off;
+  if (!action.empty()) l += " | to decide: " + action;
   return l;
 }
 
@@ -332,6 +345,11 @@ Verdict run_checks(const report::Results& results, const Baseline* baseline, con
     if (s.declared.empty())
       throw report::ReportError((results.dir / "results.json").string() + ": study '" + s.name +
                                 "' has no 'integrators' (written before `study check` existed): run `study run` again");
+    if (results.schema_version != study::results_schema_version)
+      throw report::ReportError(fmt::format("{}: schema_version {}, but this study check reads version {} (orders with their "
+                                            "points and verdicts): run `study run` again",
+                                            (results.dir / "results.json").string(), results.schema_version,
+                                            study::results_schema_version));
     Checks c(s, v.outcomes);
     check_orders(s, o, c);
     check_energy(s, c);
@@ -360,11 +378,11 @@ std::string junit_xml(const Verdict& v) {
     by_study[o.study].push_back(&o);
   }
   std::string out = fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"study check\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n",
-                                v.outcomes.size(), v.count(Outcome::fail), v.count(Outcome::skip));
+                                v.outcomes.size(), v.count(Outcome::fail), v.count(Outcome::undetermined));
   for (const auto& study : order) {
     const auto& cases = by_study[study];
     const auto failures = std::count_if(cases.begin(), cases.end(), [](const Outcome* o) { return o->status == Outcome::fail; });
-    const auto skipped = std::count_if(cases.begin(), cases.end(), [](const Outcome* o) { return o->status == Outcome::skip; });
+    const auto skipped = std::count_if(cases.begin(), cases.end(), [](const Outcome* o) { return o->status == Outcome::undetermined; });
     out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n", xml(study), cases.size(), failures, skipped);
     for (const Outcome* o : cases) {
       out += fmt::format("    <testcase classname=\"{}\" name=\"{}\"", xml(study + "." + o->integrator), xml(o->metric));

@@ -19,12 +19,14 @@ struct Options {
   double reversal_allowance = 100;  ///< symmetric methods return to the start within this many eps per step
 };
 
-/// One check and its verdict.
+/// One check and its verdict: pass, fail, or undetermined (the data cannot decide; `off` then says why and
+/// `action` what would decide it).
 struct Outcome {
-  enum Status { pass, fail, skip };
+  enum Status { pass, fail, undetermined };
   Status status = pass;
   std::string study, problem, integrator, metric;
-  std::string expected, observed, window, off;  ///< off: how far from the expectation (failures)
+  std::string expected, observed, window, off;  ///< off: how far from the expectation (failures), or why undetermined
+  std::string action;                           ///< undetermined: what would decide it
   /// "ci-kepler (kepler) | rk4 | global order | expected 4 +/- 0.2 | observed 1.00 | dt 0.0125..0.1, 4 points | off by 3.00"
   std::string line() const;
 };
@@ -33,7 +35,8 @@ struct Outcome {
 struct Verdict {
   std::vector<Outcome> outcomes;
   std::size_t count(Outcome::Status s) const;
-  bool passed() const { return count(Outcome::fail) == 0; }
+  /// No check failed (strict: and none is undetermined either).
+  bool passed(bool strict = false) const { return count(Outcome::fail) == 0 && (!strict || count(Outcome::undetermined) == 0); }
 };
 
 /// Runs every check on `results`; the baseline's error constants too when one is given.

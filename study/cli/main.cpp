@@ -272,12 +272,15 @@ int run_study(const RunArgs& a) {
       if (reused) std::cout << " (" << reused << " from the run cache)";
       if (diverged) std::cout << ", " << diverged << " diverged";
       std::cout << "; reference bound " << fmt::format("{:.1e}", r.reference_bound) << "\n";
-      for (const auto& ord : r.orders)
-        std::cout << "  " << fmt::format("{:<34} {:<6} ", ord.integrator, ord.metric)
-                  << (ord.fit.determined ? fmt::format("order {:5.2f} (expected {}) over dt {:.3g}..{:.3g}, {} points", ord.fit.order,
-                                                       ord.expected, ord.fit.dt_min, ord.fit.dt_max, ord.fit.points)
-                                         : "undetermined: " + ord.fit.reason)
-                  << "\n";
+      for (const auto& ord : r.orders) {
+        std::cout << "  " << fmt::format("{:<34} {:<6} {:<12} ", ord.integrator, ord.metric, ord.verdict.verdict);
+        if (ord.fit.determined)
+          std::cout << fmt::format("order {:5.2f} in [{:.2f}, {:.2f}] (expected {}) over dt {:.3g}..{:.3g}, {} points", ord.fit.order,
+                                   ord.fit.lo, ord.fit.hi, ord.expected, ord.fit.dt_min, ord.fit.dt_max, ord.fit.points);
+        if (ord.verdict.verdict == "undetermined")
+          std::cout << (ord.fit.determined ? ": " : "") << ord.verdict.reason << (ord.verdict.action.empty() ? "" : "; " + ord.verdict.action);
+        std::cout << "\n";
+      }
       for (const auto& st : r.stability)
         std::cout << "  " << fmt::format("{:<34} stable up to omega h = {:.6g}{}", st.integrator, st.limit,
                                          st.beyond_search ? " (whole search range)" : "")
@@ -299,10 +302,10 @@ struct CheckArgs {
   std::string results = "results";
   std::string baseline, junit;
   double order_tolerance = check::Options{}.order_tolerance;
-  bool verbose = false;
+  bool verbose = false, strict = false;
 };
 
-/// Exit status: 0 every check holds, 1 some check failed, 2 the input could not be read.
+/// Exit status: 0 no check failed, 1 some check failed (--strict: or is undetermined), 2 the input could not be read.
 int run_check(const CheckArgs& a) {
   const report::Results results = report::load(a.results);
   std::optional<check::Baseline> baseline;
@@ -311,13 +314,15 @@ int run_check(const CheckArgs& a) {
   o.order_tolerance = a.order_tolerance;
   const check::Verdict v = check::run_checks(results, baseline ? &*baseline : nullptr, o);
   for (const auto& x : v.outcomes)
-    if (a.verbose || x.status == check::Outcome::fail) std::cout << x.line() << "\n";
+    if (a.verbose || x.status != check::Outcome::pass) std::cout << x.line() << "\n";
   if (!a.junit.empty()) study::write_atomic(a.junit, check::junit_xml(v));
-  std::cout << fmt::format("study check: {} checks on {} stud{} in {}: {} passed, {} failed, {} not judged{}{}\n", v.outcomes.size(),
+  std::cout << fmt::format("study check: {} checks on {} stud{} in {}: {} passed, {} failed, {} undetermined{}{}{}\n", v.outcomes.size(),
                            results.studies.size(), results.studies.size() == 1 ? "y" : "ies", a.results, v.count(check::Outcome::pass),
-                           v.count(check::Outcome::fail), v.count(check::Outcome::skip),
-                           v.count(check::Outcome::skip) && !a.verbose ? " (-v lists every check)" : "", baseline ? "; baseline " + a.baseline : "; error constants not checked (no --baseline)");
-  return v.passed() ? EXIT_SUCCESS : EXIT_FAILURE;
+                           v.count(check::Outcome::fail), v.count(check::Outcome::undetermined),
+                           a.strict && v.count(check::Outcome::undetermined) ? " (--strict: undetermined fails)" : "",
+                           baseline ? "; baseline " + a.baseline : "; error constants not checked (no --baseline)",
+                           a.verbose ? "" : " (-v lists the passes too)");
+  return v.passed(a.strict) ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
 struct BaselineArgs {
@@ -408,9 +413,12 @@ int main(int argc, char** argv) {
   chkcmd->add_option("--junit", chk.junit, "also write the verdict as JUnit XML to this file");
   chkcmd->add_option("--order-tolerance", chk.order_tolerance, "largest |observed - expected| order (default 0.2)")
       ->check(CLI::Range(0.01, 1.0));
-  chkcmd->add_flag("--verbose,-v", chk.verbose, "print every check, also those that pass or are not judged");
-  chkcmd->footer("One line per failed check: study (problem) | integrator | metric | expected | observed | window | how far off.\n"
-                 "Exit status: 0 all checks hold, 1 a check failed, 2 unreadable results or baseline.");
+  chkcmd->add_flag("--verbose,-v", chk.verbose, "print every check, also those that pass");
+  chkcmd->add_flag("--strict", chk.strict, "an undetermined check fails too (for a CI that wants every check decided)");
+  chkcmd->footer("Every check is PASS, FAIL, or UNDETERMINED when the data cannot decide (it then says why and what would\n"
+                 "decide it). One line per failed or undetermined check: study (problem) | integrator | metric | expected |\n"
+                 "observed | window | how far off, or why undetermined | to decide: what to do.\n"
+                 "Exit status: 0 no check failed, 1 a check failed (--strict: or is undetermined), 2 unreadable results or baseline.");
 
   BaselineArgs base;
   auto* basecmd = app.add_subcommand("baseline", "write (or update) a baseline of error constants from a results directory, "

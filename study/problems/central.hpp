@@ -21,6 +21,7 @@ class CentralBody {
   /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep
   /// the energy error bounded, GNI §IX.8).
   static constexpr bool conservative = true, bounded = true;
+  static constexpr bool periodic = true;  // the orbit repeats after period(): some error terms cancel at whole periods
   using Vec = std::array<Real, dim>;
   using State = ode::State<Real, dim>;
 

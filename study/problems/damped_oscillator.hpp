@@ -27,6 +27,7 @@ class DampedOscillator {
   /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep
   /// the energy error bounded, GNI §IX.8).
   static constexpr bool conservative = false, bounded = true;  // friction removes energy
+  static constexpr bool periodic = false;  // it decays
   using Vec = std::array<Real, dim>;
   using State = ode::State<Real, dim>;
   static constexpr std::array<ParamInfo, 4> params{{{"omega", "1", "undamped angular frequency, > 0"},

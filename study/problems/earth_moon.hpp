@@ -29,6 +29,7 @@ class EarthMoon {
   /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep
   /// the energy error bounded, GNI §IX.8).
   static constexpr bool conservative = true, bounded = true;
+  static constexpr bool periodic = true;  // the relative orbit repeats after period()
   using Vec = std::array<Real, dim>;
   using State = ode::State<Real, dim>;
   static constexpr std::array<ParamInfo, 6> params{{{"G", "6.674e-11", "gravitational constant in m^3 kg^-1 s^-2, > 0"},

@@ -26,6 +26,7 @@ class HenonHeiles {
   /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep
   /// the energy error bounded, GNI §IX.8).
   static constexpr bool conservative = true, bounded = true;
+  static constexpr bool periodic = false;  // period() is only the time scale of small oscillations
   using Vec = std::array<Real, dim>;
   using State = ode::State<Real, dim>;
   static constexpr std::array<ParamInfo, 4> params{{{"energy", "0.125", "total energy H, 0 < H < 1/6"},

@@ -25,6 +25,7 @@ class OuterSolarSystem {
   /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep
   /// the energy error bounded, GNI §IX.8).
   static constexpr bool conservative = true, bounded = true;
+  static constexpr bool periodic = false;  // period() is Jupiter's, a time scale
   using Vec = std::array<Real, dim>;
   using State = ode::State<Real, dim>;
   static constexpr std::array<ParamInfo, 1> params{{{"G", "2.95912208286e-4", "gravitational constant in AU^3 / (solar mass day^2), > 0"}}};

@@ -29,6 +29,7 @@ class Pendulum {
   /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep
   /// the energy error bounded, GNI §IX.8).
   static constexpr bool conservative = true, bounded = true;
+  static constexpr bool periodic = true;  // it swings with period() = 4K/omega0
   using Vec = std::array<Real, dim>;
   using State = ode::State<Real, dim>;
   static constexpr std::array<ParamInfo, 2> params{{{"amplitude", "2", "release angle theta0 in radians, 0 < theta0 < pi"},

@@ -25,6 +25,7 @@ class Projectile {
   /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep
   /// the energy error bounded, GNI §IX.8).
   static constexpr bool conservative = true, bounded = false;  // it falls forever: no compact energy surface
+  static constexpr bool periodic = false;  // period() is the time of flight
   using Vec = std::array<Real, dim>;
   using State = ode::State<Real, dim>;
   static constexpr std::array<ParamInfo, 3> params{{{"g", "9.81", "gravitational acceleration (downwards), > 0"},

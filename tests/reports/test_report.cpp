@@ -42,7 +42,7 @@ TEST_CASE("a results file renders to a report with its sections and well-formed 
     CHECK_THAT(md, Catch::Contains(section));
   // Numbers come from the results: rk4's fitted global order, leapfrog's stability limit against its theory,
   // the reference's bound.
-  CHECK_THAT(md, Catch::Contains("| rk4 | 3.95 (4) pass |"));
+  CHECK_THAT(md, Catch::Contains("| rk4 | 3.92 (4) pass | 4.02 (4) pass | 4.99 (5) pass |"));
   CHECK_THAT(md, Catch::Contains("| leapfrog | 2.0000 | 2.0000 |"));
   CHECK_THAT(md, Catch::Contains("| implicit-midpoint | 1.6763 | unbounded |"));
   CHECK_THAT(md, Catch::Contains("| fixture | pendulum | 1.00e-28 | 6.38e-28 |"));
@@ -90,6 +90,24 @@ TEST_CASE("without gnuplot the Markdown is still written and says which plots ar
   CHECK_THAT(md, !Catch::Contains("![", Catch::CaseSensitive::Yes));  // no links to pictures that are not there
   CHECK_THAT(md, Catch::Contains("### Orders"));
   CHECK(fs::exists(dir.path / "plots" / "fixture-global.gp"));
+}
+
+TEST_CASE("order cells show the verdict of results.json and undetermined ones say what would decide them", "[report]") {
+  testing::TempDir dir("report-verdicts");
+  nlohmann::json doc = nlohmann::json::parse(testing::read_file(fixture / "results.json"));
+  for (auto& o : doc["studies"][0]["orders"]) {
+    if (o["integrator"] != "rk4") continue;
+    if (o["metric"] == "global") o["verdict"] = "undetermined", o["reason"] = "slopes still move", o["action"] = "extend the sweep below dt 0.006";
+    if (o["metric"] == "local") o["verdict"] = "fail";
+  }
+  std::ofstream(dir.path / "results.json") << doc.dump();
+  fs::copy(fixture / "fixture", dir.path / "fixture");
+  auto o = options(dir.path, dir.path);
+  o.plots = false;
+  const std::string md = testing::read_file(report::render(o).markdown);
+  CHECK_THAT(md, Catch::Contains("| rk4 | 3.92 (4) undetermined | 4.02 (4) pass | 4.99 (5) **FAIL** |"));
+  CHECK_THAT(md, Catch::Contains("- rk4, global: slopes still move; to decide: extend the sweep below dt 0.006\n"));
+  CHECK_THAT(md, !Catch::Contains("- rk4, max:"));
 }
 
 TEST_CASE("missing or malformed results get clear errors", "[report]") {

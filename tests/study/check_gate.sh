@@ -43,7 +43,9 @@ fi
 
 # The breakage, the id it replaces, and the metrics that must catch it.
 case "$mode" in
-  rk4-wrong-weight) id=rk4; must=("| rk4 | global order |" "| rk4 | local order |" "| rk4 | error constant |") ;;
+  # Inconsistent (its weights sum to 5/6): every global error is above 0.5, where no order is judged, but its
+  # one-step error is O(dt): the local order fails.
+  rk4-wrong-weight) id=rk4; must=("| rk4 | local order |" "| rk4 | exact on constant acceleration |" "| rk4 | error constant |") ;;
   velocity-verlet-no-half) id=velocity-verlet
     must=("| velocity-verlet | global order |" "| velocity-verlet | same positions as stormer-verlet |"
           "| velocity-verlet | exact on constant acceleration |" "| velocity-verlet | error constant |") ;;

@@ -1,0 +1,10 @@
+#pragma once
+/// The version of the results contract (results.json and the CSV tables, README "Output").  Written by the
+/// engine, required by the readers: a file of another version is an error that says what to do.
+///   1: (no schema_version key) up to the CI gate and the stepper benchmark.
+///   2: order entries carry verdict, reason, action, interval and every point with its noise floor;
+///      problem_info carries periodic; energy behaviour "large".
+
+namespace study {
+inline constexpr int results_schema_version = 2;
+}
