@@ -153,9 +153,13 @@ Results load(const fs::path& dir) {
     }
     if (s.has("energy_long")) {
       const Node e = s.at("energy_long");
-      for (std::size_t k = 0; k < e.size(); ++k)
+      for (std::size_t k = 0; k < e.size(); ++k) {
         st.energy_long.push_back({e.at(k).at("integrator").text(), e.at(k).at("status").text(), e.at(k).at("dt").number(),
                                   e.at(k).at("growth_exponent").number(), e.at(k).at("final_rel").number()});
+        if (e.at(k).has("growth_interval") && !e.at(k).at("growth_interval").is_null())
+          st.energy_long.back().growth_lo = e.at(k).at("growth_interval").at(0).number(),
+          st.energy_long.back().growth_hi = e.at(k).at("growth_interval").at(1).number();
+      }
     }
     if (s.has("stability")) {
       const Node e = s.at("stability");

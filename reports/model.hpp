@@ -35,6 +35,7 @@ struct OrderRow {
 struct LongRow {
   std::string integrator, status;
   double dt = 0, growth = 0, final_rel = 0;
+  double growth_lo = NAN, growth_hi = NAN;  ///< the growth exponent's 99 % interval (schema 2)
 };
 /// An integrator of a study as it declares itself (results.json "integrators").
 struct IntegratorRow {

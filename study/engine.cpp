@@ -286,6 +286,7 @@ std::optional<Run> load_run(const std::filesystem::path& dir, const std::string&
     r.roundoff = exact(j.at("roundoff")), r.reversal = exact(j.at("reversal"));
     r.energy_max_rel = exact(j.at("energy_max_rel")), r.energy_final_rel = exact(j.at("energy_final_rel"));
     r.energy_drift_per_time = exact(j.at("energy_drift_per_time")), r.energy_class = j.at("energy_class");
+    r.energy_roundoff = exact(j.at("energy_roundoff"));
     r.angular_momentum_max_rel = exact(j.at("angular_momentum_max_rel"));
     r.final_q = exact_vector(j.at("final_q")), r.final_v = exact_vector(j.at("final_v"));
     r.force_evals = j.at("force_evals");
@@ -306,7 +307,8 @@ void store_run(const std::filesystem::path& dir, const std::string& key, const R
                    {"local", exact(r.local)}, {"local_position", exact(r.local_position)}, {"roundoff", exact(r.roundoff)},
                    {"reversal", exact(r.reversal)}, {"energy_max_rel", exact(r.energy_max_rel)},
                    {"energy_final_rel", exact(r.energy_final_rel)}, {"energy_drift_per_time", exact(r.energy_drift_per_time)},
-                   {"energy_class", r.energy_class}, {"angular_momentum_max_rel", exact(r.angular_momentum_max_rel)},
+                   {"energy_class", r.energy_class}, {"energy_roundoff", exact(r.energy_roundoff)},
+                   {"angular_momentum_max_rel", exact(r.angular_momentum_max_rel)},
                    {"final_q", exact(r.final_q)}, {"final_v", exact(r.final_v)}, {"force_evals", r.force_evals},
                    {"sample_t", exact(r.sample_t)}, {"sample_error", exact(r.sample_error)},
                    {"sample_energy", exact(r.sample_energy)}};
@@ -371,8 +373,8 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
       results[i].conservative = P::conservative, results[i].bounded = P::bounded, results[i].periodic = P::periodic;
       results[i].period = p.period();
     });
-    // Errors need a reference; energy, cost and stability do not.
-    if (specs[i].wants("global") || specs[i].wants("local"))
+    // Errors need a reference, and so does the energy error of a dissipative problem; cost and stability do not.
+    if (specs[i].wants("global") || specs[i].wants("local") || (specs[i].wants("energy") && !results[i].conservative))
       contexts[i].ref = build_reference(specs[i], contexts[i].exact_params, o);
     if (o.use_cache) {
       const auto dir = o.cache_dir.value_or(reference::default_cache_dir());

@@ -115,10 +115,23 @@ bool finite_and_sane(const State& s, double limit) {
 
 inline double norm3(const std::array<double, 3>& x) { return std::sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]); }
 
-/// Energy error classification: a linear trend that accounts for at least half of the largest error is a drift.
-inline std::string classify_energy(double max_rel, double drift_per_time, double t_end) {
-  if (max_rel <= 1e3 * std::numeric_limits<double>::epsilon()) return "round-off";
+/// Energy error classification: "large" above 0.1 (not conserved at this step, whatever its shape);
+/// "round-off" within `noise` (the run's round-off); "drifting" when a linear trend accounts for at least half
+/// of the largest error; else "bounded".
+inline std::string classify_energy(double max_rel, double drift_per_time, double t_end, double noise) {
+  if (max_rel > 0.1) return "large";
+  if (max_rel <= noise) return "round-off";
   return std::abs(drift_per_time) * t_end >= 0.5 * max_rel ? "drifting" : "bounded";
+}
+
+/// The energy error round-off can make over n steps: 100 times the round-off measured at the end of the run
+/// (one sample of a random walk can be small by chance), else 100 times the random walk of n roundings
+/// (Brouwer's law); at least 1000 eps.  A measured value beats the estimate: on a dissipative problem the energy
+/// shrinks, and its round-off with it, while a truncation error of 1e-13 would pass for noise.
+inline double energy_noise(long n, double measured) {
+  const double eps = std::numeric_limits<double>::epsilon();
+  const double estimate = std::isfinite(measured) ? 100 * measured : 100 * eps * std::sqrt(static_cast<double>(n));
+  return std::max(1e3 * eps, estimate);
 }
 
 /// The end of a round-off shadow run: the long double state, or none where its implicit iteration failed.
@@ -154,12 +167,17 @@ Shadow run_shadow(const M& m, const P& p, const Grid& grid, const Context& ctx) 
   return s;
 }
 
+/// The round-off of a run, measured: phase-space (relative, as `global`) and in the energy (relative to |E0|).
+struct RoundOff {
+  double phase = not_measured, energy = not_measured;
+};
+
 /// The round-off in a double run that ended in `end`: the same method, step, start and (double-rounded)
 /// parameters in long double differ from it by that run's round-off alone (the truncation error is the same).
 /// The shadow is deterministic, like a reference, and cached like one: it was most of a re-run's time.
 template <class M, class P>
-double measured_roundoff(const M& m, const P& p, const typename P::State& end, const Grid& grid, const Context& ctx,
-                         const std::string& label) {
+RoundOff measured_roundoff(const M& m, const P& p, const typename P::State& end, const Grid& grid, const Context& ctx,
+                           const std::string& label) {
   std::optional<Shadow> shadow;
   std::string key;
   if (ctx.shadow_cache) {
@@ -170,7 +188,16 @@ double measured_roundoff(const M& m, const P& p, const typename P::State& end, c
     shadow = run_shadow(m, p, grid, ctx);
     if (ctx.shadow_cache) store_shadow(*ctx.shadow_cache, key, *shadow);
   }
-  return shadow->end ? relative_error(end, *shadow->end, ctx.ref).first : not_measured;
+  if (!shadow->end) return {};
+  RoundOff r;
+  r.phase = relative_error(end, *shadow->end, ctx.ref).first;
+  using PL = typename Rebind<P, long double>::type;
+  const PL pl(ctx.exact_params);
+  typename PL::State x;
+  for (std::size_t i = 0; i < P::dim; ++i) x.q[i] = shadow->end->first[i], x.v[i] = shadow->end->second[i];
+  const double e0 = p.energy(p.initial());
+  r.energy = static_cast<double>(std::abs(pl.energy(x) - static_cast<long double>(p.energy(end)))) / (e0 != 0 ? std::abs(e0) : 1.0);
+  return r;
 }
 
 /// Time per step of the bare stepping loop (steady clock): a warm-up block of min(n, 1000) steps, whose time
@@ -237,10 +264,23 @@ Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& ch
       r.sample_error.push_back(phase);
       r.sample_q.emplace_back(s.q.begin(), s.q.end());
       r.sample_v.emplace_back(s.v.begin(), s.v.end());
-      r.sample_energy.push_back((p.energy(s) - e0) / energy_scale);
+      if constexpr (P::conservative) {
+        r.sample_energy.push_back((p.energy(s) - e0) / energy_scale);
+      } else {
+        // Energy is not conserved: its error is against the reference's energy at the same time.
+        double error = not_measured;
+        if (ref.present()) {
+          const auto& at = ref.state(grid.time(k));
+          State exact;
+          for (std::size_t i = 0; i < P::dim; ++i) exact.q[i] = static_cast<double>(at.first[i]), exact.v[i] = static_cast<double>(at.second[i]);
+          error = (p.energy(s) - p.energy(exact)) / energy_scale;
+          if (want_energy) et.push_back(grid.time_d(k)), de.push_back(error);
+        }
+        r.sample_energy.push_back(error);
+      }
       if (ref.present()) r.max = std::isnan(r.max) ? phase : std::max(r.max, phase);
     }
-    if (want_energy && next_energy < energy_samples.size() && energy_samples[next_energy] == k) {
+    if (P::conservative && want_energy && next_energy < energy_samples.size() && energy_samples[next_energy] == k) {
       ++next_energy;
       et.push_back(grid.time_d(k));
       de.push_back((p.energy(s) - e0) / energy_scale);
@@ -273,10 +313,12 @@ Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& ch
   if (ref.present()) {
     const auto [phase, pos] = relative_error(s, ref.state(grid.time(n)), ref);
     r.global = phase, r.position = pos;
-    // Where round-off may matter (within 1e4 of its random-walk estimate eps sqrt(n)), or where the spec asks
-    // (metric roundoff: the identity checks compare runs at round-off level), measure it.
-    if (spec.wants("roundoff") || r.global < 1e4 * std::numeric_limits<double>::epsilon() * std::sqrt(static_cast<double>(n)))
-      r.roundoff = measured_roundoff(m, p, s, grid, ctx, r.integrator);
+    // Every run's round-off is measured (a long double shadow, cached): the checks whose thresholds sit at
+    // round-off (exactness, identities between methods, time reversal) and the order fits' noise floors need
+    // it, and no estimate fits every scheme (one-step methods accumulate like sqrt(n) to n, the two-step
+    // Störmer recurrence like n^2).
+    const RoundOff round = measured_roundoff(m, p, s, grid, ctx, r.integrator);
+    r.roundoff = round.phase, r.energy_roundoff = round.energy;
   }
 
   if (spec.wants("reversibility")) {
@@ -301,14 +343,14 @@ Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& ch
     }
   }
 
-  if (spec.wants("energy")) {
+  if (spec.wants("energy") && !de.empty()) {
     r.energy_max_rel = 0;
     for (double d : de) r.energy_max_rel = std::max(r.energy_max_rel, std::abs(d));
     r.energy_final_rel = de.back();
     double r2 = 0;
     least_squares(et, de, r.energy_drift_per_time, r2);
     if (!std::isfinite(r.energy_drift_per_time)) r.energy_drift_per_time = 0;
-    r.energy_class = classify_energy(r.energy_max_rel, r.energy_drift_per_time, spec.t_end);
+    r.energy_class = classify_energy(r.energy_max_rel, r.energy_drift_per_time, spec.t_end, energy_noise(n, r.energy_roundoff));
     if constexpr (P::has_angular_momentum) r.angular_momentum_max_rel = l_max;
   }
 
@@ -417,6 +459,8 @@ EnergyLong energy_run(const M& m, const P& p, const Spec& spec, const Integrator
   if (lx.size() >= 3) {
     double r2 = 0;
     least_squares(lx, ly, e.growth_exponent, r2);
+    const double half = student_t(0.99, lx.size() - 2) * slope_std_error(lx, ly, e.growth_exponent);
+    e.growth_lo = e.growth_exponent - half, e.growth_hi = e.growth_exponent + half;
   }
   return e;
 }

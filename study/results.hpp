@@ -34,7 +34,8 @@ struct Run {
   /// Time reversal: n steps of h then n of -h; the distance from the start, relative to the largest |q|.
   double reversal = not_measured;
   double energy_max_rel = not_measured, energy_final_rel = not_measured, energy_drift_per_time = not_measured;
-  std::string energy_class;  ///< "bounded", "drifting", "round-off", or "" (not measured)
+  std::string energy_class;  ///< "bounded", "drifting", "round-off", "large", or "" (not measured)
+  double energy_roundoff = not_measured;  ///< round-off in the relative energy error at t_end (long double shadow)
   double angular_momentum_max_rel = not_measured;
   std::vector<double> final_q, final_v;
   double ns_per_step_min = not_measured, ns_per_step_median = not_measured;  ///< timing (not reproducible)
@@ -63,6 +64,7 @@ struct EnergyLong {
   double diverged_t = not_measured;
   std::vector<double> t, rel_error;  ///< log-uniform samples
   double growth_exponent = not_measured;  ///< slope of log|dE| on log t over the second half of the run
+  double growth_lo = not_measured, growth_hi = not_measured;  ///< its 99 % Student-t interval
 };
 
 /// The largest stable omega h on the harmonic oscillator.

@@ -129,10 +129,11 @@ Spec load_spec(const std::filesystem::path& file) {
         r.fail(&value, "params." + std::string(key.str()), "must be a number (or a decimal string)");
     }
   }
-  bool velocity_dependent = false;
+  bool velocity_dependent = false, conservative = true;
   try {
     with_problem<double>(s.problem, s.params, [&](const auto& p) {
       velocity_dependent = !ode::PositionForce<std::decay_t<decltype(p)>>;
+      conservative = std::decay_t<decltype(p)>::conservative;
     });
   } catch (const ParamError& e) {
     r.fail("params", e.what());
@@ -316,6 +317,9 @@ Spec load_spec(const std::filesystem::path& file) {
   }
   if (auto v = r.number("energy_t_end")) {
     if (!(*v > 0) || !std::isfinite(*v)) r.fail("energy_t_end", "must be a finite number > 0");
+    if (!conservative)
+      r.fail("energy_t_end", "the long energy run measures how well energy is conserved, but " + s.problem +
+                                 " is dissipative (its energy error is measured against the reference's, with metric energy)");
     s.energy_t_end = *v;
     s.energy_dt = r.number("energy_dt").value_or(s.dt(0));
     r.steps_for(s.energy_dt, *v, r.get("energy_dt") ? r.get("energy_dt") : r.get("energy_t_end"), "energy_dt");

@@ -67,7 +67,7 @@ Json run_json(const Run& r) {
                 {"reversal", number(r.reversal)}};
   j["energy"] = {{"max_rel", number(r.energy_max_rel)}, {"final_rel", number(r.energy_final_rel)},
                  {"drift_per_time", number(r.energy_drift_per_time)},
-                 {"behaviour", r.energy_class.empty() ? Json(nullptr) : Json(r.energy_class)},
+                 {"behaviour", r.energy_class.empty() ? Json(nullptr) : Json(r.energy_class)}, {"roundoff", number(r.energy_roundoff)},
                  {"angular_momentum_max_rel", number(r.angular_momentum_max_rel)}};
   j["final_state"] = {{"q", r.final_q}, {"v", r.final_v}};
   j["ns_per_step"] = {{"min", number(r.ns_per_step_min)}, {"median", number(r.ns_per_step_median)}};
@@ -156,6 +156,7 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
       for (const EnergyLong& e : r.energy_long)
         st["energy_long"].push_back({{"integrator", e.integrator}, {"dt", e.dt}, {"steps", e.steps}, {"status", e.status},
                                      {"diverged_t", number(e.diverged_t)}, {"growth_exponent", number(e.growth_exponent)},
+                                     {"growth_interval", std::isfinite(e.growth_lo) ? Json::array({e.growth_lo, e.growth_hi}) : Json(nullptr)},
                                      {"final_rel", e.rel_error.empty() ? Json(nullptr) : number(e.rel_error.back())}});
     }
     if (!r.stability.empty()) {
@@ -177,13 +178,13 @@ void write_results(const std::filesystem::path& dir, const std::vector<StudyResu
     const auto sub = dir / r.spec.name;
     std::ostringstream runs, orders, samples, energy, stab;
     runs << "integrator,dt,steps,status,global,position,max,local,local_position,roundoff,reversal,energy_max_rel,energy_final_rel,"
-            "energy_drift_per_time,energy_behaviour,angular_momentum_max_rel,force_evals,ns_per_step_min,ns_per_step_median\n";
+            "energy_drift_per_time,energy_behaviour,energy_roundoff,angular_momentum_max_rel,force_evals,ns_per_step_min,ns_per_step_median\n";
     for (const Run& x : r.runs)
       runs << csv_field(x.integrator) << ',' << num(x.dt) << ',' << x.steps << ',' << x.status << ',' << num(x.global) << ','
            << num(x.position) << ',' << num(x.max) << ',' << num(x.local) << ',' << num(x.local_position) << ','
            << num(x.roundoff) << ',' << num(x.reversal) << ','
            << num(x.energy_max_rel) << ',' << num(x.energy_final_rel) << ',' << num(x.energy_drift_per_time) << ','
-           << x.energy_class << ',' << num(x.angular_momentum_max_rel) << ',' << x.force_evals << ','
+           << x.energy_class << ',' << num(x.energy_roundoff) << ',' << num(x.angular_momentum_max_rel) << ',' << x.force_evals << ','
            << num(x.ns_per_step_min) << ',' << num(x.ns_per_step_median) << '\n';
     write_atomic(sub / "runs.csv", runs.str());
 

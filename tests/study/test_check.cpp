@@ -183,13 +183,28 @@ TEST_CASE("on constant acceleration, order >= 2 is exact and Euler's errors are 
   CHECK(status_of(s, "exact on constant acceleration") == Outcome::fail);
 }
 
-TEST_CASE("time reversal: symmetric methods within 100 eps per step", "[check]") {
+TEST_CASE("time reversal: symmetric methods within 100 eps per step or 10 x twice their measured round-off", "[check]") {
   auto s = study_of();
   s.runs = {run("m", 0.1, 1e-3)};  // 100 steps: allowance 1e4 eps
   s.runs[0].reversal = 0.9e4 * eps;
   CHECK(status_of(s, "time reversal") == Outcome::pass);
   s.runs[0].reversal = 1.1e4 * eps;
   CHECK(status_of(s, "time reversal") == Outcome::fail);
+  // A measured round-off larger than the per-step allowance (the two-step recurrence's n^2): 10 x twice it.
+  s.runs[0].roundoff = 1e-11;
+  s.runs[0].reversal = 1.9e-10;
+  CHECK(status_of(s, "time reversal") == Outcome::pass);
+  s.runs[0].reversal = 2.1e-10;
+  CHECK(status_of(s, "time reversal") == Outcome::fail);
+  // A small measured round-off never lowers the per-step allowance.
+  s.runs[0].roundoff = 1e-18, s.runs[0].reversal = 0.9e4 * eps;
+  CHECK(status_of(s, "time reversal") == Outcome::pass);
+  // Nothing measured: undetermined, with what to do.
+  s.runs[0].reversal = std::nan("");
+  const auto found = outcomes(s, "time reversal");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].status == Outcome::undetermined);
+  CHECK_THAT(found[0].line(), Catch::Contains("no reversal measured") && Catch::Contains("to decide:"));
 }
 
 TEST_CASE("error constants: within the baseline's tolerance on both sides, and every mismatch fails", "[check]") {

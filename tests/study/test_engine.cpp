@@ -18,6 +18,7 @@
 #include "reference/cache.hpp"
 #include "study/engine.hpp"
 #include "study/engine_methods.hpp"
+#include "study/schema.hpp"
 #include "study/write.hpp"
 #include "tests/study/broken_methods.hpp"
 
@@ -70,10 +71,14 @@ TEST_CASE("a small study measures the declared orders and writes every field of 
   CHECK(r.reference_bound < 1e-24);
 
   for (const auto& o : r.orders) {
-    INFO(o.integrator << " " << o.metric << ": " << o.fit.order << " " << o.fit.reason);
+    INFO(o.integrator << " " << o.metric << ": " << o.fit.order << " " << o.fit.reason << " " << o.verdict.reason);
     REQUIRE(o.fit.determined);
     CHECK(o.fit.points >= 3);
     CHECK(std::abs(o.fit.order - o.expected) <= 0.15);
+    CHECK(o.verdict.verdict == "pass");
+    CHECK(o.fit.lo <= o.fit.order);
+    CHECK(o.fit.hi >= o.fit.order);
+    CHECK(o.points.size() == 9);
   }
   for (const auto& run : r.runs) {
     CHECK(run.status == "ok");
@@ -83,6 +88,15 @@ TEST_CASE("a small study measures the declared orders and writes every field of 
     CHECK(run.ns_per_step_min > 0);
     CHECK(run.ns_per_step_min <= run.ns_per_step_median);
     CHECK(run.dt * static_cast<double>(run.steps) == Approx(5.0).epsilon(1e-15));
+    // Round-off is measured for every run (the checks at round-off need it whatever the metrics): the long
+    // double shadow differs from the run by far less than its error, and by at least a rounding.
+    CHECK(run.roundoff > 0);
+    CHECK(run.roundoff < std::max(1e-6 * run.global, 1e-11));
+    // The energy's round-off is part of its error: below it, or below the linear worst case where the error
+    // itself is round-off.
+    INFO(run.integrator << " dt " << run.dt << " energy round-off " << run.energy_roundoff << " of " << run.energy_max_rel);
+    CHECK(run.energy_roundoff >= 0);
+    CHECK(run.energy_roundoff <= std::max(run.energy_max_rel, 100 * std::numeric_limits<double>::epsilon() * static_cast<double>(run.steps)));
   }
 
   study::write_results(dir.path / "out", results, study::collect_meta());
@@ -97,7 +111,15 @@ TEST_CASE("a small study measures the declared orders and writes every field of 
   for (const char* key : {"max_rel", "final_rel", "drift_per_time"}) CHECK(run["energy"][key].is_number());
   CHECK(run["final_state"]["q"].size() == 2);
   const auto& order = st["orders"][0];
-  for (const char* key : {"integrator", "metric", "expected", "observed", "window", "r2", "local_slopes"}) CHECK(order.contains(key));
+  for (const char* key : {"integrator", "metric", "expected", "verdict", "reason", "action", "observed", "interval", "std_error",
+                          "asymptotic", "trend_limit", "window", "r2", "local_slopes", "points"})
+    CHECK(order.contains(key));
+  CHECK(doc["schema_version"] == study::results_schema_version);
+  CHECK(order["verdict"] == "pass");
+  CHECK(order["points"].size() == 9);
+  CHECK(order["points"][0].size() == 3);
+  CHECK(order["interval"][0].get<double>() <= order["observed"].get<double>());
+  CHECK(st["problem_info"]["periodic"] == true);
   for (const char* key : {"dt_min", "dt_max", "points"}) CHECK(order["window"].contains(key));
   for (const char* table : {"runs.csv", "orders.csv", "samples.csv"}) CHECK(fs::exists(dir.path / "out" / "small" / table));
   // Nothing half-written: no temporary files left.
@@ -279,6 +301,83 @@ TEST_CASE("every shipped spec is valid", "[engine][spec]") {
   const auto specs = study::shipped_specs();
   CHECK(specs.size() >= 9);
   for (const auto& f : specs) CHECK_NOTHROW(study::load_spec(f));
+}
+
+TEST_CASE("a dissipative problem's energy error is against the reference's energy, and converges with the method's order",
+          "[engine][energy]") {
+  testing::TempDir dir("engine-dissipative");
+  const auto spec = study::load_spec(dir.file("d.toml", R"(
+name = "d"
+problem = "damped-oscillator"
+params = { zeta = 0.3 }
+t_end = 7.0
+integrators = ["rk4", "rk2-heun"]
+dt = [0.1, 0.05, 0.025]
+metrics = ["energy"]
+)"));
+  const auto results = study::run_studies({spec}, options());
+  const auto& r = results.front();
+  std::map<std::string, std::vector<double>> errors;
+  for (const auto& run : r.runs) {
+    INFO(run.integrator << " dt " << run.dt);
+    // The physical loss (about 1 - exp(-2 zeta t) = 98 %) is not an error of the method.
+    CHECK(run.energy_max_rel < 1e-2);
+    CHECK(run.energy_class != "");
+    errors[run.integrator].push_back(run.energy_max_rel);
+    for (double e : run.sample_energy) CHECK(std::abs(e) <= run.energy_max_rel * (1 + 1e-12));
+  }
+  // Halving dt divides the energy error by about 2^p: rk4 16, rk2 4 (within a factor 1.5 of it).
+  for (const auto& [label, p] : {std::pair{std::string("rk4"), 4}, {std::string("rk2-heun"), 2}})
+    for (std::size_t i = 0; i + 1 < errors[label].size(); ++i) {
+      const double ratio = errors[label][i] / errors[label][i + 1];
+      CHECK(ratio > std::pow(2.0, p) / 1.5);
+      CHECK(ratio < std::pow(2.0, p) * 1.5);
+    }
+}
+
+TEST_CASE("energy classes: large above 0.1, round-off within the noise, drifting by the trend, else bounded", "[engine][energy]") {
+  using study::engine::classify_energy;
+  CHECK(classify_energy(0.11, 0, 10, 1e-13) == "large");
+  CHECK(classify_energy(0.11, 1, 10, 1e-13) == "large");  // never bounded, never merely drifting
+  CHECK(classify_energy(0.09, 0, 10, 1e-13) == "bounded");
+  CHECK(classify_energy(0.09, 0.0045, 10, 1e-13) == "drifting");   // trend 0.045 over t_end: half of 0.09
+  CHECK(classify_energy(0.09, 0.0044, 10, 1e-13) == "bounded");
+  CHECK(classify_energy(1e-13, 1, 10, 1e-13) == "round-off");       // at the noise: never drifting
+  CHECK(classify_energy(1.1e-13, 1, 10, 1e-13) == "drifting");
+  const double eps = std::numeric_limits<double>::epsilon();
+  // The noise: 100 x the measured round-off, else 100 x eps sqrt(n); never below 1000 eps.
+  CHECK(study::engine::energy_noise(1'000'000, 1e-13) == Approx(1e-11));
+  CHECK(study::engine::energy_noise(1'000'000, NAN) == Approx(100 * eps * 1000));
+  CHECK(study::engine::energy_noise(10, 1e-20) == Approx(1e3 * eps));
+}
+
+TEST_CASE("the long energy run's growth exponent comes with a 99 % interval", "[engine][energy]") {
+  testing::TempDir dir("engine-growth");
+  const auto spec = study::load_spec(dir.file("g.toml", R"(
+name = "g"
+problem = "harmonic"
+t_end = 10.0
+integrators = ["euler", "velocity-verlet"]
+dt = [0.1]
+metrics = ["energy"]
+energy_t_end = 1000.0
+energy_dt = 0.01
+)"));
+  const auto results = study::run_studies({spec}, options());
+  for (const auto& e : results.front().energy_long) {
+    INFO(e.integrator << " " << e.growth_exponent << " [" << e.growth_lo << ", " << e.growth_hi << "]");
+    CHECK(e.growth_lo <= e.growth_exponent);
+    CHECK(e.growth_hi >= e.growth_exponent);
+    // Euler multiplies the harmonic energy by (1 + h^2) per step: (1 + 1e-4)^n - 1 grows faster than t.
+    if (e.integrator == "euler") CHECK(e.growth_lo > 1);
+    // Velocity Verlet's energy error oscillates with bounded amplitude: no growth.
+    if (e.integrator == "velocity-verlet") CHECK(std::abs(e.growth_exponent) < 0.25);
+  }
+  // A dissipative problem has no long energy run: its energy is not conserved.
+  CHECK_THROWS_WITH(study::load_spec(dir.file("d.toml", "name = \"d\"\nproblem = \"damped-oscillator\"\nt_end = 1.0\n"
+                                                          "integrators = [\"rk4\"]\ndt = [0.1]\nenergy_t_end = 10.0\n")),
+                    Catch::Contains("d.toml:6: energy_t_end: the long energy run measures how well energy is conserved") &&
+                        Catch::Contains("dissipative"));
 }
 
 TEST_CASE("the harmonic stability limits agree with theory", "[engine]") {
