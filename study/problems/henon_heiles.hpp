@@ -2,6 +2,10 @@
 /// Hénon–Heiles: H = (px^2 + py^2)/2 + (x^2 + y^2)/2 + x^2 y - y^3/3.  No exact solution; bounded for
 /// H < 1/6, increasingly chaotic towards it.  The start (x0, y0, px0) is given and py0 > 0 is set from the
 /// energy.  Source: Hénon & Heiles, Astron. J. 69 (1964) 73; Hairer, Lubich, Wanner, GNI §I.3.
+/// Default start: q0 = (0.1, 0), p0 = (0, 0.5), H = 0.13, the start of the SciML benchmark "Hénon–Heiles
+/// energy conservation" (Micluța-Câmpeanu & Rackauckas, SciMLBenchmarks.jl), a genuinely two-dimensional
+/// orbit.  x = px = 0 is invariant (the potential is even in x): x0 = px0 = 0 gives the one-dimensional
+/// oscillation along y (energy = 0.125, x0 = 0, y0 = 0.1, px0 = 0 was the default before).
 
 #include <array>
 #include <cmath>
@@ -29,9 +33,9 @@ class HenonHeiles {
   static constexpr bool periodic = false;  // period() is only the time scale of small oscillations
   using Vec = std::array<Real, dim>;
   using State = ode::State<Real, dim>;
-  static constexpr std::array<ParamInfo, 4> params{{{"energy", "0.125", "total energy H, 0 < H < 1/6"},
-                                                    {"x0", "0", "initial x"},
-                                                    {"y0", "0.1", "initial y"},
+  static constexpr std::array<ParamInfo, 4> params{{{"energy", "0.13", "total energy H, 0 < H < 1/6"},
+                                                    {"x0", "0.1", "initial x (x0 = px0 = 0: a one-dimensional orbit)"},
+                                                    {"y0", "0", "initial y"},
                                                     {"px0", "0", "initial x momentum (py0 follows from H)"}}};
 
   explicit HenonHeiles(const ParamValues& values = {}) {

@@ -5,6 +5,7 @@
 #include <boost/math/constants/constants.hpp>
 
 #include "integrators/method.hpp"
+#include "integrators/rk4.hpp"
 #include "study/problems/all.hpp"
 #include "tests/support.hpp"
 
@@ -160,4 +161,25 @@ TEST_CASE("parameters are parsed in the problem's own precision", "[problems][pa
   const study::Kepler<LD> p(study::ParamValues{{"e", "0.6"}});
   CHECK(p.initial().q[0] == 1 - ode::from_decimal<LD>("0.6"));
   CHECK(p.initial().q[0] != 1 - static_cast<LD>(0.6));
+}
+
+TEST_CASE("henon-heiles by default is a two-dimensional orbit at H = 0.13, and x0 = px0 = 0 stays on the y axis", "[problems]") {
+  auto max_abs_x = [](const study::HenonHeiles<LD>& p) {
+    auto s = p.initial();
+    LD largest = 0;
+    for (int k = 0; k < 20000; ++k) {  // t = 20 with RK4 at h = 1e-3
+      ode::Rk4::step(s, LD(1e-3), p);
+      largest = std::max(largest, std::abs(s.q[0]));
+    }
+    return largest;
+  };
+  const study::HenonHeiles<LD> p;
+  const auto s = p.initial();
+  CHECK(s.q[0] == LD(0.1L));
+  CHECK(s.q[1] == 0);
+  CHECK(s.v[1] == Approx(0.5).epsilon(1e-15));  // py0 from H = 0.13: sqrt(2 (0.13 - 0.005))
+  CHECK(p.energy(s) == Approx(0.13).epsilon(1e-15));
+  CHECK(max_abs_x(p) > 0.05);  // x moves: two degrees of freedom take part
+  const study::HenonHeiles<LD> axis(study::ParamValues{{"energy", "0.125"}, {"x0", "0"}, {"y0", "0.1"}, {"px0", "0"}});
+  CHECK(max_abs_x(axis) == 0);  // the invariant line x = px = 0
 }
