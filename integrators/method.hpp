@@ -1,6 +1,11 @@
 #pragma once
 /// What every integrator declares about itself, the force concepts, and the stepper factory.
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -55,6 +60,48 @@ inline void force(const P& p, const typename P::Vec& q, [[maybe_unused]] const t
     p.accel(q, a);
   else
     p.accel(q, v, a);
+}
+
+/// A problem that gives its force's Jacobian analytically: p.jacobian(q, v, dadq, dadv).
+template <class P>
+concept HasJacobian = requires(const P& p, const typename P::Vec& q, const typename P::Vec& v,
+                               Jacobian<typename P::real_type, P::dim>& j) {
+  p.jacobian(q, v, j, j);
+};
+
+/// A problem that wants to hear of every iteration of an implicit method (the study counts them).
+template <class P>
+concept CountsIterations = requires(const P& p) { p.count_iteration(); };
+
+/// d a / d q and d a / d v at (q, v): the problem's own, else forward differences in the working precision with
+/// steps sqrt(eps) times the component (at least sqrt(eps) times the largest one), dim (or 2 dim for a
+/// velocity-dependent force) evaluations on top of a = a(q, v), which the caller passes in.
+template <Problem P>
+void force_jacobian(const P& p, const typename P::Vec& q, const typename P::Vec& v, const typename P::Vec& a,
+                    Jacobian<typename P::real_type, P::dim>& dadq, Jacobian<typename P::real_type, P::dim>& dadv) {
+  using Real = typename P::real_type;
+  if constexpr (HasJacobian<P>) {
+    p.jacobian(q, v, dadq, dadv);
+  } else {
+    using std::abs;
+    using std::sqrt;
+    const Real root_eps = sqrt(std::numeric_limits<Real>::epsilon());
+    auto column = [&](const typename P::Vec& x, bool velocity, Jacobian<Real, P::dim>& j) {
+      Real largest = 0;
+      for (const auto& c : x) largest = std::max<Real>(largest, abs(c));
+      for (std::size_t k = 0; k < P::dim; ++k) {
+        typename P::Vec shifted = x, da;
+        const Real step = root_eps * std::max<Real>(abs(x[k]), largest > 0 ? largest : Real(1));
+        shifted[k] += step;
+        const Real actual = shifted[k] - x[k];  // the step the arithmetic really took
+        force(p, velocity ? q : shifted, velocity ? shifted : v, da);
+        for (std::size_t i = 0; i < P::dim; ++i) j[i][k] = (da[i] - a[i]) / actual;
+      }
+    };
+    column(q, false, dadq);
+    if constexpr (VelocityForce<P>) column(v, true, dadv);
+    else for (auto& row : dadv) row.fill(Real(0));
+  }
 }
 
 /// Thrown when an implicit method's iteration does not converge.

@@ -24,6 +24,11 @@ struct State {
   Real t{};
 };
 
+/// d a / d q or d a / d v at one state, D x D (row i: component i of a): problems that give theirs analytically
+/// define jacobian(q, v, dadq, dadv); implicit methods use it (integrators/implicit_rk.hpp).
+template <class Real, std::size_t D>
+using Jacobian = std::array<std::array<Real, D>, D>;
+
 /// y += c * x (the one vector operation the integrators need; kept visible at call sites as drift/kick).
 template <class Real, std::size_t D>
 inline void axpy(std::array<Real, D>& y, Real c, const std::array<Real, D>& x) {

@@ -289,7 +289,7 @@ std::optional<Run> load_run(const std::filesystem::path& dir, const std::string&
     r.energy_roundoff = exact(j.at("energy_roundoff"));
     r.angular_momentum_max_rel = exact(j.at("angular_momentum_max_rel"));
     r.final_q = exact_vector(j.at("final_q")), r.final_v = exact_vector(j.at("final_v"));
-    r.force_evals = j.at("force_evals");
+    r.force_evals = j.at("force_evals"), r.jacobian_evals = j.at("jacobian_evals"), r.iterations = j.at("iterations");
     r.sample_t = exact_vector(j.at("sample_t")), r.sample_error = exact_vector(j.at("sample_error"));
     r.sample_energy = exact_vector(j.at("sample_energy"));
     for (const auto& q : j.at("sample_q")) r.sample_q.push_back(exact_vector(q));
@@ -309,7 +309,7 @@ void store_run(const std::filesystem::path& dir, const std::string& key, const R
                    {"energy_final_rel", exact(r.energy_final_rel)}, {"energy_drift_per_time", exact(r.energy_drift_per_time)},
                    {"energy_class", r.energy_class}, {"energy_roundoff", exact(r.energy_roundoff)},
                    {"angular_momentum_max_rel", exact(r.angular_momentum_max_rel)},
-                   {"final_q", exact(r.final_q)}, {"final_v", exact(r.final_v)}, {"force_evals", r.force_evals},
+                   {"final_q", exact(r.final_q)}, {"final_v", exact(r.final_v)}, {"force_evals", r.force_evals}, {"jacobian_evals", r.jacobian_evals}, {"iterations", r.iterations},
                    {"sample_t", exact(r.sample_t)}, {"sample_error", exact(r.sample_error)},
                    {"sample_energy", exact(r.sample_energy)}};
   auto& q = j["sample_q"] = nlohmann::json::array();

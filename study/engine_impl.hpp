@@ -302,7 +302,7 @@ Run measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& ch
       break;
     }
   }
-  r.force_evals = counted.evaluations();
+  r.force_evals = counted.evaluations(), r.jacobian_evals = counted.jacobians(), r.iterations = counted.iterations();
   if (r.status != "ok") {
     r.max = not_measured;
     return r;
@@ -506,7 +506,7 @@ Stability stability(const M& m, const IntegratorChoice& choice) {
       const double rho = amplification(m, h);
       return std::isfinite(rho) && rho <= 1 + tolerance;
     } catch (const ode::ConvergenceError&) {
-      failure = "the fixed-point iteration stops converging here; the method itself is stable beyond (A-stable)";
+      failure = "the Newton iteration of the stage equations stops converging here; the method itself may be stable beyond";
       return false;
     }
   };

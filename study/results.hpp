@@ -40,6 +40,8 @@ struct Run {
   std::vector<double> final_q, final_v;
   double ns_per_step_min = not_measured, ns_per_step_median = not_measured;  ///< timing (not reproducible)
   std::uint64_t force_evals = 0;
+  std::uint64_t jacobian_evals = 0;  ///< analytic Jacobians (differenced ones are in force_evals)
+  std::uint64_t iterations = 0;      ///< Newton iterations of an implicit method's stage equations
   // Samples for plots: time, positions, phase-space error, relative energy error.
   std::vector<double> sample_t, sample_error, sample_energy;
   std::vector<std::vector<double>> sample_q, sample_v;

@@ -72,6 +72,8 @@ Json run_json(const Run& r) {
   j["final_state"] = {{"q", r.final_q}, {"v", r.final_v}};
   j["ns_per_step"] = {{"min", number(r.ns_per_step_min)}, {"median", number(r.ns_per_step_median)}};
   j["force_evals"] = r.force_evals;
+  j["jacobian_evals"] = r.jacobian_evals;
+  j["iterations"] = r.iterations;
   return j;
 }
 
@@ -178,13 +180,13 @@ void write_results(const std::filesystem::path& dir, const std::vector<StudyResu
     const auto sub = dir / r.spec.name;
     std::ostringstream runs, orders, samples, energy, stab;
     runs << "integrator,dt,steps,status,global,position,max,local,local_position,roundoff,reversal,energy_max_rel,energy_final_rel,"
-            "energy_drift_per_time,energy_behaviour,energy_roundoff,angular_momentum_max_rel,force_evals,ns_per_step_min,ns_per_step_median\n";
+            "energy_drift_per_time,energy_behaviour,energy_roundoff,angular_momentum_max_rel,force_evals,jacobian_evals,iterations,ns_per_step_min,ns_per_step_median\n";
     for (const Run& x : r.runs)
       runs << csv_field(x.integrator) << ',' << num(x.dt) << ',' << x.steps << ',' << x.status << ',' << num(x.global) << ','
            << num(x.position) << ',' << num(x.max) << ',' << num(x.local) << ',' << num(x.local_position) << ','
            << num(x.roundoff) << ',' << num(x.reversal) << ','
            << num(x.energy_max_rel) << ',' << num(x.energy_final_rel) << ',' << num(x.energy_drift_per_time) << ','
-           << x.energy_class << ',' << num(x.energy_roundoff) << ',' << num(x.angular_momentum_max_rel) << ',' << x.force_evals << ','
+           << x.energy_class << ',' << num(x.energy_roundoff) << ',' << num(x.angular_momentum_max_rel) << ',' << x.force_evals << ',' << x.jacobian_evals << ',' << x.iterations << ','
            << num(x.ns_per_step_min) << ',' << num(x.ns_per_step_median) << '\n';
     write_atomic(sub / "runs.csv", runs.str());
 

@@ -36,6 +36,14 @@ class CentralBody {
     a[0] = k * q[0];
     a[1] = k * q[1];
   }
+  /// d a / d q = -mu (I / r^3 - 3 q q^T / r^5).
+  void jacobian(const Vec& q, const Vec&, ode::Jacobian<Real, dim>& dadq, ode::Jacobian<Real, dim>& dadv) const {
+    using std::sqrt;
+    const Real r2 = q[0] * q[0] + q[1] * q[1], r3 = r2 * sqrt(r2);
+    for (std::size_t i = 0; i < dim; ++i)
+      for (std::size_t j = 0; j < dim; ++j) dadq[i][j] = -mu_ * ((i == j ? Real(1) : Real(0)) / r3 - 3 * q[i] * q[j] / (r3 * r2));
+    for (auto& row : dadv) row.fill(Real(0));
+  }
 
   Real energy(const State& s) const {
     using std::sqrt;

@@ -44,6 +44,9 @@ class DampedOscillator {
 
   State initial() const { return {{x0_}, {v0_}, Real(0)}; }
   void accel(const Vec& q, const Vec& v, Vec& a) const { a[0] = -omega_ * omega_ * q[0] - 2 * zeta_ * omega_ * v[0]; }
+  void jacobian(const Vec&, const Vec&, ode::Jacobian<Real, dim>& dadq, ode::Jacobian<Real, dim>& dadv) const {
+    dadq[0][0] = -omega_ * omega_, dadv[0][0] = -2 * zeta_ * omega_;
+  }
   /// Mechanical energy: decays; not an invariant.
   Real energy(const State& s) const { return (s.v[0] * s.v[0] + omega_ * omega_ * s.q[0] * s.q[0]) / 2; }
 

@@ -54,6 +54,11 @@ class HenonHeiles {
     a[0] = -q[0] - 2 * q[0] * q[1];
     a[1] = -q[1] - q[0] * q[0] + q[1] * q[1];
   }
+  void jacobian(const Vec& q, const Vec&, ode::Jacobian<Real, dim>& dadq, ode::Jacobian<Real, dim>& dadv) const {
+    dadq[0][0] = -1 - 2 * q[1], dadq[0][1] = -2 * q[0];
+    dadq[1][0] = -2 * q[0], dadq[1][1] = -1 + 2 * q[1];
+    for (auto& row : dadv) row.fill(Real(0));
+  }
   Real energy(const State& s) const { return (s.v[0] * s.v[0] + s.v[1] * s.v[1]) / 2 + potential(s.q[0], s.q[1]); }
 
   /// 2 pi: the period of the small oscillations.

@@ -49,6 +49,10 @@ class Pendulum {
 
   State initial() const { return {{theta0_}, {Real(0)}, Real(0)}; }
   void accel(const Vec& q, Vec& a) const { using std::sin; a[0] = -omega0_ * omega0_ * sin(q[0]); }
+  void jacobian(const Vec& q, const Vec&, ode::Jacobian<Real, dim>& dadq, ode::Jacobian<Real, dim>& dadv) const {
+    using std::cos;
+    dadq[0][0] = -omega0_ * omega0_ * cos(q[0]), dadv[0][0] = 0;
+  }
   /// theta'^2/2 + omega0^2 (1 - cos theta): zero at rest at the bottom, so relative errors are meaningful.
   Real energy(const State& s) const {
     using std::cos;

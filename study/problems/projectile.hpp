@@ -40,6 +40,10 @@ class Projectile {
 
   State initial() const { return {{Real(0), Real(0)}, {vx_, vy_}, Real(0)}; }
   void accel(const Vec&, Vec& a) const { a[0] = 0, a[1] = -g_; }
+  void jacobian(const Vec&, const Vec&, ode::Jacobian<Real, dim>& dadq, ode::Jacobian<Real, dim>& dadv) const {
+    for (auto* j : {&dadq, &dadv})
+      for (auto& row : *j) row.fill(Real(0));
+  }
   Real energy(const State& s) const { return (s.v[0] * s.v[0] + s.v[1] * s.v[1]) / 2 + g_ * s.q[1]; }
   State exact(Real t) const { return {{vx_ * t, vy_ * t - g_ * t * t / 2}, {vx_, vy_ - g_ * t}, t}; }
 

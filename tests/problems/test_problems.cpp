@@ -183,3 +183,61 @@ TEST_CASE("henon-heiles by default is a two-dimensional orbit at H = 0.13, and x
   const study::HenonHeiles<LD> axis(study::ParamValues{{"energy", "0.125"}, {"x0", "0"}, {"y0", "0.1"}, {"px0", "0"}});
   CHECK(max_abs_x(axis) == 0);  // the invariant line x = px = 0
 }
+
+TEST_CASE("analytic force Jacobians agree with central differences, and the differenced ones with them", "[problems]") {
+  study::for_each_problem<LD>([](auto p) {
+    using P = decltype(p);
+    if constexpr (ode::HasJacobian<P>) {
+      auto s = p.initial();
+      for (std::size_t i = 0; i < P::dim; ++i) s.q[i] += LD(0.01) * (LD(i) + 1), s.v[i] -= LD(0.02);  // off any symmetry
+      ode::Jacobian<LD, P::dim> dadq, dadv, fdq, fdv;
+      p.jacobian(s.q, s.v, dadq, dadv);
+      typename P::Vec a;
+      ode::force(p, s.q, s.v, a);
+      ode::force_jacobian<P>(p, s.q, s.v, a, fdq, fdv);  // the analytic one again, through the dispatcher
+      for (std::size_t k = 0; k < P::dim; ++k) {
+        const LD d = 1e-5L * std::max<LD>(1, std::abs(s.q[k])), dv = 1e-5L * std::max<LD>(1, std::abs(s.v[k]));
+        auto q1 = s.q, q2 = s.q, v1 = s.v, v2 = s.v;
+        q1[k] += d, q2[k] -= d, v1[k] += dv, v2[k] -= dv;
+        typename P::Vec a1, a2, b1, b2;
+        ode::force(p, q1, s.v, a1), ode::force(p, q2, s.v, a2), ode::force(p, s.q, v1, b1), ode::force(p, s.q, v2, b2);
+        for (std::size_t i = 0; i < P::dim; ++i) {
+          INFO(P::id << ": d a_" << i << " / d q_" << k);
+          const LD scale = 1 + std::abs(dadq[i][k]);
+          CHECK(std::abs((a1[i] - a2[i]) / (2 * d) - dadq[i][k]) <= 1e-8L * scale);  // O(d^2) truncation
+          CHECK(std::abs((b1[i] - b2[i]) / (2 * dv) - dadv[i][k]) <= 1e-8L * (1 + std::abs(dadv[i][k])));
+          CHECK(fdq[i][k] == dadq[i][k]);
+        }
+      }
+    }
+  });
+}
+
+TEST_CASE("a differenced Jacobian is accurate to about sqrt(eps)", "[problems]") {
+  // Outer solar system has no analytic Jacobian: forward differences in double against central ones in long double.
+  const study::OuterSolarSystem<double> p;
+  const study::OuterSolarSystem<LD> pl;
+  const auto s = p.initial();
+  const auto sl = pl.initial();
+  study::OuterSolarSystem<double>::Vec a;
+  ode::force(p, s.q, s.v, a);
+  ode::Jacobian<double, 18> fdq, fdv;
+  ode::force_jacobian(p, s.q, s.v, a, fdq, fdv);
+  double largest = 0;
+  for (const auto& row : fdq)
+    for (double x : row) largest = std::max(largest, std::abs(x));
+  for (std::size_t k = 0; k < 18; ++k) {
+    const LD d = 1e-6L * std::max<LD>(1, std::abs(sl.q[k]));
+    auto q1 = sl.q, q2 = sl.q;
+    q1[k] += d, q2[k] -= d;
+    study::OuterSolarSystem<LD>::Vec a1, a2;
+    pl.accel(q1, a1), pl.accel(q2, a2);
+    for (std::size_t i = 0; i < 18; ++i) {
+      INFO("d a_" << i << " / d q_" << k);
+      const double exact = static_cast<double>((a1[i] - a2[i]) / (2 * d));
+      CHECK(std::abs(fdq[i][k] - exact) <= 1e-6 * largest);  // sqrt(eps) = 1.5e-8 relative to the step's scale
+    }
+  }
+  for (const auto& row : fdv)
+    for (double x : row) CHECK(x == 0);  // a position-only force
+}

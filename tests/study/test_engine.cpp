@@ -141,9 +141,10 @@ TEST_CASE("results do not depend on the number of threads", "[engine]") {
 
 TEST_CASE("a diverging run is recorded with its step, time and reason", "[engine]") {
   testing::TempDir dir("engine-diverge");
-  // omega h = 10: explicit Euler grows by sqrt(101) per step and overflows; the implicit iteration cannot
-  // converge; velocity Verlet and RK4 are beyond their limits and blow up too.  None of this may crash the
-  // study.  (Energy only: no reference is needed.)
+  // omega h = 10: explicit Euler grows by sqrt(101) per step and overflows; velocity Verlet and RK4 are beyond
+  // their limits and blow up too.  None of this may crash the study.  Gauss-Legendre is A-stable and its Newton
+  // iteration solves the linear stage equations at any step: it keeps the (quadratic) energy to round-off.
+  // (Energy only: no reference is needed.)
   const auto spec = study::load_spec(dir.file("stiff.toml", R"(
 name = "stiff"
 problem = "harmonic"
@@ -157,7 +158,13 @@ metrics = ["energy"]
   std::map<std::string, const study::Run*> at_large_step;
   for (const auto& run : results[0].runs)
     if (run.dt == 0.1) at_large_step[run.integrator] = &run;
-  for (const char* id : {"euler", "gauss-legendre4", "velocity-verlet", "rk4"}) {
+  const study::Run* gl = at_large_step.at("gauss-legendre4");
+  CHECK(gl->status == "ok");
+  CHECK(gl->energy_max_rel < 1e3 * std::numeric_limits<double>::epsilon());
+  CHECK(gl->iterations >= static_cast<std::uint64_t>(gl->steps));  // at least one Newton iteration per step ...
+  CHECK(gl->iterations <= static_cast<std::uint64_t>(3 * gl->steps));  // ... and a linear problem needs no more than the one plus the check
+  CHECK(gl->jacobian_evals == static_cast<std::uint64_t>(gl->steps));  // harmonic's analytic Jacobian, once per step
+  for (const char* id : {"euler", "velocity-verlet", "rk4"}) {
     INFO(id);
     const auto* run = at_large_step.at(id);
     CHECK(run->status == "diverged");
@@ -167,7 +174,6 @@ metrics = ["energy"]
     CHECK_FALSE(run->reason.empty());
     CHECK(std::isnan(run->energy_max_rel));
   }
-  CHECK_THAT(at_large_step.at("gauss-legendre4")->reason, Catch::Contains("did not converge"));
   CHECK_THAT(at_large_step.at("euler")->reason, Catch::Contains("finite range"));
   for (const auto& run : results[0].runs)
     if (run.dt == 0.001 && run.id != "euler") CHECK(run.status == "ok");
@@ -384,11 +390,18 @@ TEST_CASE("the harmonic stability limits agree with theory", "[engine]") {
   testing::TempDir dir("engine-stability");
   const auto spec = study::load_spec(dir.file("s.toml", "name = \"s\"\nproblem = \"harmonic\"\nt_end = 1.0\n"
                                                         "integrators = [\"euler\", \"rk2-midpoint\", \"symplectic-euler\", \"velocity-verlet\", "
-                                                        "\"stormer-verlet\", \"rk4\", \"yoshida4\"]\ndt = [0.1]\nmetrics = [\"stability\"]\n"));
+                                                        "\"stormer-verlet\", \"rk4\", \"yoshida4\", \"implicit-midpoint\", \"gauss-legendre4\"]\n"
+                                                        "dt = [0.1]\nmetrics = [\"stability\"]\n"));
   const auto results = study::run_studies({spec}, options());
   std::map<std::string, double> limit;
   for (const auto& s : results[0].stability) {
     limit[s.integrator] = s.limit;
+    if (std::isinf(s.theory)) {  // A-stable: stable over the whole scan, as theory says (Newton solves every step)
+      INFO(s.integrator << ": " << s.note);
+      CHECK(s.beyond_search);
+      CHECK(s.limit == Approx(10).margin(0.01));
+      continue;
+    }
     // The theoretical value, worked out from the formula (not the stepper), agrees with the measured one.
     INFO(s.integrator << ": measured " << s.limit << ", theory " << s.theory << " (" << s.theory_basis << ")");
     CHECK(s.limit == Approx(s.theory).margin(1e-8));
