@@ -7,6 +7,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "study/problems/arenstorf.hpp"
 #include "study/problems/central_force.hpp"
 #include "study/problems/damped_oscillator.hpp"
 #include "study/problems/earth_moon.hpp"
@@ -15,13 +16,15 @@
 #include "study/problems/kepler.hpp"
 #include "study/problems/outer_solar_system.hpp"
 #include "study/problems/pendulum.hpp"
+#include "study/problems/plummer.hpp"
 #include "study/problems/projectile.hpp"
 
 namespace study {
 
 template <class Real>
 using AllProblems = std::tuple<Projectile<Real>, CentralForce<Real>, EarthMoon<Real>, Kepler<Real>, Harmonic<Real>,
-                               Pendulum<Real>, HenonHeiles<Real>, OuterSolarSystem<Real>, DampedOscillator<Real>>;
+                               Pendulum<Real>, HenonHeiles<Real>, OuterSolarSystem<Real>, DampedOscillator<Real>,
+                               Plummer<Real>, Arenstorf<Real>>;
 
 /// The ids of all problems, in list order.
 inline std::array<std::string_view, std::tuple_size_v<AllProblems<double>>> problem_ids() {

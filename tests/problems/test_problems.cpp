@@ -60,6 +60,8 @@ typename P::State moving(const P& p) {
   for (auto v : s.v) scale = std::max(scale, std::abs(v));
   if (scale == 0) scale = 1;
   for (std::size_t i = 0; i < P::dim; ++i) s.v[i] += scale * LD(0.1) * LD(i + 1) / LD(P::dim);
+  // Arenstorf's start is 0.006 from the Moon: far from it the differences' step (1e-5 of the period) is small.
+  if constexpr (std::is_same_v<P, study::Arenstorf<LD>>) s.q = {LD(0.5), LD(0.3)};
   return s;
 }
 }  // namespace
@@ -73,7 +75,7 @@ TEMPLATE_TEST_CASE("exact solutions solve their equations of motion", "[problems
 TEMPLATE_TEST_CASE("problems declared conservative conserve energy: dE/dt = 0 along the flow, and only they",
                    "[problems]", study::Projectile<LD>, study::CentralForce<LD>, study::EarthMoon<LD>, study::Kepler<LD>,
                    study::Harmonic<LD>, study::Pendulum<LD>, study::HenonHeiles<LD>, study::OuterSolarSystem<LD>,
-                   study::DampedOscillator<LD>) {
+                   study::DampedOscillator<LD>, study::Plummer<LD>, study::Arenstorf<LD>) {
   const TestType p;
   const auto [potential, kinetic] = energy_rates(p, moving(p));
   CHECK(std::abs(kinetic) > 0);
@@ -240,4 +242,46 @@ TEST_CASE("a differenced Jacobian is accurate to about sqrt(eps)", "[problems]")
   }
   for (const auto& row : fdv)
     for (double x : row) CHECK(x == 0);  // a position-only force
+}
+
+TEST_CASE("the Plummer cluster: n bodies from a fixed seed, centre of mass at rest at the origin, bound", "[problems]") {
+  const study::Plummer<LD> p;
+  const auto s = p.initial();
+  CHECK(p.bodies_present() == 8);
+  LD cx[3]{}, cv[3]{}, largest = 0;
+  for (std::size_t i = 0; i < 16; ++i)
+    for (std::size_t k = 0; k < 3; ++k) {
+      if (i >= 8) {
+        CHECK(s.q[3 * i + k] == 0);  // absent bodies: at rest at the origin
+        CHECK(s.v[3 * i + k] == 0);
+        continue;
+      }
+      cx[k] += s.q[3 * i + k], cv[k] += s.v[3 * i + k], largest = std::max(largest, std::abs(s.q[3 * i + k]));
+    }
+  for (int k = 0; k < 3; ++k) {
+    CHECK(std::abs(cx[k]) <= 1e-15L * 8 * largest);
+    CHECK(std::abs(cv[k]) <= 1e-15L * 8);
+  }
+  CHECK(largest > 0.05);
+  CHECK(largest <= 10 * 3 * boost::math::constants::pi<LD>() / 16 * 2);  // the cut at r = 10 Plummer radii (+ the shift)
+  CHECK(p.energy(s) < 0);  // a bound cluster
+  // The same seed gives the same cluster; another seed another one; n and the softening are the parameters.
+  CHECK(study::Plummer<LD>().initial().q == s.q);
+  CHECK(study::Plummer<LD>(study::ParamValues{{"seed", "2"}}).initial().q != s.q);
+  const study::Plummer<LD> five(study::ParamValues{{"n", "5"}, {"softening", "0.1"}});
+  CHECK(five.bodies_present() == 5);
+  CHECK(five.initial().q[3 * 5] == 0);
+  for (const auto& [name, value] : {std::pair{"n", "4"}, {"n", "17"}, {"n", "5.5"}, {"softening", "0"}, {"seed", "-1"}})
+    CHECK_THROWS_AS(study::Plummer<LD>(study::ParamValues{{name, value}}), study::ParamError);
+  CHECK_THROWS_WITH(study::Plummer<LD>(study::ParamValues{{"n", "4"}}), Catch::Contains("plummer: parameter 'n' = 4 is out of range"));
+}
+
+TEST_CASE("the restricted three-body problem starts on Arenstorf's orbit and refuses a start at a primary", "[problems]") {
+  const study::Arenstorf<LD> p;
+  const auto s = p.initial();
+  CHECK(s.q[0] == LD(0.994L));
+  CHECK(s.v[1] == Approx(-2.00158510637908252240537862224));
+  CHECK(p.period() == Approx(17.0652165601579625588917206249));
+  CHECK_THROWS_WITH(study::Arenstorf<LD>(study::ParamValues{{"x0", "0.987722529"}}), Catch::Contains("must not be at the Earth (-mu) or the Moon"));
+  CHECK_THROWS_AS(study::Arenstorf<LD>(study::ParamValues{{"mu", "0.6"}}), study::ParamError);
 }

@@ -76,6 +76,33 @@ TEST_CASE("without an exact solution the bound comes from the two solves alone",
   }
 }
 
+TEST_CASE("Arenstorf's orbit closes after its period, to the digits of its published data", "[reference]") {
+  // HNW I §II.0 give the start and T to 30 digits: the float128 reference at T is back at the start (a wrong
+  // sign in the Coriolis term, or a wrong mass, misses by order one).
+  const Real T = reference::from_decimal("17.0652165601579625588917206249");
+  const auto r = reference::compute({.problem = "arenstorf", .params = {}, .times = {T / 2, T}, .initial = {}}, no_cache());
+  const study::Arenstorf<Real> p;
+  const auto s = p.initial();
+  for (std::size_t i = 0; i < 2; ++i) {
+    CHECK(abs(r.q[1][i] - s.q[i]) <= Real(1e-18));
+    CHECK(abs(r.v[1][i] - s.v[i]) <= Real(1e-18));
+  }
+  CHECK(abs(r.q[0][0] - s.q[0]) > Real(0.1));  // half way it is far from the start
+  CHECK(r.error_bound < Real(1e-20));
+}
+
+TEST_CASE("the Plummer cluster's reference conserves energy to its bound", "[reference]") {
+  const auto r = reference::compute({.problem = "plummer", .params = {{"n", "5"}}, .times = times_over(Real(2), 2), .initial = {}}, no_cache());
+  const study::Plummer<Real> p(study::ParamValues{{"n", "5"}});
+  const Real e0 = p.energy(p.initial());
+  CHECK(r.error_bound < Real(1e-20));
+  for (std::size_t i = 0; i < r.times.size(); ++i) {
+    study::Plummer<Real>::State s;
+    for (std::size_t k = 0; k < 48; ++k) s.q[k] = r.q[i][k], s.v[k] = r.v[i][k];
+    CHECK(abs(p.energy(s) - e0) <= 10 * r.error_bound * abs(e0) + Real(1e-25));
+  }
+}
+
 TEST_CASE("the certifying solve on a second thread gives bitwise the same reference as on one thread", "[reference]") {
   const reference::Request request{.problem = "kepler", .params = {}, .times = times_over(Real(20), 6), .initial = {}};
   auto one = no_cache(), two = no_cache();
