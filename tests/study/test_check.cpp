@@ -135,9 +135,16 @@ TEST_CASE("symplectic energy: bounded passes, drifting fails, and others, short 
   for (auto& r : s.runs) r.behaviour = "bounded", r.energy_max = 0.5;
   CHECK(status_of(s, "energy") == Outcome::fail);
 
-  s.t_end = 1.9;  // under two periods: cannot tell bounded from drifting
+  // Periodic motion: 2 periods tell bounded from drifting; several periods (periodic = false): 10 of the fastest.
+  s.periodic = true, s.t_end = 1.9;
   CHECK(status_of(s, "energy") == Outcome::undetermined);
+  s.t_end = 2.1;
+  CHECK(status_of(s, "energy") == Outcome::fail);  // judged again (the runs above are still too large)
+  s.periodic = false, s.t_end = 9.9;
+  CHECK(status_of(s, "energy") == Outcome::undetermined);
+  CHECK_THAT(outcomes(s, "energy").front().line(), Catch::Contains("under 10 periods") && Catch::Contains("take t_end >= 10"));
   s.t_end = 10;
+  CHECK(status_of(s, "energy") == Outcome::fail);
   s.bounded = false;
   CHECK(outcomes(s, "energy").empty());
   s.bounded = true, s.declared[0].symplectic = s.declared[0].symmetric = false;
