@@ -130,6 +130,15 @@ Results load(const fs::path& dir) {
         st.integrators.push_back(row.integrator);
       st.runs.push_back(row);
     }
+    if (s.has("sweeps")) {
+      const Node w = s.at("sweeps");
+      for (std::size_t k = 0; k < w.size(); ++k) {
+        SweepRow row{w.at(k).at("integrator").text(), w.at(k).at("automatic").boolean(), {}, w.at(k).at("stop").text()};
+        const Node dts = w.at(k).at("dts");
+        for (std::size_t q = 0; q < dts.size(); ++q) row.dts.push_back(dts.at(q).number());
+        st.sweeps.push_back(std::move(row));
+      }
+    }
     const Node orders = s.at("orders");
     for (std::size_t k = 0; k < orders.size(); ++k) {
       const Node x = orders.at(k);

@@ -47,6 +47,13 @@ struct StabilityRow {
   std::string integrator, note, theory_basis;
   double limit = 0, theory = 0;  ///< theory: inf when unbounded (A-stable), NaN when unknown
 };
+/// The step sizes one integrator ran and why its sweep stopped (results.json "sweeps").
+struct SweepRow {
+  std::string integrator;
+  bool automatic = false;
+  std::vector<double> dts;
+  std::string stop;
+};
 struct Study {
   std::string name, title, problem, dt_pattern;
   double t_end = 0, ref_tol = 0, ref_bound = 0, plot_dt = 0, dt_amplitude = 0;
@@ -57,6 +64,7 @@ struct Study {
   std::vector<std::string> integrators;  ///< in spec order
   std::vector<IntegratorRow> declared;   ///< what each integrator declares (empty in results older than `study check`)
   std::vector<RunRow> runs;
+  std::vector<SweepRow> sweeps;  ///< empty in results older than automatic sweeps
   std::vector<OrderRow> orders;
   std::vector<LongRow> energy_long;
   std::vector<StabilityRow> stability;

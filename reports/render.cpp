@@ -224,6 +224,13 @@ Outcome render(const Options& options) {
           if (const OrderRow* o = find_order(s, i, m); o && o->verdict == "undetermined")
             undecided += "- " + i + ", " + m + ": " + o->reason + (o->action.empty() ? "" : "; to decide: " + o->action) + "\n";
       if (!undecided.empty()) md << "Undetermined orders, and what would decide them:\n\n" << undecided << "\n";
+      std::string automatic;
+      for (const auto& w : s.sweeps)
+        if (w.automatic && !w.dts.empty())
+          automatic += fmt::format("| {} | {} | {}–{} | {} |\n", w.integrator, w.dts.size(), g(w.dts.front()), g(w.dts.back()), cell(w.stop));
+      if (!automatic.empty())
+        md << "Automatic sweep (dt = \"auto\": halving from the problem's time scale, chosen per integrator):\n\n"
+           << "| integrator | runs | dt | why it stopped |\n|---|---|---|---|\n" << automatic << "\n";
       for (const std::string m : {"global", "max", "local"})
         if (const Plot* p = find_plot(s, m)) md << image(*p);
     }

@@ -130,8 +130,112 @@ struct Task {
   TaskKind kind;
   std::size_t spec, integrator;
   long steps = 0;
-  std::size_t slot = 0;  ///< where its result goes
+  std::size_t slot = 0;  ///< where its result goes (an automatic sweep: its first run)
+  bool automatic = false;  ///< the integrator's whole automatic sweep, one run after the other
+  std::size_t sweep = 0;   ///< its slot in res.sweeps
 };
+
+/// One run's point for the order fit of `metric` ("global", "max" or "local"), with its noise floor: the
+/// reference's bound, and round-off -- measured (long double shadow run), else its random-walk estimate eps
+/// sqrt(n); for one step a few roundings.
+ErrorPoint error_point(const Run& r, const std::string& metric, double reference_bound) {
+  const double eps = std::numeric_limits<double>::epsilon();
+  const double roundoff = metric == "local" ? 4 * eps
+                          : std::isfinite(r.roundoff) ? r.roundoff
+                                                      : eps * std::sqrt(static_cast<double>(r.steps));
+  const double error = metric == "global" ? r.global : metric == "max" ? r.max : r.local;
+  return {r.dt, error, std::max(reference_bound, roundoff)};
+}
+
+/// The order metrics a spec fits.  global: at t_end; max: largest over the trajectory (immune to
+/// cancellations at special times, such as symplectic Euler's O(h) term at multiples of the period); local: one
+/// step from reference states.
+std::vector<std::string> order_metrics(const Spec& spec) {
+  std::vector<std::string> metrics;
+  for (const std::string metric : {"global", "max", "local"})
+    if (spec.wants(metric == "max" ? "global" : metric)) metrics.push_back(metric);
+  return metrics;
+}
+
+/// What the verdict on an order needs besides the fit.
+OrderContext order_context(const StudyResult& res, const std::string& metric, int expected) {
+  return {.expected = static_cast<double>(expected), .tolerance = FitOptions{}.tolerance,
+          .periods = res.periodic ? res.spec.t_end / res.period : NAN,
+          .exact = exact_on_constant_acceleration(res.spec.problem, metric, expected)};
+}
+
+/// dt = "auto": one integrator down the spec's ladder of halvings, one run after the other (each decision
+/// depends only on the errors before it, so the sweep is the same on any number of threads), until the error is
+/// within 100 x its noise floor, or every order it is judged on is decided over at least 4 points, or the
+/// budget is spent.  While local slopes still drift the orders stay undetermined, so the sweep goes on.  Past the
+/// first three steps, while the error is still above 0.5 (or the run diverged) the sweep skips a level: those
+/// runs are no use to a fit, and the pre-asymptotic range of a problem with a fast time scale (a close
+/// encounter) can be long.
+void auto_sweep(const Task& t, const Spec& spec, const engine::Context& ctx, StudyResult& res, const TaskRunner& run,
+                const EngineOptions& o) {
+  using clock = std::chrono::steady_clock;
+  const SpecIntegrator& si = spec.integrators[t.integrator];
+  Sweep& sweep = res.sweeps[t.sweep];
+  sweep.integrator = si.choice.label(), sweep.automatic = true;
+  const AutoSweep& budget = *spec.auto_dt;
+  const FitOptions fit_options;
+  const auto metrics = order_metrics(spec);
+  const std::string driver = metrics.front();  // global if measured, else local
+  const auto start = clock::now();
+  auto seconds = [](clock::duration d) { return std::chrono::duration<double>(d).count(); };
+  std::vector<std::size_t> done;  // ladder levels run
+  for (std::size_t k = 0; k < spec.steps.size();) {
+    if (o.interrupted && *o.interrupted) return;
+    const auto t0 = clock::now();
+    run(TaskKind::run, spec, si, spec.steps[k], ctx, res, t.slot + k);
+    const double last = seconds(clock::now() - t0), spent = seconds(clock::now() - start);
+    const Run& r = res.runs[t.slot + k];
+    sweep.dts.push_back(r.dt), done.push_back(k);
+    const ErrorPoint p = error_point(r, driver, res.reference_bound);
+    const bool pre_asymptotic = !(p.error <= fit_options.max_error);  // NaN (diverged) too
+    const std::size_t next = k + (pre_asymptotic && k >= 2 ? 2 : 1);
+    if (done.size() >= fit_options.min_points) {
+      if (std::isfinite(p.error) && p.error <= fit_options.near_floor_factor * p.floor) {
+        sweep.stop = fmt::format("the {} error {:.3g} at dt {} is within {} x its noise floor {:.3g}", driver, p.error,
+                                 short_num(r.dt), fit_options.near_floor_factor, p.floor);
+        return;
+      }
+      std::string decided;
+      for (const auto& metric : metrics) {
+        std::vector<ErrorPoint> points;
+        for (std::size_t j : done) points.push_back(error_point(res.runs[t.slot + j], metric, res.reference_bound));
+        const OrderFit fit = fit_order(points);
+        const int expected = metric == "local" ? si.expected_local : si.expected_global;
+        const OrderVerdict v = judge_order(fit, order_context(res, metric, expected));
+        if (v.verdict == "undetermined" || fit.points < fit_options.min_points + 1) {
+          decided.clear();
+          break;
+        }
+        decided += fmt::format("{}{} {} over dt {}..{}", decided.empty() ? "" : ", ", metric, v.verdict, short_num(fit.dt_min),
+                               short_num(fit.dt_max));
+      }
+      if (!decided.empty()) {
+        sweep.stop = "every order is decided (" + decided + ")";
+        return;
+      }
+    }
+    if (static_cast<int>(done.size()) == budget.runs) {
+      sweep.stop = fmt::format("the budget of {} runs is spent; the orders are not all decided (raise dt.runs)", budget.runs);
+      return;
+    }
+    if (next >= spec.steps.size()) {
+      sweep.stop = fmt::format("the ladder ends at {} steps; the orders are not all decided", spec.steps.back());
+      return;
+    }
+    // The next run takes about as much longer as it has more steps.
+    const double more = static_cast<double>(spec.steps[next]) / static_cast<double>(spec.steps[k]);
+    if (budget.seconds > 0 && spent + more * last > budget.seconds) {
+      sweep.stop = fmt::format("the budget of {} s would be exceeded by the next run ({:.3g} s spent)", budget.seconds, spent);
+      return;
+    }
+    k = next;
+  }
+}
 
 /// Runs `work(i)` for i < count on `jobs` threads, reporting progress from this thread; rethrows the first error.
 void parallel(std::size_t count, int jobs, const std::function<void(std::size_t)>& work, const EngineOptions& o,
@@ -357,7 +461,9 @@ void store_shadow(const std::filesystem::path& dir, const std::string& key, cons
 
 void run_hand_written_task(TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps, const engine::Context& ctx,
                            StudyResult& res, std::size_t slot) {
-  engine::run_task<ode::AllMethods>(kind, spec, si, steps, ctx, res, slot);
+  if (!engine::run_hand_written_first(kind, spec, si, steps, ctx, res, slot) &&
+      !engine::run_hand_written_second(kind, spec, si, steps, ctx, res, slot))
+    with_problem<double>(spec.problem, spec.params, [](const auto&) {});  // throws UnknownProblem, naming the valid ids
 }
 
 std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const EngineOptions& o, const TaskRunner& runner) {
@@ -385,7 +491,8 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
     }
   }, o, "references", [&](std::size_t i) { return specs[i].name + " (" + specs[i].problem + ")"; });
 
-  // Plan: every run, long energy run and stability search, each with its own result slot.
+  // Plan: every run, long energy run and stability search, each with its own result slot; an automatic sweep
+  // reserves a slot for every step of its ladder and gives back those it did not use.
   std::vector<Task> tasks;
   for (std::size_t s = 0; s < specs.size(); ++s) {
     const Spec& spec = specs[s];
@@ -395,14 +502,22 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
     const bool sweeps = spec.wants("global") || spec.wants("local") || spec.wants("energy") || spec.wants("walltime") ||
                         spec.wants("reversibility");
     for (std::size_t i = 0; i < spec.integrators.size(); ++i) {
-      if (sweeps)
-        for (long n : spec.steps) tasks.push_back({TaskKind::run, s, i, n, res.runs.size()}), res.runs.emplace_back();
+      if (sweeps && spec.auto_dt) {
+        tasks.push_back({TaskKind::run, s, i, 0, res.runs.size(), true, res.sweeps.size()});
+        res.runs.resize(res.runs.size() + spec.steps.size()), res.sweeps.emplace_back();
+      } else if (sweeps) {
+        Sweep fixed{spec.integrators[i].choice.label(), false, {}, "the spec's step sizes"};
+        for (std::size_t k = 0; k < spec.steps.size(); ++k)
+          tasks.push_back({TaskKind::run, s, i, spec.steps[k], res.runs.size()}), res.runs.emplace_back(), fixed.dts.push_back(spec.dt(k));
+        res.sweeps.push_back(std::move(fixed));
+      }
       if (spec.energy_t_end) tasks.push_back({TaskKind::energy, s, i, 0, res.energy_long.size()}), res.energy_long.emplace_back();
       if (spec.wants("stability")) tasks.push_back({TaskKind::stability, s, i, 0, res.stability.size()}), res.stability.emplace_back();
     }
   }
   // Longest first, so that the pool does not end waiting on one big run (the order of results is fixed by slots).
   auto cost = [&](const Task& t) {
+    if (t.automatic) return 2.0 * static_cast<double>(specs[t.spec].steps[std::min<std::size_t>(specs[t.spec].steps.size(), specs[t.spec].auto_dt->runs) - 1]);
     return t.kind == TaskKind::energy ? static_cast<double>(*specs[t.spec].energy_t_end / specs[t.spec].energy_dt)
                                   : static_cast<double>(t.steps);
   };
@@ -410,39 +525,28 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
 
   parallel(tasks.size(), o.jobs, [&](std::size_t k) {
     const Task& t = tasks[k];
-    run_task(t.kind, specs[t.spec], specs[t.spec].integrators[t.integrator], t.steps, contexts[t.spec], results[t.spec], t.slot);
+    if (t.automatic) auto_sweep(t, specs[t.spec], contexts[t.spec], results[t.spec], run_task, o);
+    else run_task(t.kind, specs[t.spec], specs[t.spec].integrators[t.integrator], t.steps, contexts[t.spec], results[t.spec], t.slot);
   }, o, "runs", [&](std::size_t k) {
     const Task& t = tasks[k];
     return specs[t.spec].name + ": " + specs[t.spec].integrators[t.integrator].choice.label() +
-           (t.kind == TaskKind::run ? " dt=" + std::to_string(specs[t.spec].t_end / static_cast<double>(t.steps)) : "");
+           (t.automatic ? " (automatic sweep)"
+            : t.kind == TaskKind::run ? " dt=" + std::to_string(specs[t.spec].t_end / static_cast<double>(t.steps)) : "");
   });
+  for (auto& res : results) std::erase_if(res.runs, [](const Run& r) { return r.steps == 0; });  // unused ladder slots
 
   // Orders: least squares over the asymptotic window of each integrator's sweep.
-  const double eps = std::numeric_limits<double>::epsilon();
   for (auto& res : results) {
     const Spec& spec = res.spec;
+    if (spec.steps.size() < 2) continue;
     for (const auto& si : spec.integrators) {
       const std::string label = si.choice.label();
-      // global: at t_end; max: largest over the trajectory (immune to cancellations at special times, such as
-      // symplectic Euler's O(h) term at multiples of the period); local: one step from reference states.
-      for (const std::string metric : {"global", "max", "local"}) {
-        if (!spec.wants(metric == "max" ? "global" : metric) || spec.steps.size() < 2) continue;
+      for (const std::string& metric : order_metrics(spec)) {
         Order order{label, metric, metric == "local" ? si.expected_local : si.expected_global, {}, {}, {}};
-        for (const Run& r : res.runs) {
-          if (r.integrator != label) continue;
-          // Noise floor: the reference's bound, and round-off -- measured where it matters (long double
-          // shadow run), else its random-walk estimate eps sqrt(n); for one step a few roundings.
-          const double roundoff = metric == "local" ? 4 * eps
-                                  : std::isfinite(r.roundoff) ? r.roundoff
-                                                              : eps * std::sqrt(static_cast<double>(r.steps));
-          const double error = metric == "global" ? r.global : metric == "max" ? r.max : r.local;
-          order.points.push_back({r.dt, error, std::max(res.reference_bound, roundoff)});
-        }
+        for (const Run& r : res.runs)
+          if (r.integrator == label) order.points.push_back(error_point(r, metric, res.reference_bound));
         order.fit = fit_order(order.points);
-        OrderContext context{.expected = static_cast<double>(order.expected), .tolerance = FitOptions{}.tolerance,
-                             .periods = res.periodic ? spec.t_end / res.period : NAN, .exact = {}};
-        context.exact = exact_on_constant_acceleration(spec.problem, metric, order.expected);
-        order.verdict = judge_order(order.fit, context);
+        order.verdict = judge_order(order.fit, order_context(res, metric, order.expected));
         res.orders.push_back(std::move(order));
       }
     }

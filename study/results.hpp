@@ -79,6 +79,14 @@ struct Stability {
   std::string theory_basis;
 };
 
+/// The step sizes one integrator ran, and why the sweep ended there (dt = "auto": chosen while it ran).
+struct Sweep {
+  std::string integrator;
+  bool automatic = false;
+  std::vector<double> dts;  ///< largest first
+  std::string stop;         ///< why no smaller step was run
+};
+
 /// Everything a spec produced.
 struct StudyResult {
   Spec spec;
@@ -88,6 +96,7 @@ struct StudyResult {
   double reference_bound = 0, reference_tolerance = 0;
   std::uint64_t reference_evaluations = 0;
   std::vector<Run> runs;
+  std::vector<Sweep> sweeps;  ///< one per integrator, when the spec has a sweep
   std::vector<Order> orders;
   std::vector<EnergyLong> energy_long;
   std::vector<Stability> stability;

@@ -130,10 +130,12 @@ Spec load_spec(const std::filesystem::path& file) {
     }
   }
   bool velocity_dependent = false, conservative = true;
+  double time_scale = 1;
   try {
     with_problem<double>(s.problem, s.params, [&](const auto& p) {
       velocity_dependent = !ode::PositionForce<std::decay_t<decltype(p)>>;
       conservative = std::decay_t<decltype(p)>::conservative;
+      time_scale = p.period();
     });
   } catch (const ParamError& e) {
     r.fail("params", e.what());
@@ -145,15 +147,49 @@ Spec load_spec(const std::filesystem::path& file) {
   if (!(*t_end > 0) || !std::isfinite(*t_end)) r.fail("t_end", "must be a finite number > 0");
   s.t_end = *t_end;
   const toml::node* dt = r.get("dt");
-  if (!dt) r.fail(nullptr, "dt", "missing (an array of step sizes, or { max, min, per_decade })");
-  if (const toml::array* list = dt->as_array()) {
+  if (!dt) r.fail(nullptr, "dt", "missing (\"auto\", an array of step sizes, or { max, min, per_decade })");
+  const toml::table* dt_table = dt->as_table();
+  if (dt->is_string() || (dt_table && dt_table->contains("auto"))) {
+    if (dt->is_string() && **dt->as_string() != "auto")
+      r.fail(dt, "dt", "\"" + **dt->as_string() + "\" is not a sweep: use \"auto\", an array of step sizes or { max, min, per_decade }");
+    AutoSweep a;
+    if (dt_table)
+      for (auto&& [key, v] : *dt_table) {
+        const std::string k(key.str());
+        if (k == "auto") {
+          if (v.value<bool>() != std::optional<bool>(true)) r.fail(&v, "dt.auto", "must be true (or give the step sizes instead)");
+        } else if (k == "runs") {
+          const auto n = v.value<int64_t>();
+          if (!v.is_integer() || *n < 3 || *n > 40) r.fail(&v, "dt.runs", "must be a whole number from 3 (the fewest points a fit needs) to 40");
+          a.runs = static_cast<int>(*n);
+        } else if (k == "seconds") {
+          const auto x = v.value<double>();
+          if (!x || !(*x > 0) || !std::isfinite(*x)) r.fail(&v, "dt.seconds", "must be a number of seconds > 0");
+          a.seconds = *x;
+        } else {
+          r.fail(&v, "dt." + k, "unknown key of an automatic sweep; keys: auto = true, runs (budget of runs per integrator), "
+                                "seconds (budget of wall time per integrator)");
+        }
+      }
+    s.auto_dt = a;
+    // The ladder: N0 2^k steps, N0 the power of two that puts the first step in (T/16, T/8], T the problem's time
+    // scale (below the linear stability limit of every explicit method that has one: omega h <= pi/4); at least
+    // 4 steps.  Powers of two keep the sample times i t_end / 64 common to every level (one reference serves all).
+    long n = 4;
+    while (static_cast<double>(n) < s.t_end / (time_scale / 8) && n < AutoSweep::max_steps / 2) n *= 2;
+    for (; n <= AutoSweep::max_steps; n *= 2) s.steps.push_back(n);
+    if (s.steps.size() < 3)
+      r.fail(dt, "dt", "t_end = " + shortest(s.t_end) + " is " + shortest(s.t_end / time_scale) + " time scales of " + s.problem +
+                           ": an automatic sweep from dt " + shortest(s.t_end / static_cast<double>(s.steps.front())) +
+                           " would exceed " + std::to_string(AutoSweep::max_steps) + " steps; give the step sizes");
+  } else if (const toml::array* list = dt->as_array()) {
     if (list->empty()) r.fail(dt, "dt", "the array is empty");
     for (const toml::node& x : *list) {
       const auto v = x.value<double>();
       if (!v) r.fail(&x, "dt", "every step size must be a number");
       s.steps.push_back(r.steps_for(*v, s.t_end, &x, "dt"));
     }
-  } else if (const toml::table* range = dt->as_table()) {
+  } else if (const toml::table* range = dt_table) {
     const auto hi = (*range)["max"].value<double>(), lo = (*range)["min"].value<double>();
     const auto per = (*range)["per_decade"].value<int64_t>();
     if (!hi || !lo || !per) r.fail(dt, "dt", "a range needs max, min (numbers) and per_decade (a whole number)");
@@ -167,7 +203,7 @@ Spec load_spec(const std::filesystem::path& file) {
       s.steps.push_back(std::max(1L, std::lround(s.t_end / want)));
     }
   } else {
-    r.fail(dt, "dt", "must be an array of step sizes or a table { max, min, per_decade }");
+    r.fail(dt, "dt", "must be \"auto\", an array of step sizes or a table { max, min, per_decade }");
   }
   std::sort(s.steps.begin(), s.steps.end());
   s.steps.erase(std::unique(s.steps.begin(), s.steps.end()), s.steps.end());
@@ -188,6 +224,8 @@ Spec load_spec(const std::filesystem::path& file) {
   }
   if (s.wants("roundoff") && !s.wants("global"))
     r.fail("metrics", "'roundoff' measures the round-off in each run's global error: use it with 'global'");
+  if (s.auto_dt && !s.wants("global") && !s.wants("local"))
+    r.fail("metrics", "dt = \"auto\" chooses the step sizes from the errors: include 'global' or 'local'");
   if (s.wants("stability") && s.problem != "harmonic")
     r.fail("metrics", "'stability' is the linear stability limit omega h on the harmonic oscillator: use it with problem = \"harmonic\"");
 
@@ -304,8 +342,9 @@ Spec load_spec(const std::filesystem::path& file) {
     for (const std::string m : {"local", "walltime", "stability", "reversibility"})
       if (s.wants(m)) r.fail("metrics", "'" + m + "' is measured with constant steps only; with varying_dt use global and energy");
   }
-  // The step the report's trajectory and energy-against-time plots show: by default the middle of the sweep.
-  s.plot_dt = s.dt(s.steps.size() / 2);
+  // The step the report's trajectory and energy-against-time plots show: by default the middle of the sweep
+  // (automatic sweeps: the third step of the ladder, which every integrator runs).
+  s.plot_dt = s.dt(s.auto_dt ? 2 : s.steps.size() / 2);
   if (auto v = r.number("plot_dt")) {
     std::vector<std::string> dts;
     bool found = false;

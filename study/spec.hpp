@@ -28,6 +28,15 @@ struct SpecIntegrator {
   bool symplectic = false, symmetric = false, implicit = false;  ///< as the method declares (ode::Info)
 };
 
+/// dt = "auto": the step sizes are chosen per integrator while it runs (engine.cpp), from a ladder of halvings
+/// that starts near the problem's time scale and ends at max_steps; the budget bounds how far down it goes.
+struct AutoSweep {
+  static constexpr int default_runs = 12;
+  static constexpr long max_steps = 1L << 24;  ///< the ladder ends here whatever the budget
+  int runs = default_runs;  ///< at most this many runs per integrator (>= 3, the fewest a fit needs)
+  double seconds = 0;       ///< at most about this much wall time per integrator (0: no limit; machine-dependent)
+};
+
 /// A parsed and validated spec.
 struct Spec {
   std::filesystem::path file;
@@ -35,7 +44,8 @@ struct Spec {
   ParamValues params;
   double t_end = 0;
   std::vector<SpecIntegrator> integrators;
-  std::vector<long> steps;           ///< N per sweep point; dt = t_end / N (largest dt first)
+  std::vector<long> steps;           ///< N per sweep point; dt = t_end / N (largest dt first); auto: the ladder
+  std::optional<AutoSweep> auto_dt;  ///< set by dt = "auto": each integrator runs a prefix of `steps`
   std::set<std::string> metrics;     ///< subset of metric_names()
   /// Varying steps (varying_dt): "" (constant), or "alternating": steps dt (1 + a), dt (1 - a), ... (N even).
   std::string dt_pattern;

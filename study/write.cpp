@@ -149,6 +149,17 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
     if (!s.dt_pattern.empty()) st["varying_dt"] = {{"pattern", s.dt_pattern}, {"amplitude", s.dt_amplitude}};
     st["reference"] = {{"tolerance", r.reference_tolerance}, {"error_bound", r.reference_bound},
                        {"position_scale", r.position_scale}, {"velocity_scale", r.velocity_scale}};
+    if (s.auto_dt)
+      st["auto_dt"] = {{"runs", s.auto_dt->runs}, {"seconds", s.auto_dt->seconds > 0 ? Json(s.auto_dt->seconds) : Json(nullptr)},
+                       {"ladder", [&] {
+                          std::vector<double> dts;
+                          for (std::size_t i = 0; i < s.steps.size(); ++i) dts.push_back(s.dt(i));
+                          return dts;
+                        }()}};
+    // Which step sizes each integrator ran, and why its sweep stopped there.
+    st["sweeps"] = Json::array();
+    for (const Sweep& w : r.sweeps)
+      st["sweeps"].push_back({{"integrator", w.integrator}, {"automatic", w.automatic}, {"dts", w.dts}, {"stop", w.stop}});
     st["runs"] = Json::array();
     for (const Run& run : r.runs) st["runs"].push_back(run_json(run));
     st["orders"] = Json::array();

@@ -272,6 +272,11 @@ int run_study(const RunArgs& a) {
       if (reused) std::cout << " (" << reused << " from the run cache)";
       if (diverged) std::cout << ", " << diverged << " diverged";
       std::cout << "; reference bound " << fmt::format("{:.1e}", r.reference_bound) << "\n";
+      for (const auto& w : r.sweeps)
+        if (w.automatic && !w.dts.empty())
+          std::cout << "  " << fmt::format("{:<34} sweep  {} runs, dt {:.3g}..{:.3g}: {}", w.integrator, w.dts.size(), w.dts.front(),
+                                           w.dts.back(), w.stop)
+                    << "\n";
       for (const auto& ord : r.orders) {
         std::cout << "  " << fmt::format("{:<34} {:<6} {:<12} ", ord.integrator, ord.metric, ord.verdict.verdict);
         if (ord.fit.determined)
@@ -354,7 +359,8 @@ void list_specs() {
   for (const auto& file : study::shipped_specs()) {
     try {
       const study::Spec s = study::load_spec(file);
-      fmt::print("  {:<24} {:<20} {:>2} integrators x {:>2} dt  {}\n", s.name, s.problem, s.integrators.size(), s.steps.size(), s.title);
+      const std::string dts = s.auto_dt ? "auto" : fmt::format("{:>2} dt", s.steps.size());
+      fmt::print("  {:<24} {:<20} {:>2} integrators x {:>5}  {}\n", s.name, s.problem, s.integrators.size(), dts, s.title);
     } catch (const study::SpecError& e) {
       fmt::print("  {:<24} INVALID: {}\n", file.stem().string(), e.what());
     }

@@ -111,6 +111,21 @@ TEST_CASE("order cells show the verdict of results.json and undetermined ones sa
   CHECK_THAT(md, !Catch::Contains("- rk4, max:"));
 }
 
+TEST_CASE("an automatic sweep is reported per integrator: its runs, step sizes and why it stopped", "[report][auto]") {
+  testing::TempDir dir("report-sweeps");
+  nlohmann::json doc = nlohmann::json::parse(testing::read_file(fixture / "results.json"));
+  doc["studies"][0]["sweeps"] = nlohmann::json::array(
+      {{{"integrator", "rk4"}, {"automatic", true}, {"dts", {0.5, 0.25, 0.125, 0.0625}}, {"stop", "every order is decided (global pass)"}},
+       {{"integrator", "euler"}, {"automatic", false}, {"dts", {0.2, 0.1}}, {"stop", "the spec's step sizes"}}});
+  std::ofstream(dir.path / "results.json") << doc.dump();
+  fs::copy(fixture / "fixture", dir.path / "fixture");
+  auto o = options(dir.path, dir.path);
+  o.plots = false;
+  const std::string md = testing::read_file(report::render(o).markdown);
+  CHECK_THAT(md, Catch::Contains("| rk4 | 4 | 0.5–0.0625 | every order is decided (global pass) |"));
+  CHECK_THAT(md, !Catch::Contains("| euler | 2 |"));  // a fixed sweep is the spec's: nothing to explain
+}
+
 TEST_CASE("missing or malformed results get clear errors", "[report]") {
   testing::TempDir dir("report-bad");
   using Catch::Contains;

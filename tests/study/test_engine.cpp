@@ -303,6 +303,119 @@ TEST_CASE("a dt range is rounded to t_end / N so that N dt = t_end", "[engine][s
   for (std::size_t i = 0; i < spec.steps.size(); ++i) CHECK(spec.dt(i) * static_cast<double>(spec.steps[i]) == Approx(3.0).epsilon(1e-15));
 }
 
+TEST_CASE("dt = \"auto\": a ladder of halvings from the problem's time scale, bad forms refused", "[engine][spec][auto]") {
+  testing::TempDir dir("engine-auto-spec");
+  // harmonic, omega 1: time scale 2 pi; t_end 7 needs 7 / (2 pi / 8) = 8.9 steps, so the ladder starts at 16.
+  const std::string head = "name = \"a\"\nproblem = \"harmonic\"\nt_end = 7.0\nintegrators = [\"rk4\"]\n";
+  const auto spec = study::load_spec(dir.file("a.toml", head + "dt = \"auto\"\n"));
+  REQUIRE(spec.auto_dt.has_value());
+  CHECK(spec.auto_dt->runs == study::AutoSweep::default_runs);
+  CHECK(spec.auto_dt->seconds == 0);
+  REQUIRE(spec.steps.size() >= 10);
+  CHECK(spec.steps.front() == 16);
+  for (std::size_t i = 1; i < spec.steps.size(); ++i) CHECK(spec.steps[i] == 2 * spec.steps[i - 1]);
+  CHECK(spec.steps.back() <= study::AutoSweep::max_steps);
+  CHECK(spec.steps.back() * 2 > study::AutoSweep::max_steps);
+  CHECK(spec.plot_dt == spec.dt(2));
+  const auto budget = study::load_spec(dir.file("b.toml", head + "dt = { auto = true, runs = 5, seconds = 2.5 }\n"));
+  CHECK(budget.auto_dt->runs == 5);
+  CHECK(budget.auto_dt->seconds == 2.5);
+
+  using Catch::Contains;
+  auto message = [&](const std::string& text) {
+    try {
+      study::load_spec(dir.file("bad.toml", text));
+    } catch (const study::SpecError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(message(head + "dt = \"automatic\"\n"), Contains("bad.toml:5: dt: \"automatic\" is not a sweep: use \"auto\""));
+  CHECK_THAT(message(head + "dt = { auto = true, runs = 2 }\n"), Contains("dt.runs: must be a whole number from 3"));
+  CHECK_THAT(message(head + "dt = { auto = true, runs = 4.5 }\n"), Contains("dt.runs: must be a whole number"));
+  CHECK_THAT(message(head + "dt = { auto = true, seconds = -1 }\n"), Contains("dt.seconds: must be a number of seconds > 0"));
+  CHECK_THAT(message(head + "dt = { auto = true, run = 4 }\n"), Contains("dt.run: unknown key of an automatic sweep"));
+  CHECK_THAT(message(head + "dt = { auto = false }\n"), Contains("dt.auto: must be true"));
+  CHECK_THAT(message(head + "dt = \"auto\"\nmetrics = [\"energy\"]\n"), Contains("metrics: dt = \"auto\" chooses the step sizes from the errors"));
+  CHECK_THAT(message("name = \"a\"\nproblem = \"harmonic\"\nt_end = 1e9\nintegrators = [\"rk4\"]\ndt = \"auto\"\n"),
+             Contains("would exceed 16777216 steps"));
+}
+
+TEST_CASE("dt = \"auto\": each integrator halves its step until its orders are decided, its error nears the noise floor, or "
+          "the budget is spent, the same on any number of threads", "[engine][auto]") {
+  testing::TempDir dir("engine-auto");
+  const auto spec = study::load_spec(dir.file("auto.toml", R"(
+name = "auto"
+problem = "harmonic"
+t_end = 7.0
+integrators = ["rk4", "velocity-verlet", "symplectic-euler"]
+dt = "auto"
+metrics = ["global", "local"]
+)"));
+  const auto budget = study::load_spec(dir.file("budget.toml", R"(
+name = "budget"
+problem = "kepler"
+params = { e = 0.3 }
+t_end = 4.0
+integrators = ["euler"]
+dt = { auto = true, runs = 4 }
+metrics = ["global"]
+)"));
+  const auto exact = study::load_spec(dir.file("exact.toml", R"(
+name = "exact"
+problem = "projectile"
+t_end = 2.5
+integrators = ["velocity-verlet"]
+dt = "auto"
+metrics = ["global"]
+)"));
+  const auto results = study::run_studies({spec, budget, exact}, options(2));
+  REQUIRE(results.size() == 3);
+  CHECK(without_timings(results) == without_timings(study::run_studies({spec, budget, exact}, options(1))));
+
+  const auto& res = results[0];
+  REQUIRE(res.sweeps.size() == 3);
+  std::size_t runs = 0;
+  for (const auto& w : res.sweeps) {
+    INFO(w.integrator << ": " << w.stop);
+    CHECK(w.automatic);
+    // Every order decided (the sweep stopped for that, not for the budget), within the budget, starting at the
+    // top of the ladder and going down by halvings (or quarters while the error is above 0.5).
+    CHECK_THAT(w.stop, Catch::StartsWith("every order is decided"));
+    CHECK(w.dts.size() >= 4);
+    CHECK(static_cast<int>(w.dts.size()) < study::AutoSweep::default_runs);
+    CHECK(w.dts.front() == spec.dt(0));
+    for (std::size_t i = 1; i < w.dts.size(); ++i) CHECK((w.dts[i - 1] / w.dts[i] == 2 || w.dts[i - 1] / w.dts[i] == 4));
+    runs += w.dts.size();
+  }
+  CHECK(res.runs.size() == runs);  // the ladder's unused slots are given back
+  for (const auto& o : res.orders) {
+    INFO(o.integrator << " " << o.metric << ": " << o.verdict.reason);
+    CHECK(o.verdict.verdict == "pass");
+  }
+
+  // A budget of 4 runs: euler on an eccentric orbit is still pre-asymptotic there.
+  REQUIRE(results[1].sweeps.size() == 1);
+  CHECK(results[1].sweeps[0].dts.size() == 4);
+  CHECK_THAT(results[1].sweeps[0].stop, Catch::Contains("the budget of 4 runs is spent"));
+  CHECK(results[1].runs.size() == 4);
+
+  // Exact on constant acceleration: at round-off from the first step, the sweep stops after the 3 a fit needs.
+  REQUIRE(results[2].sweeps.size() == 1);
+  CHECK(results[2].sweeps[0].dts.size() == 3);
+  CHECK_THAT(results[2].sweeps[0].stop, Catch::Contains("within 100 x its noise floor"));
+
+  // results.json says which step sizes each integrator ran and why it stopped.
+  const auto j = study::to_json(results, study::collect_meta());
+  const auto& sweeps = j["studies"][0]["sweeps"];
+  REQUIRE(sweeps.size() == 3);
+  CHECK(sweeps[0]["automatic"] == true);
+  CHECK(sweeps[0]["dts"].size() == res.sweeps[0].dts.size());
+  CHECK(sweeps[0]["stop"] == res.sweeps[0].stop);
+  CHECK(j["studies"][1]["auto_dt"]["runs"] == 4);
+  CHECK(j["studies"][0]["auto_dt"]["ladder"].size() == spec.steps.size());
+}
+
 TEST_CASE("every shipped spec is valid", "[engine][spec]") {
   const auto specs = study::shipped_specs();
   CHECK(specs.size() >= 9);
