@@ -56,6 +56,7 @@ struct OrderFit {
   double sweep_dt_min = 0, sweep_dt_max = 0;
   double floor_dt_max = 0;         ///< largest dt whose error is at the noise floor (0: none)
   double large_dt_min = 0;         ///< smallest dt whose error is above max_error (0: none)
+  double floor_below = 0;          ///< largest dt below the window whose error is near the noise floor (0: none)
 };
 
 /// Settings of the window choice and the interval.
@@ -174,6 +175,8 @@ inline OrderFit fit_order(std::vector<ErrorPoint> points, const FitOptions& o = 
   fit.dt_min = points[w.first].dt, fit.dt_max = points[w.first + w.n - 1].dt, fit.points = w.n;
   fit.local_slopes = local_slopes(w);
   fit.std_error = slope_std_error(wx, wy, fit.order);
+  for (std::size_t i = 0; i < w.first; ++i)
+    if (near_floor(points[i])) fit.floor_below = std::max(fit.floor_below, points[i].dt);
 
   // The floors: log(error) may be off by floor / (error - floor); the slope moves by sum |dslope/dy_i| of that.
   double mx = 0, sxx = 0, floor_width = 0;
@@ -265,9 +268,15 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
   if (f.lo > hi_band && at_period)
     return {"undetermined", fmt::format("{} is above {}: t_end is {} period(s), where error terms cancel", observed, band, whole),
             "take a t_end that is not a multiple of the period (the max error over the run is immune)"};
+  // Below the window the errors are at round-off: a smaller step cannot help.
+  const std::string blocked =
+      f.floor_below > 0 ? fmt::format("the errors reach round-off below dt {}, so smaller steps cannot decide it: judge the order "
+                                      "where the asymptotic range lies above round-off (a shorter t_end, other parameters), or "
+                                      "rely on the other order metrics", short_num(f.floor_below))
+                        : std::string();
   if (moving)
     return {"undetermined", fmt::format("{}: not asymptotic yet ({})", observed, slopes),
-            "extend the sweep below dt " + short_num(f.dt_min)};
+            blocked.empty() ? "extend the sweep below dt " + short_num(f.dt_min) : blocked};
   if (f.lo > hi_band)
     return {"undetermined",
             fmt::format("{} is above {}: the leading error term vanishes for this problem or t_end, or the declared order is "
@@ -275,9 +284,11 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
             "judge it on a problem or t_end where that term does not vanish, or declare the order it has (spec key expect)"};
   if (!f.asymptotic)
     return {"undetermined", fmt::format("{}: local slopes scatter more than {} ({})", observed, c.tolerance, slopes),
-            fmt::format("add step sizes per decade in {}, or move the sweep away from the noise floor", window)};
+            fmt::format("add step sizes per decade in {}{}", window,
+                        blocked.empty() ? ", or move the sweep away from the noise floor" : "; " + blocked)};
   return {"undetermined", fmt::format("{} straddles {}: the interval is too wide to decide", observed, band),
-          fmt::format("add step sizes per decade in {}, or extend the sweep below dt {}", window, short_num(f.dt_min))};
+          blocked.empty() ? fmt::format("add step sizes per decade in {}, or extend the sweep below dt {}", window, short_num(f.dt_min))
+                          : fmt::format("add step sizes per decade in {}; {}", window, blocked)};
 }
 
 }  // namespace study

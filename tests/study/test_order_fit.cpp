@@ -152,6 +152,23 @@ TEST_CASE("local slopes still moving towards the expected order are pre-asymptot
   CHECK(judge(sampled([](double h) { return 1e-2 * std::pow(h, 4) * (1 + 30 * h); }, 0.5, 2, 16), 4).verdict == "pass");
 }
 
+TEST_CASE("still moving when round-off stops the sweep: the action says smaller steps cannot help", "[fit][verdict]") {
+  // The same bend as above, but the next smaller step's error sits at the noise floor.
+  auto pts = sampled([](double h) { return 1e-2 * std::pow(h, 4) * (1 + 30 * h); }, 0.5, 2, 5);
+  for (auto& p : pts) p.floor = 1e-12;
+  pts.push_back({pts.back().dt / 2, 5e-12, 1e-12});  // 5 x the floor: left out of the window
+  const auto fit = study::fit_order(pts);
+  CHECK(fit.floor_below == pts.back().dt);
+  const auto v = judge(pts, 4);
+  CHECK(v.verdict == "undetermined");
+  CHECK_THAT(v.action, Catch::Contains("the errors reach round-off below dt 0.01562, so smaller steps cannot decide it"));
+  CHECK_THAT(v.action, !Catch::Contains("extend the sweep"));
+  // Without that point the sweep can still be extended.
+  pts.pop_back();
+  CHECK(study::fit_order(pts).floor_below == 0);
+  CHECK_THAT(judge(pts, 4).action, Catch::Contains("extend the sweep below dt 0.03125"));
+}
+
 TEST_CASE("a third-order method that looks fourth-order over its sweep is never failed", "[fit][verdict]") {
   // error = 1e-3 dt^3 + dt^4: slopes near 4 above dt 1e-2, settling to 3 far below.
   auto e = [](double h) { return 1e-3 * std::pow(h, 3) + std::pow(h, 4); };
