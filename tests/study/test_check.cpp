@@ -118,12 +118,20 @@ TEST_CASE("symplectic energy: bounded passes, drifting fails, and others, short 
   auto s = study_of();
   for (double dt : {0.1, 0.05, 0.025, 0.0125}) s.runs.push_back(run("m", dt, 1e-3));
   CHECK(status_of(s, "energy") == Outcome::pass);
-  s.runs[1].behaviour = "drifting", s.runs[1].drift = 1e-4;  // 1e-4 x t_end 10 = the largest error
-  CHECK(status_of(s, "energy") == Outcome::fail);
+  s.runs[2].behaviour = "drifting", s.runs[2].drift = 1e-4;  // 1e-4 x t_end 10 = the largest error
+  CHECK(status_of(s, "energy") == Outcome::fail);  // at the smallest of the 3 largest usable step sizes
+  // A drift at larger steps only, bounded as the step halves: outside the range where backward error
+  // analysis bounds the energy (h small enough), not the method's.
+  s.runs[2].behaviour = "bounded", s.runs[2].drift = 0;
+  s.runs[0].behaviour = s.runs[1].behaviour = "drifting", s.runs[1].drift = 1e-4;
+  CHECK(status_of(s, "energy") == Outcome::pass);
+  CHECK_THAT(outcomes(s, "energy").front().line(), Catch::Contains("drifting at dt 0.05") &&
+                                                       Catch::Contains("bounded at the smaller dt 0.025"));
   s.runs[1].energy_max = 0.2;  // too large to be the method's: out of the window, the next run is judged
   CHECK(status_of(s, "energy") == Outcome::pass);
-  s.runs[3].behaviour = "drifting";  // now in the window of the 3 largest usable step sizes
+  s.runs[3].behaviour = "drifting";  // now the smallest in the window of the 3 largest usable step sizes
   CHECK(status_of(s, "energy") == Outcome::fail);
+  s.runs[0].behaviour = s.runs[1].behaviour = "bounded";
 
   for (auto& r : s.runs) r.behaviour = "round-off";
   CHECK(status_of(s, "energy") == Outcome::pass);
