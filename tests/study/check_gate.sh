@@ -24,9 +24,9 @@ if [ "$mode" = pass ]; then
   "$study" baseline "$tmp/res" --out "$tmp/fresh.toml" > /dev/null || fail "study baseline failed"
   cmp -s "$tmp/fresh.toml" "$baseline" || fail "the regenerated baseline differs: $(diff "$baseline" "$tmp/fresh.toml" | head -5)"
   # Updating a file lists what moved and restores it.
-  sed 's/^"0.1" = 6.011e-02$/"0.1" = 3.000e-02/' "$baseline" > "$tmp/edited.toml"
+  sed 's/^"0.05625879" = 8.753e-03$/"0.05625879" = 4.000e-03/' "$baseline" > "$tmp/edited.toml"
   "$study" baseline "$tmp/res" --out "$tmp/edited.toml" > "$tmp/update" || fail "study baseline (update) failed"
-  grep -qF "changed  ci-kepler | rk4 | dt 0.1: 3.000e-02 -> 6.011e-02 (+100.4%)" "$tmp/update" || fail "update did not list the change: $(cat "$tmp/update")"
+  grep -qF "changed  ci-kepler | rk4 | dt 0.05625879: 4.000e-03 -> 8.753e-03 (+118.8%)" "$tmp/update" || fail "update did not list the change: $(cat "$tmp/update")"
   cmp -s "$tmp/edited.toml" "$baseline" || fail "the updated baseline is not the committed one"
 
   # Unreadable input: exit 2 and a message naming the file (and line).
