@@ -57,6 +57,7 @@ struct OrderFit {
   double floor_dt_max = 0;         ///< largest dt whose error is at the noise floor (0: none)
   double large_dt_min = 0;         ///< smallest dt whose error is above max_error (0: none)
   double floor_below = 0;          ///< largest dt below the window whose error is near the noise floor (0: none)
+  double min_error = 0, min_floor = 0;  ///< error and noise floor at the window's smallest dt
 };
 
 /// Settings of the window choice and the interval.
@@ -177,6 +178,7 @@ inline OrderFit fit_order(std::vector<ErrorPoint> points, const FitOptions& o = 
   fit.std_error = slope_std_error(wx, wy, fit.order);
   for (std::size_t i = 0; i < w.first; ++i)
     if (near_floor(points[i])) fit.floor_below = std::max(fit.floor_below, points[i].dt);
+  fit.min_error = points[w.first].error, fit.min_floor = points[w.first].floor;
 
   // The floors: log(error) may be off by floor / (error - floor); the slope moves by sum |dslope/dy_i| of that.
   double mx = 0, sxx = 0, floor_width = 0;
@@ -268,12 +270,16 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
   if (f.lo > hi_band && at_period)
     return {"undetermined", fmt::format("{} is above {}: t_end is {} period(s), where error terms cancel", observed, band, whole),
             "take a t_end that is not a multiple of the period (the max error over the run is immune)"};
-  // Below the window the errors are at round-off: a smaller step cannot help.
+  // Below the window the errors are at round-off, or the next halving would bring the error to within 10 x
+  // its floor (error / 2^p, p the expected order): a smaller step cannot help.
+  const bool next_at_floor = f.min_floor > 0 && f.min_error / std::exp2(c.expected) <= 10 * f.min_floor;
   const std::string blocked =
-      f.floor_below > 0 ? fmt::format("the errors reach round-off below dt {}, so smaller steps cannot decide it: judge the order "
-                                      "where the asymptotic range lies above round-off (a shorter t_end, other parameters), or "
-                                      "rely on the other order metrics", short_num(f.floor_below))
-                        : std::string();
+      f.floor_below > 0 || next_at_floor
+          ? fmt::format("the errors reach round-off below dt {}, so smaller steps cannot decide it: judge the order where "
+                        "the asymptotic range lies above round-off (a shorter t_end, other parameters), or rely on the "
+                        "other order metrics", short_num(f.floor_below > 0 ? f.floor_below : f.dt_min))
+          : std::string();
+
   if (moving)
     return {"undetermined", fmt::format("{}: not asymptotic yet ({})", observed, slopes),
             blocked.empty() ? "extend the sweep below dt " + short_num(f.dt_min) : blocked};

@@ -167,6 +167,11 @@ TEST_CASE("still moving when round-off stops the sweep: the action says smaller 
   pts.pop_back();
   CHECK(study::fit_order(pts).floor_below == 0);
   CHECK_THAT(judge(pts, 4).action, Catch::Contains("extend the sweep below dt 0.03125"));
+  // Unless the next halving would reach the floor: the smallest error 1.85e-8 / 2^4 is within 10 x a floor of 2e-10.
+  for (auto& p : pts) p.floor = 2e-10;
+  CHECK_THAT(judge(pts, 4).action, Catch::Contains("the errors reach round-off below dt 0.03125, so smaller steps cannot"));
+  for (auto& p : pts) p.floor = 1e-10;  // 1.16e-9 > 10 x 1e-10: a smaller step still gives a usable point
+  CHECK_THAT(judge(pts, 4).action, Catch::Contains("extend the sweep below dt 0.03125"));
 }
 
 TEST_CASE("a third-order method that looks fourth-order over its sweep is never failed", "[fit][verdict]") {
