@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "study/engine.hpp"
-#include "study/engine_methods.hpp"
 #include "study/write.hpp"
 #include "tests/study/broken_methods.hpp"
+#include "tests/study/broken_runner.hpp"
 
 int main(int argc, char** argv) {
   if (argc < 4) {
@@ -21,14 +21,14 @@ int main(int argc, char** argv) {
   study::EngineOptions o;
   o.jobs = 2;
   std::vector<study::StudyResult> results;
-  const bool known = broken::with_breakage(argv[1], [&](auto methods) {
+  const bool known = broken::with_gate_breakage(argv[1], [&](auto methods) {
     using Methods = decltype(methods);
     const std::string id(std::get<0>(Methods{}).info().id);
     // The broken method stands in for its id; every other integrator is the hand-written one.
     results = study::run_studies(specs, o, [&](study::TaskKind kind, const study::Spec& spec, const study::SpecIntegrator& si,
                                                long steps, const study::engine::Context& ctx, study::StudyResult& res,
                                                std::size_t slot) {
-      if (si.choice.id == id) study::engine::run_task<Methods>(kind, spec, si, steps, ctx, res, slot);
+      if (si.choice.id == id) broken::run_task<Methods>(kind, spec, si, steps, ctx, res, slot);
       else study::run_hand_written_task(kind, spec, si, steps, ctx, res, slot);
     });
   });

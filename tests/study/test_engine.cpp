@@ -21,6 +21,7 @@
 #include "study/schema.hpp"
 #include "study/write.hpp"
 #include "tests/study/broken_methods.hpp"
+#include "tests/study/broken_runner.hpp"
 
 namespace fs = std::filesystem;
 
@@ -565,7 +566,7 @@ std::pair<std::string, nlohmann::json> entry(const fs::path& dir, const std::str
 /// rk4 replaced by one with a wrong weight, under the same id and label.
 void broken_rk4(study::TaskKind kind, const study::Spec& sp, const study::SpecIntegrator& si, long steps,
                 const study::engine::Context& ctx, study::StudyResult& res, std::size_t slot) {
-  if (si.choice.id == "rk4") study::engine::run_task<std::tuple<broken::Rk4WrongWeight>>(kind, sp, si, steps, ctx, res, slot);
+  if (si.choice.id == "rk4") broken::run_task<std::tuple<broken::Rk4WrongWeight>>(kind, sp, si, steps, ctx, res, slot);
   else study::run_hand_written_task(kind, sp, si, steps, ctx, res, slot);
 }
 
