@@ -273,6 +273,7 @@ TEST_CASE("an exact method's round-off errors say why no order is judged", "[ver
   CHECK(v.verdict == "undetermined");
   CHECK_THAT(v.reason, Catch::Contains("exact on constant acceleration"));
   CHECK(study::exact_on_constant_acceleration("projectile", "global", 1).empty());
+  CHECK_FALSE(study::exact_on_constant_acceleration("projectile", "max", 2).empty());  // exact at every step
   CHECK(study::exact_on_constant_acceleration("projectile", "local", 2).empty());
   CHECK_FALSE(study::exact_on_constant_acceleration("projectile", "local", 3).empty());
   CHECK(study::exact_on_constant_acceleration("kepler", "global", 4).empty());
