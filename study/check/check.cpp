@@ -56,6 +56,17 @@ bool exact_on_constant_acceleration(const Study& s, const report::IntegratorRow&
   return !study::exact_on_constant_acceleration(s.problem, "global", d.expected_global).empty();
 }
 
+/// An automatic sweep only halves dt (and stops on its own rules): what the generic actions mean there.
+std::string auto_sweep_hint(const Study& s, const std::string& label, const std::string& action) {
+  const auto sweep = std::find_if(s.sweeps.begin(), s.sweeps.end(), [&](const auto& w) { return w.integrator == label; });
+  if (sweep == s.sweeps.end() || !sweep->automatic) return {};
+  if (action.find("per decade") != std::string::npos || action.find("between dt") != std::string::npos)
+    return " (dt = \"auto\" only halves: give dt as a range with a larger per_decade there)";
+  if (action.find("extend the sweep") != std::string::npos) return " (dt = \"auto\": raise dt.runs, now " +
+                                                                    std::to_string(sweep->dts.size()) + " runs)";
+  return {};
+}
+
 /// Observed orders against the declared (or spec-overridden) ones: every point of the sweep fitted and judged
 /// again at this gate's tolerance (study/order_fit.hpp: pass, fail, or undetermined with what would decide it).
 void check_orders(const Study& s, const Options& o, Checks& c) {
@@ -79,7 +90,7 @@ void check_orders(const Study& s, const Options& o, Checks& c) {
       x.observed = fit.determined ? fmt::format("{:.2f} in [{:.2f}, {:.2f}]", fit.order, fit.lo, fit.hi) : "no fit";
       if (fit.determined) x.window = dt_window(fit.dt_min, fit.dt_max, fit.points);
       if (x.status == Outcome::fail) x.off = fmt::format("off by {:.2f}", std::abs(fit.order - ord->expected));
-      if (x.status == Outcome::undetermined) x.off = v.reason, x.action = v.action;
+      if (x.status == Outcome::undetermined) x.off = v.reason, x.action = v.action + auto_sweep_hint(s, d.label, v.action);
     }
 }
 

@@ -92,6 +92,17 @@ TEST_CASE("orders pass within the tolerance, fail below it, and are undetermined
   CHECK(check::run_checks(r, nullptr).outcomes.front().status == Outcome::undetermined);
 }
 
+TEST_CASE("under dt = auto, an undetermined order's action says how to add step sizes", "[check][auto]") {
+  auto s = study_of();
+  s.orders = {order("local", 3, 3.0, 2)};  // "extend the sweep below dt 0.05, or add step sizes per decade"
+  CHECK_THAT(outcomes(s, "local order").front().line(), !Catch::Contains("dt = \"auto\""));
+  s.sweeps = {{"m", true, {0.1, 0.05}, "the budget of 2 runs is spent"}};
+  CHECK_THAT(outcomes(s, "local order").front().line(), Catch::Contains("(dt = \"auto\" only halves: give dt as a range with a "
+                                                                        "larger per_decade there)"));
+  s.sweeps[0].automatic = false;
+  CHECK_THAT(outcomes(s, "local order").front().line(), !Catch::Contains("dt = \"auto\""));
+}
+
 TEST_CASE("undetermined fails the gate only when strict", "[check]") {
   check::Verdict v;
   v.outcomes.resize(2);

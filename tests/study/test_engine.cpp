@@ -59,6 +59,16 @@ metrics = ["global", "local", "energy", "walltime"]
 repeats = 2
 )";
 
+/// The message of the SpecError that loading `text` (as bad.toml in dir) raises, or "no error".
+std::string spec_error(const testing::TempDir& dir, const std::string& text) {
+  try {
+    study::load_spec(dir.file("bad.toml", text));
+  } catch (const study::SpecError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 }  // namespace
 
 TEST_CASE("a small study measures the declared orders and writes every field of the contract", "[engine]") {
@@ -183,14 +193,7 @@ metrics = ["energy"]
 TEST_CASE("bad specs are rejected with the file, line, key and what would be valid", "[engine][spec]") {
   testing::TempDir dir("engine-bad");
   using Catch::Contains;
-  auto message = [&](const std::string& text) {
-    try {
-      study::load_spec(dir.file("bad.toml", text));
-    } catch (const study::SpecError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto message = [&](const std::string& text) { return spec_error(dir, text); };
   const std::string head = "name = \"bad\"\nproblem = \"kepler\"\nt_end = 1.0\n";
   CHECK_THAT(message(head + "integrators = [\"rk5\"]\ndt = [0.1]\n"),
              Contains("bad.toml:4: integrators: unknown integrator 'rk5' (did you mean 'rk4'?)"));
@@ -323,14 +326,7 @@ TEST_CASE("dt = \"auto\": a ladder of halvings from the problem's time scale, ba
   CHECK(budget.auto_dt->seconds == 2.5);
 
   using Catch::Contains;
-  auto message = [&](const std::string& text) {
-    try {
-      study::load_spec(dir.file("bad.toml", text));
-    } catch (const study::SpecError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto message = [&](const std::string& text) { return spec_error(dir, text); };
   CHECK_THAT(message(head + "dt = \"automatic\"\n"), Contains("bad.toml:5: dt: \"automatic\" is not a sweep: use \"auto\""));
   CHECK_THAT(message(head + "dt = { auto = true, runs = 2 }\n"), Contains("dt.runs: must be a whole number from 3"));
   CHECK_THAT(message(head + "dt = { auto = true, runs = 4.5 }\n"), Contains("dt.runs: must be a whole number"));
