@@ -472,7 +472,13 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version exit 0; every other parse error is a usage error: 2, as documented.
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
   try {
     if (*refcmd) return run_reference(ref);
     if (*runcmd) return run_study(run);

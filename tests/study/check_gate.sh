@@ -37,6 +37,14 @@ if [ "$mode" = pass ]; then
   [ $rc -eq 2 ] && grep -qF 'bad.toml:3: "ci-kepler"."rk4"."0.1": must be a positive relative global error' "$tmp/err" ||
     fail "bad baseline: exit $rc, $(cat "$tmp/err")"
   [ ! -e "$tmp/junit-none.xml" ] || fail "junit written on bad input"
+  # Bad options are usage errors: exit 2 (not CLI11's own codes).
+  "$study" check "$tmp/res" --order-tolerance -1 > "$tmp/err" 2>&1; rc=$?
+  [ $rc -eq 2 ] || fail "check --order-tolerance -1: exit $rc, $(cat "$tmp/err")"
+  "$study" check "$tmp/res" --frobnicate > "$tmp/err" 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -q "frobnicate" "$tmp/err" || fail "check --frobnicate: exit $rc, $(cat "$tmp/err")"
+  "$study" baseline "$tmp/res" > "$tmp/err" 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -q -- "--out" "$tmp/err" || fail "baseline without --out: exit $rc, $(cat "$tmp/err")"
+  "$study" check --help > /dev/null 2>&1 || fail "check --help: exit $?"
   echo "gate: ok"
   exit 0
 fi
