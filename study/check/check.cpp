@@ -224,15 +224,11 @@ double max_diff(const std::vector<double>& a, const std::vector<double>& b) {
 /// would dominate.
 void judge_reversal_gap(const std::vector<std::pair<double, double>>& over, Outcome& x) {
   const std::size_t n = std::min<std::size_t>(over.size(), 3);
-  double slope = NAN;
+  double slope = NAN, r2 = 0;
   if (n >= 2) {
-    double mx = 0, my = 0, sxy = 0, sxx = 0;
-    for (std::size_t i = 0; i < n; ++i) mx += std::log(over[i].first) / n, my += std::log(over[i].second) / n;
-    for (std::size_t i = 0; i < n; ++i) {
-      const double dx = std::log(over[i].first) - mx;
-      sxy += dx * (std::log(over[i].second) - my), sxx += dx * dx;
-    }
-    slope = sxy / sxx;
+    std::vector<double> log_dt, log_gap;
+    for (std::size_t i = 0; i < n; ++i) log_dt.push_back(std::log(over[i].first)), log_gap.push_back(std::log(over[i].second));
+    study::least_squares(log_dt, log_gap, slope, r2);
   }
   if (slope >= 1) {
     x.off += fmt::format("; the gap shrinks with dt (slope {:.2f} over dt {}..{}): a truncation error, not round-off", slope,
@@ -429,8 +425,7 @@ void check_unmeasurable_orders(const report::Results& results, const Options& o,
     if (!s.wants("global")) continue;
     Checks c(s, v.outcomes);
     for (const auto& d : s.declared) {
-      if (study::exact_on_constant_acceleration(s.problem, "global", d.expected_global).empty() || decided.count(key(d)))
-        continue;
+      if (!exact_on_constant_acceleration(s, d) || decided.count(key(d))) continue;
       Outcome& x = c.add(Outcome::undetermined, d.label, "global order");
       x.expected = fmt::format("{} +/- {}", d.expected_global, o.order_tolerance);
       x.observed = "exact on constant acceleration";
