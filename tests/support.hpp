@@ -1,6 +1,8 @@
 #pragma once
 /// Helpers shared by the tests: integrate n steps, measure errors, sweep dt.
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -17,10 +19,11 @@
 namespace testing {
 
 /// A fresh, empty directory under the system's temporary directory, removed with the object.  Names are unique
-/// per test (ctest runs tests in parallel): pass "area-case".
+/// per test (ctest runs tests in parallel: pass "area-case") and per process (two suites may run at once).
 struct TempDir {
   std::filesystem::path path;
-  explicit TempDir(const std::string& name) : path(std::filesystem::temp_directory_path() / ("ode-study-test-" + name)) {
+  explicit TempDir(const std::string& name)
+      : path(std::filesystem::temp_directory_path() / ("ode-study-test-" + name + "-" + std::to_string(::getpid()))) {
     std::filesystem::remove_all(path);
     std::filesystem::create_directories(path);
   }
