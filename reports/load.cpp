@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <cmath>
+#include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -34,6 +36,8 @@ class Node {
     if (!j_.is_array()) fail("must be an array");
     return j_.size();
   }
+  /// The number under `key`, NaN when the key is absent (results written before the field existed) or null.
+  double number_or_nan(const std::string& key) const { return has(key) ? at(key).number() : std::nan(""); }
   double number() const {  // null: not measured
     if (j_.is_null()) return std::nan("");
     if (!j_.is_number()) fail("must be a number or null");
@@ -81,12 +85,16 @@ Results load(const fs::path& dir) {
   r.compiler = meta.at("compiler").text(), r.flags = meta.at("flags").text(), r.cpu = meta.at("cpu").text();
   r.revision = meta.at("revision").text(), r.date = meta.at("date").text();
   if (meta.has("elapsed_seconds")) r.elapsed = meta.at("elapsed_seconds").number();
+  if (meta.has("reference")) r.reference_solver = meta.at("reference").at("solver").text();
   const Node studies = root.at("studies");
   for (std::size_t i = 0; i < studies.size(); ++i) {
     const Node s = studies.at(i);
     Study st;
     st.name = s.at("name").text(), st.title = s.at("title").text(), st.problem = s.at("problem").text();
     st.t_end = s.at("t_end").number();
+    if (s.has("spec")) st.spec_file = s.at("spec").text();
+    if (s.has("params"))
+      for (const auto& [k, v] : doc["studies"][i]["params"].items()) st.params.emplace_back(k, s.at("params").at(k).text());
     st.plot_dt = s.has("plot_dt") ? s.at("plot_dt").number() : 0;
     const Node metrics = s.at("metrics");
     for (std::size_t k = 0; k < metrics.size(); ++k) st.metrics.push_back(metrics.at(k).text());
@@ -94,6 +102,12 @@ Results load(const fs::path& dir) {
       st.dt_pattern = s.at("varying_dt").at("pattern").text(), st.dt_amplitude = s.at("varying_dt").at("amplitude").number();
     st.ref_tol = s.at("reference").at("tolerance").number(), st.ref_bound = s.at("reference").at("error_bound").number();
     st.position_scale = s.at("reference").at("position_scale").number();
+    if (s.at("reference").has("velocity_scale")) st.velocity_scale = s.at("reference").at("velocity_scale").number();
+    if (s.has("auto_dt")) {
+      const Node a = s.at("auto_dt");
+      st.auto_runs = static_cast<int>(a.at("runs").number()), st.auto_seconds = a.at("seconds").number();
+      for (std::size_t k = 0; k < a.at("ladder").size(); ++k) st.ladder.push_back(a.at("ladder").at(k).number());
+    }
     if (s.has("problem_info")) {
       const Node pi = s.at("problem_info");
       st.conservative = pi.at("conservative").boolean(), st.bounded = pi.at("bounded").boolean();
@@ -114,18 +128,35 @@ Results load(const fs::path& dir) {
       const Node x = runs.at(k);
       RunRow row;
       row.integrator = x.at("integrator").text(), row.status = x.at("status").text();
+      if (x.has("id")) row.id = x.at("id").text(), row.substeps = static_cast<int>(x.at("substeps").number());
       row.dt = x.at("dt").number(), row.steps = static_cast<long>(x.at("steps").number());
-      row.global = x.at("error").at("global").number(), row.max = x.at("error").at("max").number();
-      row.local = x.at("error").at("local").number();
+      if (x.has("diverged")) {
+        const Node d = x.at("diverged");
+        row.diverged_step = static_cast<long>(d.at("step").number()), row.diverged_t = d.at("t").number();
+        row.reason = d.at("reason").text();
+      }
+      const Node err = x.at("error");
+      row.global = err.at("global").number(), row.max = err.at("max").number();
+      row.local = err.at("local").number();
+      row.position = err.number_or_nan("position"), row.local_position = err.number_or_nan("local_position");
       row.reversal = x.at("error").has("reversal") ? x.at("error").at("reversal").number() : std::nan("");
       row.roundoff = x.at("error").at("roundoff").number();
       row.energy_max = x.at("energy").at("max_rel").number(), row.drift = x.at("energy").at("drift_per_time").number();
       row.behaviour = x.at("energy").at("behaviour").is_null() ? "" : x.at("energy").at("behaviour").text();
+      const Node energy = x.at("energy");
+      row.energy_final = energy.number_or_nan("final_rel"), row.energy_roundoff = energy.number_or_nan("roundoff");
+      row.angular_momentum = energy.number_or_nan("angular_momentum_max_rel");
       row.ns_min = x.at("ns_per_step").at("min").number();
+      row.ns_median = x.at("ns_per_step").number_or_nan("median");
       row.force_evals = x.at("force_evals").number();
+      row.jacobian_evals = x.number_or_nan("jacobian_evals"), row.iterations = x.number_or_nan("iterations");
       row.evals_per_step = row.force_evals / static_cast<double>(std::max(1L, row.steps));
       const Node fq = x.at("final_state").at("q");
       for (std::size_t c = 0; c < fq.size(); ++c) row.final_q.push_back(fq.at(c).number());
+      if (x.at("final_state").has("v")) {
+        const Node fv = x.at("final_state").at("v");
+        for (std::size_t c = 0; c < fv.size(); ++c) row.final_v.push_back(fv.at(c).number());
+      }
       if (std::find(st.integrators.begin(), st.integrators.end(), row.integrator) == st.integrators.end())
         st.integrators.push_back(row.integrator);
       st.runs.push_back(row);
@@ -153,6 +184,9 @@ Results load(const fs::path& dir) {
       if (x.has("verdict")) {  // schema 2
         o.verdict = x.at("verdict").text(), o.action = x.at("action").text();
         o.asymptotic = x.at("asymptotic").boolean();
+        o.std_error = x.number_or_nan("std_error"), o.trend_limit = x.number_or_nan("trend_limit");
+        if (x.has("local_slopes"))
+          for (std::size_t q = 0; q < x.at("local_slopes").size(); ++q) o.local_slopes.push_back(x.at("local_slopes").at(q).number());
         if (!x.at("interval").is_null()) o.lo = x.at("interval").at(0).number(), o.hi = x.at("interval").at(1).number();
         const Node pts = x.at("points");
         for (std::size_t q = 0; q < pts.size(); ++q)
@@ -165,6 +199,8 @@ Results load(const fs::path& dir) {
       for (std::size_t k = 0; k < e.size(); ++k) {
         st.energy_long.push_back({e.at(k).at("integrator").text(), e.at(k).at("status").text(), e.at(k).at("dt").number(),
                                   e.at(k).at("growth_exponent").number(), e.at(k).at("final_rel").number()});
+        if (e.at(k).has("steps")) st.energy_long.back().steps = static_cast<long>(e.at(k).at("steps").number());
+        st.energy_long.back().diverged_t = e.at(k).number_or_nan("diverged_t");
         if (e.at(k).has("growth_interval") && !e.at(k).at("growth_interval").is_null())
           st.energy_long.back().growth_lo = e.at(k).at("growth_interval").at(0).number(),
           st.energy_long.back().growth_hi = e.at(k).at("growth_interval").at(1).number();
@@ -179,6 +215,7 @@ Results load(const fs::path& dir) {
           row.theory = t.is_string() && t.text() == "unbounded" ? INFINITY : t.number();
           row.theory_basis = e.at(k).at("theory_basis").text();
         }
+        if (e.at(k).has("beyond_search")) row.beyond_search = e.at(k).at("beyond_search").boolean();
         st.stability.push_back(row);
       }
     }
@@ -232,52 +269,98 @@ std::optional<Bench> load_bench(const fs::path& dir) {
 }
 
 namespace {
-/// The rows of a CSV table as fields (the files are ours: no quoting beyond a quoted first column).
-std::vector<std::vector<std::string>> read_csv(const fs::path& file, std::vector<std::string>& header) {
-  std::vector<std::vector<std::string>> rows;
-  std::ifstream in(file);
-  if (!in) return rows;
-  auto split = [](const std::string& line) {
-    std::vector<std::string> f;
-    std::string cur;
-    bool quoted = false;
-    for (char c : line) {
-      if (c == '"') quoted = !quoted;
-      else if (c == ',' && !quoted) f.push_back(cur), cur.clear();
-      else cur += c;
-    }
-    f.push_back(cur);
-    return f;
-  };
-  std::string line;
-  if (!std::getline(in, line)) return rows;
-  header = split(line);
-  while (std::getline(in, line))
-    if (auto f = split(line); f.size() == header.size()) rows.push_back(std::move(f));
-  return rows;
-}
-double to_number(const std::string& x) { return x.empty() ? std::nan("") : std::stod(x); }
 bool same_dt(double a, double b) { return std::abs(a - b) <= 1e-12 * std::abs(b); }
 }  // namespace
 
+std::size_t Table::column(const std::string& name) const {
+  for (std::size_t c = 0; c < header.size(); ++c)
+    if (header[c] == name) return c;
+  throw ReportError(file.string() + ": no column '" + name + "'");
+}
+
+double Table::number(std::size_t r, const std::string& name) const {
+  const std::string& x = text(r, name);
+  if (x.empty()) return std::nan("");
+  char* end = nullptr;
+  const double v = std::strtod(x.c_str(), &end);
+  if (end != x.c_str() + x.size())
+    throw ReportError(fmt::format("{}:{}: column '{}': '{}' is not a number", file.string(), r + 2, name, x));
+  return v;
+}
+
+std::optional<Table> read_table(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return std::nullopt;
+  Table t;
+  t.file = file;
+  // RFC 4180: a quoted field may hold commas, doubled quotes and line breaks.
+  std::vector<std::string> fields;
+  std::string cur;
+  bool quoted = false, any = false;
+  std::size_t line = 1, record_line = 1;
+  auto end_record = [&] {
+    fields.push_back(std::move(cur));
+    cur.clear();
+    if (t.header.empty()) {
+      t.header = std::move(fields);
+    } else if (fields.size() != t.header.size()) {
+      throw ReportError(fmt::format("{}:{}: {} fields, but the header has {}", file.string(), record_line, fields.size(),
+                                    t.header.size()));
+    } else {
+      t.rows.push_back(std::move(fields));
+    }
+    fields.clear();
+    any = false;
+    record_line = line;
+  };
+  for (char c; in.get(c);) {
+    if (quoted) {
+      if (c == '"') {
+        if (in.peek() == '"') cur += '"', in.get();
+        else quoted = false;
+      } else {
+        if (c == '\n') ++line;
+        cur += c;
+      }
+    } else if (c == '"') {
+      quoted = any = true;
+    } else if (c == ',') {
+      fields.push_back(std::move(cur)), cur.clear(), any = true;
+    } else if (c == '\n') {
+      ++line;
+      end_record();
+    } else if (c != '\r') {
+      cur += c, any = true;
+    }
+  }
+  if (quoted) throw ReportError(fmt::format("{}:{}: a quoted field is not closed", file.string(), record_line));
+  if (any) end_record();
+  return t;
+}
+
 std::map<std::string, std::vector<Sample>> samples_at(const Results& res, const Study& s, double dt) {
   std::map<std::string, std::vector<Sample>> out;
-  std::vector<std::string> header;
-  const auto rows = read_csv(res.dir / s.name / "samples.csv", header);
-  for (const auto& f : rows) {
-    if (!same_dt(to_number(f[1]), dt)) continue;
+  const auto t = read_table(res.dir / s.name / "samples.csv");
+  if (!t) return out;
+  std::vector<std::pair<std::size_t, bool>> coords;  // column, is a position
+  for (std::size_t c = 0; c < t->header.size(); ++c)
+    if (const auto& h = t->header[c]; h.size() > 1 && (h[0] == 'q' || h[0] == 'v') && std::isdigit(static_cast<unsigned char>(h[1])))
+      coords.emplace_back(c, h[0] == 'q');
+  for (std::size_t r = 0; r < t->rows.size(); ++r) {
+    if (!same_dt(t->number(r, "dt"), dt)) continue;
     Sample x;
-    x.t = to_number(f[2]), x.error = to_number(f[3]), x.energy = to_number(f[4]);
-    for (std::size_t c = 5; c < header.size(); ++c) (header[c][0] == 'q' ? x.q : x.v).push_back(to_number(f[c]));
-    out[f[0]].push_back(std::move(x));
+    x.t = t->number(r, "t"), x.error = t->number(r, "error"), x.energy = t->number(r, "energy_rel");
+    for (const auto& [c, is_q] : coords) (is_q ? x.q : x.v).push_back(t->number(r, t->header[c]));
+    out[t->text(r, "integrator")].push_back(std::move(x));
   }
   return out;
 }
 
 std::map<std::string, std::vector<std::pair<double, double>>> energy_long_samples(const Results& res, const Study& s) {
   std::map<std::string, std::vector<std::pair<double, double>>> out;
-  std::vector<std::string> header;
-  for (const auto& f : read_csv(res.dir / s.name / "energy_long.csv", header)) out[f[0]].emplace_back(to_number(f[2]), to_number(f[3]));
+  if (const auto t = read_table(res.dir / s.name / "energy_long.csv"))
+    for (std::size_t r = 0; r < t->rows.size(); ++r)
+      out[t->text(r, "integrator")].emplace_back(t->number(r, "t"), t->number(r, "energy_rel"));
   return out;
 }
 

@@ -16,11 +16,16 @@ namespace report {
 
 struct RunRow {
   std::string integrator, status, behaviour;
+  std::string id, reason;  ///< the method's id; why it diverged ("" when it did not)
+  int substeps = 1;
   double dt = 0, global = 0, max = 0, local = 0, reversal = 0, energy_max = 0, drift = 0, ns_min = 0, evals_per_step = 0;
+  double position = 0, local_position = 0, energy_final = 0, energy_roundoff = 0, angular_momentum = 0, ns_median = 0;
   double roundoff = 0;  ///< round-off in `global` (NaN: not measured)
-  double force_evals = 0;
+  double force_evals = 0, jacobian_evals = 0, iterations = 0;
   long steps = 0;
-  std::vector<double> final_q;
+  long diverged_step = -1;
+  double diverged_t = NAN;
+  std::vector<double> final_q, final_v;
 };
 struct OrderRow {
   std::string integrator, metric, reason;
@@ -28,6 +33,8 @@ struct OrderRow {
   int expected = 0;
   double observed = 0, dt_min = 0, dt_max = 0, r2 = 0;
   double lo = NAN, hi = NAN;    ///< the order's interval (99 %, floors and trend included)
+  double std_error = NAN, trend_limit = NAN;
+  std::vector<double> local_slopes;  ///< in the window, smallest dt first
   bool asymptotic = false;
   long points = 0;
   std::vector<std::array<double, 3>> sweep;  ///< every point: dt, error, noise floor (schema 2)
@@ -35,6 +42,8 @@ struct OrderRow {
 struct LongRow {
   std::string integrator, status;
   double dt = 0, growth = 0, final_rel = 0;
+  long steps = 0;
+  double diverged_t = NAN;
   double growth_lo = NAN, growth_hi = NAN;  ///< the growth exponent's 99 % interval (schema 2)
 };
 /// An integrator of a study as it declares itself (results.json "integrators").
@@ -46,6 +55,7 @@ struct IntegratorRow {
 struct StabilityRow {
   std::string integrator, note, theory_basis;
   double limit = 0, theory = 0;  ///< theory: inf when unbounded (A-stable), NaN when unknown
+  bool beyond_search = false;    ///< stable over the whole search range
 };
 /// The step sizes one integrator ran and why its sweep stopped (results.json "sweeps").
 struct SweepRow {
@@ -56,9 +66,15 @@ struct SweepRow {
 };
 struct Study {
   std::string name, title, problem, dt_pattern;
+  std::string spec_file;  ///< the spec's file name
+  std::vector<std::pair<std::string, std::string>> params;  ///< as the spec gave them
   double t_end = 0, ref_tol = 0, ref_bound = 0, plot_dt = 0, dt_amplitude = 0;
   std::vector<std::string> metrics;
-  double position_scale = 1;
+  double position_scale = 1, velocity_scale = 1;
+  /// dt = "auto": the run budget (0: not automatic), the time budget (NaN: none) and the ladder of step sizes.
+  int auto_runs = 0;
+  double auto_seconds = NAN;
+  std::vector<double> ladder;
   bool conservative = false, bounded = false, periodic = false;  ///< the problem's
   double period = 0;                           ///< the problem's natural time scale
   std::vector<std::string> integrators;  ///< in spec order
@@ -76,7 +92,7 @@ struct Study {
 };
 struct Results {
   int schema_version = 1;  ///< of results.json (study/schema.hpp)
-  std::string compiler, flags, cpu, revision, date;
+  std::string compiler, flags, cpu, revision, date, reference_solver;
   double elapsed = std::nan("");  ///< seconds the study took (a timing: not reproducible)
   std::vector<Study> studies;
   std::filesystem::path dir;
@@ -116,6 +132,23 @@ struct Bench {
 std::optional<Bench> load_bench(const std::filesystem::path& dir);
 /// The report's section on it: one table per problem and the goals, met or not, computed from the numbers.
 std::string bench_markdown(const Bench& b);
+
+/// A CSV table written by `study run`, every row as long as its header.
+struct Table {
+  std::filesystem::path file;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  /// The index of column `name`.  Throws ReportError naming the file when there is none.
+  std::size_t column(const std::string& name) const;
+  /// Row r's field in column `name`.
+  const std::string& text(std::size_t r, const std::string& name) const { return rows.at(r).at(column(name)); }
+  /// Row r's field in column `name` as a number (an empty field: NaN).  Throws ReportError naming the file, line
+  /// and column when it is not one.
+  double number(std::size_t r, const std::string& name) const;
+};
+/// Reads a CSV table (RFC 4180 quoting); nullopt when there is no such file.  Throws ReportError naming the file
+/// and line when a row has another number of fields than the header.
+std::optional<Table> read_table(const std::filesystem::path& file);
 
 /// One row of samples.csv.
 struct Sample {
