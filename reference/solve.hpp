@@ -26,6 +26,7 @@ struct extract_value_type<boost::multiprecision::float128, void> {
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <boost/math/constants/constants.hpp>
@@ -36,10 +37,12 @@ struct extract_value_type<boost::multiprecision::float128, void> {
 namespace reference::detail {
 
 /// States at the requested times, and the cost.
-struct Solution {
-  std::vector<std::vector<Real>> q, v;
+template <class R>
+struct SolutionIn {
+  std::vector<std::vector<R>> q, v;
   std::uint64_t evaluations = 0;
 };
+using Solution = SolutionIn<Real>;
 
 /// A solve that did not reach the last requested time.
 struct SolveFailure : std::runtime_error {
@@ -47,11 +50,21 @@ struct SolveFailure : std::runtime_error {
   Real t_reached;
 };
 
-/// Integrates p from the state (q0, v0) at t = 0 to each of `times` (increasing, >= 0) with tolerance tol.
+/// A time in the failure's type (float128): a wider type's rounded through long double (messages only).
+template <class R>
+Real time_of(const R& t) {
+  if constexpr (std::is_same_v<R, Real>) return t;
+  else return Real(static_cast<long double>(t));
+}
+
+/// Integrates p from the state (q0, v0) at t = 0 to each of `times` (increasing, >= 0) with tolerance tol, in
+/// p's own scalar type (float128 for the references; a wider one for the tests that check their bounds).
 template <class P>
-Solution solve(const P& p, const typename P::State& start, const std::vector<Real>& times, Real tol,
-               std::uint64_t max_steps) {
+SolutionIn<typename P::real_type> solve(const P& p, const typename P::State& start,
+                                        const std::vector<typename P::real_type>& times, typename P::real_type tol,
+                                        std::uint64_t max_steps) {
   namespace odeint = boost::numeric::odeint;
+  using Real = typename P::real_type;
   constexpr std::size_t D = P::dim;
   using X = std::array<Real, 2 * D>;
 
@@ -62,7 +75,7 @@ Solution solve(const P& p, const typename P::State& start, const std::vector<Rea
   for (std::size_t i = 0; i < D; ++i) L = std::max({L, abs(start.q[i]), abs(start.v[i]) * T, abs(a0[i]) * T * T});
   if (!(L > 0)) L = 1;
 
-  Solution out;
+  SolutionIn<Real> out;
   Real reached = 0;
   auto system = [&](const X& x, X& dx, Real tau) {
     ++out.evaluations;
@@ -87,7 +100,7 @@ Solution solve(const P& p, const typename P::State& start, const std::vector<Rea
     for (std::size_t i = 0; i < D; ++i) {
       q[i] = y[i] * L, v[i] = y[D + i] * (L / T);
       if (!isfinite(q[i]) || !isfinite(v[i]))
-        throw SolveFailure("the state is not finite at t = " + to_decimal(tau * T), tau * T);
+        throw SolveFailure("the state is not finite at t = " + to_decimal(time_of(Real(tau * T))), time_of(Real(tau * T)));
     }
     out.q.push_back(std::move(q));
     out.v.push_back(std::move(v));
@@ -100,7 +113,7 @@ Solution solve(const P& p, const typename P::State& start, const std::vector<Rea
   } catch (const SolveFailure&) {
     throw;
   } catch (const std::exception& e) {
-    throw SolveFailure(e.what(), reached);
+    throw SolveFailure(e.what(), time_of(reached));
   }
   return out;
 }

@@ -1,0 +1,47 @@
+// The 50-digit solve (reference/wide.hpp): Odeint in cpp_bin_float_50.
+#include <boost/multiprecision/cpp_bin_float.hpp>
+
+// Boost 1.74's Odeint cannot find the value type of a Boost.Multiprecision number (reference/solve.hpp): the
+// same specialisation for cpp_bin_float_50, declared before Odeint's headers.
+namespace boost::numeric::odeint::detail {
+template <typename S, typename Enabler>
+struct extract_value_type;
+template <>
+struct extract_value_type<boost::multiprecision::cpp_bin_float_50, void> {
+  typedef boost::multiprecision::cpp_bin_float_50 type;
+};
+}  // namespace boost::numeric::odeint::detail
+
+#include "reference/wide.hpp"
+
+#include "reference/reference.hpp"
+#include "reference/solve.hpp"
+#include "study/problems/all.hpp"
+
+namespace reference {
+
+WideSolution solve_wide(const std::string& problem, const study::ParamValues& params, const std::vector<Real>& times,
+                        const std::string& tolerance) {
+  using Wide = boost::multiprecision::cpp_bin_float_50;
+  WideSolution out;
+  std::vector<Wide> wide_times;
+  for (const Real& t : times) wide_times.emplace_back(to_decimal(t));  // 36 digits: within 1e-36 of the float128 time
+  study::with_problem<Wide>(problem, params, [&](const auto& p) {
+    try {
+      const auto s = detail::solve(p, p.initial(), wide_times, Wide(tolerance), 100'000'000);
+      for (std::size_t k = 0; k < s.q.size(); ++k) {
+        std::vector<Real> q, v;
+        for (const Wide& x : s.q[k]) q.push_back(from_decimal(x.str(40, std::ios_base::scientific)));
+        for (const Wide& x : s.v[k]) v.push_back(from_decimal(x.str(40, std::ios_base::scientific)));
+        out.q.push_back(std::move(q)), out.v.push_back(std::move(v));
+      }
+      out.evaluations = s.evaluations;
+    } catch (const detail::SolveFailure& f) {
+      throw ReferenceError("the 50-digit solve of " + problem + " failed at t = " + std::to_string(static_cast<double>(f.t_reached)) +
+                           ": " + f.what());
+    }
+  });
+  return out;
+}
+
+}  // namespace reference
