@@ -31,7 +31,11 @@ void check_exact_solves_the_ode(const P& p) {
       CHECK(std::abs(dv - a[i]) <= 1e-9L * scale_v * std::max<LD>(1, std::abs(a[i])));
     }
   }
-  CHECK(testing::phase_error(p.exact(0), p.initial()) <= 8 * std::numeric_limits<LD>::epsilon() * 1e9L);
+  // At t = 0 the exact solution is the start, to the rounding of a few operations on the state's largest component.
+  LD scale = 0;
+  for (std::size_t i = 0; i < P::dim; ++i) scale = std::max({scale, std::abs(p.initial().q[i]), std::abs(p.initial().v[i])});
+  INFO(P::id << ": exact(0) differs from the start by " << static_cast<double>(testing::phase_error(p.exact(0), p.initial())));
+  CHECK(testing::phase_error(p.exact(0), p.initial()) <= 16 * std::numeric_limits<LD>::epsilon() * scale);
 }
 
 /// The two parts of dE/dt along the vector field (v, a): through the positions (potential) and through the

@@ -243,6 +243,7 @@ TEST_CASE("time reversal: symmetric methods return to the start up to round-off,
                                                           "dt = [0.01, 0.001]\nmetrics = [\"reversibility\"]\n"));
   const auto results = study::run_studies({spec}, options());
   const double eps = std::numeric_limits<double>::epsilon();
+  std::map<double, double> euler;  // dt -> gap
   for (const auto& r : results[0].runs) {
     INFO(r.integrator << " dt " << r.dt << ": reversal gap " << r.reversal);
     REQUIRE(std::isfinite(r.reversal));
@@ -251,6 +252,7 @@ TEST_CASE("time reversal: symmetric methods return to the start up to round-off,
       // Phi_{-h} o Phi_h = id + O(h^2) per step: a gap of order h over the run (h = 0.01: ~1e-2).
       CHECK(r.reversal > 0.1 * r.dt);
       CHECK(r.reversal < 100 * r.dt);
+      euler[r.dt] = r.reversal;
     } else if (r.id == "rk4") {
       // Not symmetric, but the gap is O(h^(p+1)) = O(h^5) over the run (even p): above round-off at h = 0.01 only.
       if (r.dt > 0.005) CHECK(r.reversal > roundoff);
@@ -258,6 +260,23 @@ TEST_CASE("time reversal: symmetric methods return to the start up to round-off,
     } else {
       CHECK(r.reversal <= roundoff);
     }
+  }
+  // Euler's gap is the known value: the same n steps there and back computed here, relative to the largest |q|
+  // of the run's samples (as the engine defines it), to round-off.
+  REQUIRE(euler.size() == 2);
+  const study::Kepler<double> p(study::ParamValues{{"e", "0.6"}});
+  for (const auto& r : results[0].runs) {
+    if (r.id != "euler") continue;
+    auto s = p.initial();
+    auto stepper = ode::make_stepper<study::Kepler<double>>(ode::Euler{});
+    for (long k = 0; k < r.steps; ++k) stepper.step(s, r.dt, p);
+    for (long k = 0; k < r.steps; ++k) stepper.step(s, -r.dt, p);
+    double gap = 0, scale = 0;
+    for (std::size_t i = 0; i < 2; ++i) gap = std::max(gap, std::abs(s.q[i] - p.initial().q[i]));
+    for (const auto& q : r.sample_q)
+      for (double x : q) scale = std::max(scale, std::abs(x));
+    INFO("Euler at dt " << r.dt << ": the engine's gap " << r.reversal << ", recomputed " << gap / scale);
+    CHECK(std::abs(r.reversal - gap / scale) <= 100 * eps * static_cast<double>(r.steps) * r.reversal);
   }
 }
 
