@@ -7,16 +7,22 @@
 /// largest of |q0|, |v0| T, |a0| T^2), so that Odeint's single absolute tolerance means the same for
 /// positions and velocities whatever the units (earth-moon is in metres and seconds).
 
+#include <boost/multiprecision/cpp_bin_float.hpp>
 #include <boost/multiprecision/float128.hpp>
 
 // Boost 1.74's Odeint cannot find the value type of a Boost.Multiprecision number (fixed upstream in 1.85):
-// a full specialisation for float128, declared before Odeint's own headers.
+// full specialisations for the two it is used with (float128; cpp_bin_float_50 in reference/wide.cpp), declared
+// before Odeint's own headers (a partial one for every number would be ambiguous with Odeint's own).
 namespace boost::numeric::odeint::detail {
 template <typename S, typename Enabler>
 struct extract_value_type;
 template <>
 struct extract_value_type<boost::multiprecision::float128, void> {
   typedef boost::multiprecision::float128 type;
+};
+template <>
+struct extract_value_type<boost::multiprecision::cpp_bin_float_50, void> {
+  typedef boost::multiprecision::cpp_bin_float_50 type;
 };
 }  // namespace boost::numeric::odeint::detail
 

@@ -1,17 +1,4 @@
 // The 50-digit solve (reference/wide.hpp): Odeint in cpp_bin_float_50.
-#include <boost/multiprecision/cpp_bin_float.hpp>
-
-// Boost 1.74's Odeint cannot find the value type of a Boost.Multiprecision number (reference/solve.hpp): the
-// same specialisation for cpp_bin_float_50, declared before Odeint's headers.
-namespace boost::numeric::odeint::detail {
-template <typename S, typename Enabler>
-struct extract_value_type;
-template <>
-struct extract_value_type<boost::multiprecision::cpp_bin_float_50, void> {
-  typedef boost::multiprecision::cpp_bin_float_50 type;
-};
-}  // namespace boost::numeric::odeint::detail
-
 #include "reference/wide.hpp"
 
 #include "reference/reference.hpp"
