@@ -103,6 +103,29 @@ TEMPLATE_TEST_CASE("problems declared bounded stay bounded over 20 periods, and 
   else CHECK(late >= 5 * early);
 }
 
+TEST_CASE("away from the default parameters too, exact solutions solve their equations and energies behave", "[problems]") {
+  // Defaults of 1 hide a missing factor (an omega, an omega0): every problem with an exact solution or an energy,
+  // at other values.
+  const study::Harmonic<LD> h(study::ParamValues{{"omega", "2.5"}, {"x0", "0.3"}, {"v0", "-0.7"}});
+  const study::Pendulum<LD> pendulum(study::ParamValues{{"omega0", "2.3"}, {"amplitude", "1.2"}});
+  const study::Kepler<LD> kepler(study::ParamValues{{"e", "0.8"}});
+  const study::DampedOscillator<LD> damped(study::ParamValues{{"omega", "1.7"}, {"zeta", "0.3"}, {"x0", "0.4"}, {"v0", "0.9"}});
+  check_exact_solves_the_ode(h);
+  check_exact_solves_the_ode(pendulum);
+  check_exact_solves_the_ode(kepler);
+  check_exact_solves_the_ode(damped);
+  auto conserved = [](const auto& p) {
+    const auto [potential, kinetic] = energy_rates(p, moving(p));
+    CHECK(std::abs(kinetic) > 1e-3L);
+    CHECK(std::abs(potential + kinetic) <= 1e-9L * std::abs(kinetic));
+  };
+  conserved(h);
+  conserved(pendulum);
+  conserved(kepler);
+  const auto [potential, kinetic] = energy_rates(damped, damped.initial());
+  CHECK(static_cast<double>(potential + kinetic) == Approx(-2 * 0.3 * 1.7 * 0.9 * 0.9).epsilon(1e-8));
+}
+
 TEST_CASE("the damped oscillator loses energy at the rate 2 zeta omega v^2", "[problems]") {
   const study::DampedOscillator<LD> p(study::ParamValues{{"zeta", "0.1"}, {"v0", "0.5"}});
   const auto [potential, kinetic] = energy_rates(p, p.initial());

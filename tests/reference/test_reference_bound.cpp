@@ -84,5 +84,27 @@ TEST_CASE("for every problem the reference's bound lies above the true error fro
     CHECK(r.position_bound >= d.position);
     CHECK(r.velocity_bound >= d.velocity);
     CHECK(factor <= max_factor);
+    // The round-off allowance, 100 eps per evaluation, is part of every bound (the two solves' rounding is
+    // correlated: their distance cannot show it).
+    CHECK(r.two_tolerance_bound >= 100 * eps * Real(r.evaluations));
   }
+}
+
+TEST_CASE("a reference sampled at turning points, where every velocity is zero, keeps a bound within the factor",
+          "[reference][bound]") {
+  // The velocity scale is at least the position scale per time scale: relative to |v| ~ 0 alone, the velocity
+  // error would be inflated without limit.
+  const study::ParamValues params{{"omega", "2"}, {"x0", "1.5"}, {"v0", "0"}};
+  const Real half = study::Harmonic<Real>(params).period() / 2;
+  const std::vector<Real> times{half, 2 * half, 3 * half};
+  reference::Options o;
+  o.use_cache = false;
+  const auto r = reference::compute({.problem = "harmonic", .params = params, .times = times, .initial = {}}, o);
+  const auto w = reference::solve_wide("harmonic", params, times);
+  const Distance d = distance("harmonic", params, r, w);
+  const Real eps = std::numeric_limits<Real>::epsilon();
+  const double factor = static_cast<double>(r.error_bound / std::max(d.relative, eps * sqrt(Real(r.evaluations))));
+  INFO("true error " << static_cast<double>(d.relative) << ", bound " << static_cast<double>(r.error_bound) << ", factor " << factor);
+  CHECK(r.error_bound >= d.relative);
+  CHECK(factor <= max_factor);
 }
