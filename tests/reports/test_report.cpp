@@ -4,13 +4,17 @@
 
 #include "tests/support.hpp"
 
+#include <cmath>
 #include <filesystem>
+#include <limits>
+#include <numbers>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "reports/claims.hpp"
 #include "reports/render.hpp"
 
 namespace fs = std::filesystem;
@@ -291,4 +295,75 @@ TEST_CASE("bench.json renders as the time-per-step section, its goals computed f
     doc["problems"][0]["integrators"][1].erase("ns_per_step");
     CHECK_THROWS_WITH(report_with_bench(doc), Contains("bench.json: bench.problems[0].integrators[1]: missing 'ns_per_step'"));
   }
+}
+
+namespace {
+report::RunRow claim_run(const std::string& integrator, double dt, double global, std::vector<double> final_q = {1.0, 0.0}) {
+  report::RunRow r;
+  r.integrator = integrator, r.status = "ok", r.dt = dt, r.global = global, r.steps = 1000, r.final_q = std::move(final_q);
+  return r;
+}
+/// The verdict of the claim whose quote contains `quote`.
+std::string claim_verdict(const report::Results& res, const std::string& quote) {
+  for (const auto& c : report::evaluate_claims(res))
+    if (c.quote.find(quote) != std::string::npos) return c.verdict;
+  return "claim not found";
+}
+}  // namespace
+
+TEST_CASE("the seed 000 and 002 claims, on made-up runs either side of each criterion", "[report][claims]") {
+  using Catch::StartsWith;
+  testing::TempDir dir("report-claims-synthetic");
+  report::Results res;
+  res.dir = dir.path;
+  report::Study s;
+  s.name = "seed000-central-force";
+  // RK4 at one step against Euler x8: holds from 10 times Euler's error on.
+  s.runs = {claim_run("rk4", 1, 10.5e-3), claim_run("symplectic-euler x8", 1, 1e-3), claim_run("rk4 x4", 1, 0.9e-3),
+            claim_run("rk4 x2", 1, 2e-3)};
+  // The seed's Verlet against symplectic Euler: identical up to round-off (100 eps per step of 1000 steps).
+  const double roundoff = 100 * std::numeric_limits<double>::epsilon() * 1000;
+  s.runs.push_back(claim_run("stormer-verlet (backward-euler)", 0.1, 1e-3, {1.0 + 0.9 * roundoff, 0.0}));
+  s.runs.push_back(claim_run("symplectic-euler", 0.1, 1e-3));
+  res.studies = {s};
+  CHECK_THAT(claim_verdict(res, "way more inaccurate"), StartsWith("holds"));
+  CHECK_THAT(claim_verdict(res, "loop RK4 four times"), StartsWith("holds"));
+  CHECK_THAT(claim_verdict(res, "identical to Euler"), StartsWith("holds"));
+  res.studies[0].runs[0].global = 9.5e-3;  // only 9.5 times
+  res.studies[0].runs[2].global = 1.1e-3;  // rk4 x4 worse than Euler x8
+  res.studies[0].runs[4].final_q = {1.0 + 1.1 * roundoff, 0.0};
+  CHECK_THAT(claim_verdict(res, "way more inaccurate"), StartsWith("does not hold"));
+  CHECK_THAT(claim_verdict(res, "loop RK4 four times"), StartsWith("does not hold"));
+  CHECK_THAT(claim_verdict(res, "identical to Euler"), StartsWith("does not hold"));
+
+  // Seed 002 on the Earth-Moon orbit: symplectic Euler better than half of Euler's error at dt = 3600 s; the
+  // distance and the revolutions from samples.csv (Earth at the origin, the Moon on a circle of radius 1, 13
+  // turns in the most accurate run; Euler's spirals out, symplectic Euler's stays).
+  report::Study e;
+  e.name = "seed002-earth-moon";
+  e.runs = {claim_run("euler", 3600, 1e-1), claim_run("symplectic-euler", 3600, 0.49e-1), claim_run("rk4", 60, 1e-9)};
+  res.studies = {e};
+  fs::create_directories(dir.path / e.name);
+  auto write_samples = [&](double turns, double euler_growth, double symplectic_wobble) {
+    std::ofstream f(dir.path / e.name / "samples.csv");
+    f << "integrator,dt,t,error,energy_rel,q0,q1,q2,q3,v0,v1,v2,v3\n";
+    for (int k = 0; k <= 400; ++k) {
+      const double a = 2 * std::numbers::pi * turns * k / 400;
+      auto row = [&](const char* who, double dt, double radius) {
+        f << who << ',' << dt << ',' << k << ",0,0,0,0," << radius * std::cos(a) << ',' << radius * std::sin(a) << ",0,0,0,0\n";
+      };
+      row("rk4", 60, 1.0);
+      row("euler", 3600, 1.0 + euler_growth * k / 400);
+      row("symplectic-euler", 3600, 1.0 + symplectic_wobble * std::sin(7.0 * a));
+    }
+  };
+  write_samples(13.2, 0.06, 0.009);
+  CHECK_THAT(claim_verdict(res, "on an orbit"), StartsWith("holds"));
+  CHECK_THAT(claim_verdict(res, "distance is increasing"), StartsWith("holds"));
+  CHECK_THAT(claim_verdict(res, "about 13 periods"), StartsWith("holds"));
+  res.studies[0].runs[1].global = 0.51e-1;
+  write_samples(12.4, 0.04, 0.011);  // Euler ends within 5 %, symplectic Euler leaves the 1 % band, 12.4 turns
+  CHECK_THAT(claim_verdict(res, "on an orbit"), StartsWith("does not hold"));
+  CHECK_THAT(claim_verdict(res, "distance is increasing"), StartsWith("does not hold"));
+  CHECK_THAT(claim_verdict(res, "about 13 periods"), StartsWith("does not hold"));
 }

@@ -268,6 +268,12 @@ TEST_CASE("time reversal: symmetric methods within 100 eps per step or 10 x twic
   s.runs[0].reversal = 8 * 1.1e4 * eps * 4;  // now dt 0.1: 4 x the gap at dt 0.05
   CHECK(status_of(s, "time reversal") == Outcome::fail);
   CHECK_THAT(outcomes(s, "time reversal").front().line(), Catch::Contains("shrinks with dt (slope 2.00"));
+  // The edge: a truncation error shrinks at least like dt (slope 1); a gap that shrinks more slowly is not one.
+  s.runs[0].reversal = s.runs[1].reversal * std::pow(2.0, 1.1);
+  CHECK(status_of(s, "time reversal") == Outcome::fail);
+  s.runs[0].reversal = s.runs[1].reversal * std::pow(2.0, 0.9);
+  CHECK(status_of(s, "time reversal") == Outcome::undetermined);
+  CHECK_THAT(outcomes(s, "time reversal").front().line(), Catch::Contains("does not shrink with dt (slope 0.90"));
   s.runs.pop_back();
   // A measured round-off larger than the per-step allowance (the two-step recurrence's n^2): 10 x twice it.
   s.runs[0].roundoff = 1e-11;

@@ -439,3 +439,17 @@ TEST_CASE("the CSV reader refuses a malformed table with its file and line, and 
   CHECK_THROWS_WITH(report::read_table(dir.file("short.csv", "a,b\n1,2\n3\n")), Catch::Contains("short.csv:3: 1 fields, but the header has 2"));
   CHECK_THROWS_WITH(report::read_table(dir.file("open.csv", "a,b\n\"1,2\n")), Catch::Contains("open.csv:2: a quoted field is not closed"));
 }
+
+TEST_CASE("runs are found by their step size to its last digits, not by a nearby one", "[output]") {
+  report::Study s;
+  for (double dt : {0.1 * (1 + 1e-3), 0.1}) {
+    s.runs.emplace_back();
+    s.runs.back().integrator = "m", s.runs.back().dt = dt;
+  }
+  REQUIRE(report::run_at(s, "m", 0.1));
+  CHECK(report::run_at(s, "m", 0.1)->dt == 0.1);
+  CHECK(report::run_at(s, "m", 0.1 * (1 + 1e-3))->dt == 0.1 * (1 + 1e-3));
+  CHECK(report::run_at(s, "m", 0.1 * (1 + 1e-14))->dt == 0.1);  // a step size printed and read back: the same run
+  CHECK(report::run_at(s, "m", 0.1 * (1 + 1e-6)) == nullptr);
+  CHECK(report::run_at(s, "other", 0.1) == nullptr);
+}
