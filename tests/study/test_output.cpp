@@ -8,7 +8,11 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 
@@ -37,6 +41,27 @@ struct Values {
 };
 
 bool same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+/// Every mismatch between what was written and what was read back, named by the expression (one CHECK per case:
+/// two hundred Catch2 assertions made this file slow to compile under the sanitizers).
+struct Fields {
+  std::vector<std::string> off;
+  std::string where;  ///< the row being compared
+  template <class A, class B>
+  void operator()(const char* what, const A& a, const B& b) {
+    if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) {
+      if (!same(static_cast<double>(a), static_cast<double>(b))) off.push_back(fmt::format("{} {}: {} != {}", where, what, a, b));
+    } else if constexpr (std::is_same_v<A, std::vector<double>>) {
+      bool equal = a.size() == b.size();
+      for (std::size_t i = 0; equal && i < a.size(); ++i) equal = same(a[i], b[i]);
+      if (!equal) off.push_back(fmt::format("{} {}: [{}] != [{}]", where, what, fmt::join(a, ", "), fmt::join(b, ", ")));
+    } else {
+      if (!(a == b)) off.push_back(fmt::format("{} {}: '{}' != '{}'", where, what, a, b));
+    }
+  }
+  std::string text() const { return fmt::format("{}", fmt::join(off, "\n")); }
+};
+#define EQ(a, b) fields(#a, a, b)
 
 study::StudyResult known_study(const testing::TempDir& dir) {
   const char* toml = "name = \"known\"\ntitle = \"Every field its own value\"\nproblem = \"harmonic\"\nparams = { omega = 2.5 }\n"
@@ -112,6 +137,7 @@ std::set<std::string> keys(const T& j) {
 }  // namespace
 
 TEST_CASE("results.json read back by the report's loader holds every value written", "[output]") {
+  Fields fields;
   testing::TempDir dir("output-json");
   const auto r = known_study(dir);
   const auto meta = known_meta();
@@ -142,92 +168,92 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
   CHECK(keys(js["stability"][0]) == std::set<std::string>{"integrator", "limit", "beyond_search", "note", "theory", "theory_basis"});
 
   const report::Results res = report::load(dir.path / "out");
-  CHECK(res.schema_version == study::results_schema_version);
-  CHECK(res.compiler == meta.compiler);
-  CHECK(res.flags == meta.flags);
-  CHECK(res.cpu == meta.cpu);
-  CHECK(res.revision == meta.revision);
-  CHECK(res.date == meta.date);
-  CHECK(res.elapsed == meta.elapsed_seconds);
+  EQ(res.schema_version, study::results_schema_version);
+  EQ(res.compiler, meta.compiler);
+  EQ(res.flags, meta.flags);
+  EQ(res.cpu, meta.cpu);
+  EQ(res.revision, meta.revision);
+  EQ(res.date, meta.date);
+  EQ(res.elapsed, meta.elapsed_seconds);
   CHECK(res.reference_solver.find("float128") != std::string::npos);
   REQUIRE(res.studies.size() == 1);
   const report::Study& s = res.studies.front();
-  CHECK(s.name == "known");
-  CHECK(s.title == r.spec.title);
-  CHECK(s.spec_file == "known.toml");
-  CHECK(s.problem == "harmonic");
+  EQ(s.name, "known");
+  EQ(s.title, r.spec.title);
+  EQ(s.spec_file, "known.toml");
+  EQ(s.problem, "harmonic");
   CHECK(s.params == std::vector<std::pair<std::string, std::string>>{{"omega", r.spec.params.at("omega")}});
   CHECK((s.conservative && !s.bounded && s.periodic));
-  CHECK(s.period == r.period);
-  CHECK(s.t_end == 2.0);
+  EQ(s.period, r.period);
+  EQ(s.t_end, 2.0);
   CHECK(s.metrics == std::vector<std::string>{"energy", "global", "local", "stability"});
-  CHECK(s.plot_dt == 0.05);
-  CHECK(s.dt_pattern == "alternating");
-  CHECK(s.dt_amplitude == 0.125);
-  CHECK(s.ref_tol == r.reference_tolerance);
-  CHECK(s.ref_bound == r.reference_bound);
-  CHECK(s.position_scale == r.position_scale);
-  CHECK(s.velocity_scale == r.velocity_scale);
-  CHECK(s.auto_runs == 7);
-  CHECK(s.auto_seconds == 3.5);
+  EQ(s.plot_dt, 0.05);
+  EQ(s.dt_pattern, "alternating");
+  EQ(s.dt_amplitude, 0.125);
+  EQ(s.ref_tol, r.reference_tolerance);
+  EQ(s.ref_bound, r.reference_bound);
+  EQ(s.position_scale, r.position_scale);
+  EQ(s.velocity_scale, r.velocity_scale);
+  EQ(s.auto_runs, 7);
+  EQ(s.auto_seconds, 3.5);
   CHECK(s.ladder == std::vector<double>{0.1, 0.05});
 
   REQUIRE(s.declared.size() == 2);
   for (std::size_t i = 0; i < 2; ++i) {
     const auto& d = s.declared[i];
     const auto& w = r.spec.integrators[i];
-    CHECK(d.label == w.choice.label());
-    CHECK(d.id == w.choice.id);
-    CHECK(d.expected_global == w.expected_global);
-    CHECK(d.expected_local == w.expected_local);
-    CHECK(d.symplectic == w.symplectic);
-    CHECK(d.symmetric == w.symmetric);
-    CHECK(d.implicit == w.implicit);
+    EQ(d.label, w.choice.label());
+    EQ(d.id, w.choice.id);
+    EQ(d.expected_global, w.expected_global);
+    EQ(d.expected_local, w.expected_local);
+    EQ(d.symplectic, w.symplectic);
+    EQ(d.symmetric, w.symmetric);
+    EQ(d.implicit, w.implicit);
   }
   CHECK(s.integrators == std::vector<std::string>{"rk4", "leapfrog x2"});
 
   REQUIRE(s.sweeps.size() == r.sweeps.size());
   for (std::size_t i = 0; i < s.sweeps.size(); ++i) {
-    CHECK(s.sweeps[i].integrator == r.sweeps[i].integrator);
-    CHECK(s.sweeps[i].automatic == r.sweeps[i].automatic);
-    CHECK(s.sweeps[i].dts == r.sweeps[i].dts);
-    CHECK(s.sweeps[i].stop == r.sweeps[i].stop);
+    EQ(s.sweeps[i].integrator, r.sweeps[i].integrator);
+    EQ(s.sweeps[i].automatic, r.sweeps[i].automatic);
+    EQ(s.sweeps[i].dts, r.sweeps[i].dts);
+    EQ(s.sweeps[i].stop, r.sweeps[i].stop);
   }
 
   REQUIRE(s.runs.size() == r.runs.size());
   for (std::size_t i = 0; i < s.runs.size(); ++i) {
     const report::RunRow& a = s.runs[i];
     const study::Run& b = r.runs[i];
-    INFO("run " << i << ": " << b.integrator << " dt " << b.dt);
-    CHECK(a.integrator == b.integrator);
-    CHECK(a.id == b.id);
-    CHECK(a.substeps == b.substeps);
-    CHECK(a.status == b.status);
-    CHECK(a.reason == b.reason);
-    CHECK(a.diverged_step == b.diverged_step);
-    CHECK(same(a.diverged_t, b.diverged_t));
-    CHECK(a.dt == b.dt);
-    CHECK(a.steps == b.steps);
-    CHECK(same(a.global, b.global));
-    CHECK(same(a.position, b.position));
-    CHECK(same(a.max, b.max));
-    CHECK(same(a.local, b.local));
-    CHECK(same(a.local_position, b.local_position));
-    CHECK(same(a.roundoff, b.roundoff));
-    CHECK(same(a.reversal, b.reversal));
-    CHECK(same(a.energy_max, b.energy_max_rel));
-    CHECK(same(a.energy_final, b.energy_final_rel));
-    CHECK(same(a.drift, b.energy_drift_per_time));
-    CHECK(a.behaviour == b.energy_class);
-    CHECK(same(a.energy_roundoff, b.energy_roundoff));
-    CHECK(same(a.angular_momentum, b.angular_momentum_max_rel));
-    CHECK(a.final_q == b.final_q);
-    CHECK(a.final_v == b.final_v);
-    CHECK(same(a.ns_min, b.ns_per_step_min));
-    CHECK(same(a.ns_median, b.ns_per_step_median));
-    CHECK(a.force_evals == static_cast<double>(b.force_evals));
-    CHECK(a.jacobian_evals == static_cast<double>(b.jacobian_evals));
-    CHECK(a.iterations == static_cast<double>(b.iterations));
+    fields.where = fmt::format("run {} ({} dt {})", i, b.integrator, b.dt);
+    EQ(a.integrator, b.integrator);
+    EQ(a.id, b.id);
+    EQ(a.substeps, b.substeps);
+    EQ(a.status, b.status);
+    EQ(a.reason, b.reason);
+    EQ(a.diverged_step, b.diverged_step);
+    EQ(a.diverged_t, b.diverged_t);
+    EQ(a.dt, b.dt);
+    EQ(a.steps, b.steps);
+    EQ(a.global, b.global);
+    EQ(a.position, b.position);
+    EQ(a.max, b.max);
+    EQ(a.local, b.local);
+    EQ(a.local_position, b.local_position);
+    EQ(a.roundoff, b.roundoff);
+    EQ(a.reversal, b.reversal);
+    EQ(a.energy_max, b.energy_max_rel);
+    EQ(a.energy_final, b.energy_final_rel);
+    EQ(a.drift, b.energy_drift_per_time);
+    EQ(a.behaviour, b.energy_class);
+    EQ(a.energy_roundoff, b.energy_roundoff);
+    EQ(a.angular_momentum, b.angular_momentum_max_rel);
+    EQ(a.final_q, b.final_q);
+    EQ(a.final_v, b.final_v);
+    EQ(a.ns_min, b.ns_per_step_min);
+    EQ(a.ns_median, b.ns_per_step_median);
+    EQ(a.force_evals, b.force_evals);
+    EQ(a.jacobian_evals, b.jacobian_evals);
+    EQ(a.iterations, b.iterations);
     CHECK(a.evals_per_step == static_cast<double>(b.force_evals) / static_cast<double>(b.steps));
   }
 
@@ -235,58 +261,60 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
   for (std::size_t i = 0; i < s.orders.size(); ++i) {
     const report::OrderRow& a = s.orders[i];
     const study::Order& b = r.orders[i];
-    INFO("order " << i << ": " << b.integrator << " " << b.metric);
-    CHECK(a.integrator == b.integrator);
-    CHECK(a.metric == b.metric);
-    CHECK(a.expected == b.expected);
-    CHECK(a.verdict == b.verdict.verdict);
-    CHECK(a.reason == b.verdict.reason);
-    CHECK(a.action == b.verdict.action);
-    CHECK(a.asymptotic == b.fit.asymptotic);
-    CHECK(same(a.trend_limit, b.fit.trend_limit));
-    CHECK(a.dt_min == b.fit.dt_min);
-    CHECK(a.dt_max == b.fit.dt_max);
-    CHECK(a.points == static_cast<long>(b.fit.points));
-    CHECK(a.local_slopes == b.fit.local_slopes);
+    fields.where = fmt::format("order {} ({} {})", i, b.integrator, b.metric);
+    EQ(a.integrator, b.integrator);
+    EQ(a.metric, b.metric);
+    EQ(a.expected, b.expected);
+    EQ(a.verdict, b.verdict.verdict);
+    EQ(a.reason, b.verdict.reason);
+    EQ(a.action, b.verdict.action);
+    EQ(a.asymptotic, b.fit.asymptotic);
+    EQ(a.trend_limit, b.fit.trend_limit);
+    EQ(a.dt_min, b.fit.dt_min);
+    EQ(a.dt_max, b.fit.dt_max);
+    EQ(a.points, b.fit.points);
+    EQ(a.local_slopes, b.fit.local_slopes);
     if (b.fit.determined) {
-      CHECK(a.observed == b.fit.order);
-      CHECK(a.lo == b.fit.lo);
-      CHECK(a.hi == b.fit.hi);
-      CHECK(a.std_error == b.fit.std_error);
-      CHECK(a.r2 == b.fit.r2);
+      EQ(a.observed, b.fit.order);
+      EQ(a.lo, b.fit.lo);
+      EQ(a.hi, b.fit.hi);
+      EQ(a.std_error, b.fit.std_error);
+      EQ(a.r2, b.fit.r2);
     } else {  // not determined: null, whatever the fit holds
       CHECK(std::isnan(a.observed));
       CHECK((std::isnan(a.lo) && std::isnan(a.hi) && std::isnan(a.std_error) && std::isnan(a.r2)));
     }
     REQUIRE(a.sweep.size() == b.points.size());
     for (std::size_t k = 0; k < a.sweep.size(); ++k) {
-      CHECK(a.sweep[k][0] == b.points[k].dt);
-      CHECK(a.sweep[k][1] == b.points[k].error);
-      CHECK(a.sweep[k][2] == b.points[k].floor);
+      EQ(a.sweep[k][0], b.points[k].dt);
+      EQ(a.sweep[k][1], b.points[k].error);
+      EQ(a.sweep[k][2], b.points[k].floor);
     }
   }
 
   REQUIRE(s.energy_long.size() == 1);
   const report::LongRow& el = s.energy_long.front();
-  CHECK(el.integrator == r.energy_long[0].integrator);
-  CHECK(el.dt == r.energy_long[0].dt);
-  CHECK(el.steps == r.energy_long[0].steps);
-  CHECK(el.status == "ok");
+  EQ(el.integrator, r.energy_long[0].integrator);
+  EQ(el.dt, r.energy_long[0].dt);
+  EQ(el.steps, r.energy_long[0].steps);
+  EQ(el.status, "ok");
   CHECK(std::isnan(el.diverged_t));
-  CHECK(el.growth == r.energy_long[0].growth_exponent);
-  CHECK(el.growth_lo == r.energy_long[0].growth_lo);
-  CHECK(el.growth_hi == r.energy_long[0].growth_hi);
-  CHECK(el.final_rel == r.energy_long[0].rel_error.back());
+  EQ(el.growth, r.energy_long[0].growth_exponent);
+  EQ(el.growth_lo, r.energy_long[0].growth_lo);
+  EQ(el.growth_hi, r.energy_long[0].growth_hi);
+  EQ(el.final_rel, r.energy_long[0].rel_error.back());
 
   REQUIRE(s.stability.size() == 2);
   for (std::size_t i = 0; i < 2; ++i) {
-    CHECK(s.stability[i].integrator == r.stability[i].integrator);
-    CHECK(s.stability[i].limit == r.stability[i].limit);
-    CHECK(s.stability[i].beyond_search == r.stability[i].beyond_search);
-    CHECK(s.stability[i].note == r.stability[i].note);
-    CHECK(s.stability[i].theory == r.stability[i].theory);
-    CHECK(s.stability[i].theory_basis == r.stability[i].theory_basis);
+    EQ(s.stability[i].integrator, r.stability[i].integrator);
+    EQ(s.stability[i].limit, r.stability[i].limit);
+    EQ(s.stability[i].beyond_search, r.stability[i].beyond_search);
+    EQ(s.stability[i].note, r.stability[i].note);
+    EQ(s.stability[i].theory, r.stability[i].theory);
+    EQ(s.stability[i].theory_basis, r.stability[i].theory_basis);
   }
+  INFO(fields.text());
+  CHECK(fields.off.empty());
 }
 
 TEST_CASE("every column of the CSV tables read back by the report's loader holds the value written", "[output]") {
@@ -296,6 +324,7 @@ TEST_CASE("every column of the CSV tables read back by the report's loader holds
   study::write_results(out, {r}, known_meta());
 
   SECTION("runs.csv") {
+    Fields fields;
     const auto t = report::read_table(out / "known" / "runs.csv");
     REQUIRE(t);
     CHECK(t->header == std::vector<std::string>{"integrator", "dt", "steps", "status", "global", "position", "max", "local",
@@ -306,33 +335,36 @@ TEST_CASE("every column of the CSV tables read back by the report's loader holds
     REQUIRE(t->rows.size() == r.runs.size());
     for (std::size_t i = 0; i < r.runs.size(); ++i) {
       const study::Run& b = r.runs[i];
-      INFO("row " << i);
-      CHECK(t->text(i, "integrator") == b.integrator);
-      CHECK(t->number(i, "dt") == b.dt);
-      CHECK(t->number(i, "steps") == static_cast<double>(b.steps));
-      CHECK(t->text(i, "status") == b.status);
-      CHECK(same(t->number(i, "global"), b.global));
-      CHECK(same(t->number(i, "position"), b.position));
-      CHECK(same(t->number(i, "max"), b.max));
-      CHECK(same(t->number(i, "local"), b.local));
-      CHECK(same(t->number(i, "local_position"), b.local_position));
-      CHECK(same(t->number(i, "roundoff"), b.roundoff));
-      CHECK(same(t->number(i, "reversal"), b.reversal));
-      CHECK(same(t->number(i, "energy_max_rel"), b.energy_max_rel));
-      CHECK(same(t->number(i, "energy_final_rel"), b.energy_final_rel));
-      CHECK(same(t->number(i, "energy_drift_per_time"), b.energy_drift_per_time));
-      CHECK(t->text(i, "energy_behaviour") == b.energy_class);
-      CHECK(same(t->number(i, "energy_roundoff"), b.energy_roundoff));
-      CHECK(same(t->number(i, "angular_momentum_max_rel"), b.angular_momentum_max_rel));
-      CHECK(t->number(i, "force_evals") == static_cast<double>(b.force_evals));
-      CHECK(t->number(i, "jacobian_evals") == static_cast<double>(b.jacobian_evals));
-      CHECK(t->number(i, "iterations") == static_cast<double>(b.iterations));
-      CHECK(same(t->number(i, "ns_per_step_min"), b.ns_per_step_min));
-      CHECK(same(t->number(i, "ns_per_step_median"), b.ns_per_step_median));
+      fields.where = fmt::format("row {}", i);
+      EQ(t->text(i, "integrator"), b.integrator);
+      EQ(t->number(i, "dt"), b.dt);
+      EQ(t->number(i, "steps"), b.steps);
+      EQ(t->text(i, "status"), b.status);
+      EQ(t->number(i, "global"), b.global);
+      EQ(t->number(i, "position"), b.position);
+      EQ(t->number(i, "max"), b.max);
+      EQ(t->number(i, "local"), b.local);
+      EQ(t->number(i, "local_position"), b.local_position);
+      EQ(t->number(i, "roundoff"), b.roundoff);
+      EQ(t->number(i, "reversal"), b.reversal);
+      EQ(t->number(i, "energy_max_rel"), b.energy_max_rel);
+      EQ(t->number(i, "energy_final_rel"), b.energy_final_rel);
+      EQ(t->number(i, "energy_drift_per_time"), b.energy_drift_per_time);
+      EQ(t->text(i, "energy_behaviour"), b.energy_class);
+      EQ(t->number(i, "energy_roundoff"), b.energy_roundoff);
+      EQ(t->number(i, "angular_momentum_max_rel"), b.angular_momentum_max_rel);
+      EQ(t->number(i, "force_evals"), b.force_evals);
+      EQ(t->number(i, "jacobian_evals"), b.jacobian_evals);
+      EQ(t->number(i, "iterations"), b.iterations);
+      EQ(t->number(i, "ns_per_step_min"), b.ns_per_step_min);
+      EQ(t->number(i, "ns_per_step_median"), b.ns_per_step_median);
     }
+    INFO(fields.text());
+    CHECK(fields.off.empty());
   }
 
   SECTION("orders.csv") {
+    Fields fields;
     const auto t = report::read_table(out / "known" / "orders.csv");
     REQUIRE(t);
     CHECK(t->header == std::vector<std::string>{"integrator", "metric", "expected", "verdict", "observed", "interval_lo",
@@ -340,51 +372,57 @@ TEST_CASE("every column of the CSV tables read back by the report's loader holds
     REQUIRE(t->rows.size() == r.orders.size());
     for (std::size_t i = 0; i < r.orders.size(); ++i) {
       const study::Order& b = r.orders[i];
-      INFO("row " << i);
+      fields.where = fmt::format("row {}", i);
       const double nan = std::nan("");
-      CHECK(t->text(i, "integrator") == b.integrator);
-      CHECK(t->text(i, "metric") == b.metric);
-      CHECK(t->number(i, "expected") == b.expected);
-      CHECK(t->text(i, "verdict") == b.verdict.verdict);
-      CHECK(same(t->number(i, "observed"), b.fit.determined ? b.fit.order : nan));
-      CHECK(same(t->number(i, "interval_lo"), b.fit.determined ? b.fit.lo : nan));
-      CHECK(same(t->number(i, "interval_hi"), b.fit.determined ? b.fit.hi : nan));
-      CHECK(t->text(i, "asymptotic") == (b.fit.asymptotic ? "true" : "false"));
-      CHECK(t->number(i, "dt_min") == b.fit.dt_min);
-      CHECK(t->number(i, "dt_max") == b.fit.dt_max);
-      CHECK(t->number(i, "points") == static_cast<double>(b.fit.points));
-      CHECK(same(t->number(i, "r2"), b.fit.determined ? b.fit.r2 : nan));
-      CHECK(t->text(i, "reason") == b.verdict.reason);
-      CHECK(t->text(i, "action") == b.verdict.action);
+      EQ(t->text(i, "integrator"), b.integrator);
+      EQ(t->text(i, "metric"), b.metric);
+      EQ(t->number(i, "expected"), b.expected);
+      EQ(t->text(i, "verdict"), b.verdict.verdict);
+      EQ(t->number(i, "observed"), b.fit.determined ? b.fit.order : nan);
+      EQ(t->number(i, "interval_lo"), b.fit.determined ? b.fit.lo : nan);
+      EQ(t->number(i, "interval_hi"), b.fit.determined ? b.fit.hi : nan);
+      EQ(t->text(i, "asymptotic"), (b.fit.asymptotic ? "true" : "false"));
+      EQ(t->number(i, "dt_min"), b.fit.dt_min);
+      EQ(t->number(i, "dt_max"), b.fit.dt_max);
+      EQ(t->number(i, "points"), b.fit.points);
+      EQ(t->number(i, "r2"), b.fit.determined ? b.fit.r2 : nan);
+      EQ(t->text(i, "reason"), b.verdict.reason);
+      EQ(t->text(i, "action"), b.verdict.action);
     }
+    INFO(fields.text());
+    CHECK(fields.off.empty());
   }
 
   SECTION("samples.csv, through the loader the plots use") {
+    Fields fields;
     const auto t = report::read_table(out / "known" / "samples.csv");
     REQUIRE(t);
     CHECK(t->header == std::vector<std::string>{"integrator", "dt", "t", "error", "energy_rel", "q0", "q1", "v0", "v1"});
     const report::Results res = report::load(out);
     for (double dt : {0.1, 0.05}) {
       const auto samples = report::samples_at(res, res.studies.front(), dt);
-      CHECK(samples.size() == 2);
+      EQ(samples.size(), 2);
       for (const study::Run& b : r.runs) {
         if (b.dt != dt) continue;
-        INFO(b.integrator << " dt " << dt);
+        fields.where = fmt::format("{} dt {}", b.integrator, dt);
         REQUIRE(samples.count(b.integrator));
         const auto& got = samples.at(b.integrator);
         REQUIRE(got.size() == b.sample_t.size());
         for (std::size_t k = 0; k < got.size(); ++k) {
-          CHECK(got[k].t == b.sample_t[k]);
-          CHECK(got[k].error == b.sample_error[k]);
-          CHECK(got[k].energy == b.sample_energy[k]);
-          CHECK(got[k].q == b.sample_q[k]);
-          CHECK(got[k].v == b.sample_v[k]);
+          EQ(got[k].t, b.sample_t[k]);
+          EQ(got[k].error, b.sample_error[k]);
+          EQ(got[k].energy, b.sample_energy[k]);
+          EQ(got[k].q, b.sample_q[k]);
+          EQ(got[k].v, b.sample_v[k]);
         }
       }
     }
+    INFO(fields.text());
+    CHECK(fields.off.empty());
   }
 
   SECTION("energy_long.csv, through the loader the plots use") {
+    Fields fields;
     const auto t = report::read_table(out / "known" / "energy_long.csv");
     REQUIRE(t);
     CHECK(t->header == std::vector<std::string>{"integrator", "dt", "t", "energy_rel"});
@@ -395,26 +433,31 @@ TEST_CASE("every column of the CSV tables read back by the report's loader holds
     const auto& series = got.at(r.energy_long[0].integrator);
     REQUIRE(series.size() == r.energy_long[0].t.size());
     for (std::size_t k = 0; k < series.size(); ++k) {
-      CHECK(series[k].first == r.energy_long[0].t[k]);
-      CHECK(series[k].second == r.energy_long[0].rel_error[k]);
+      EQ(series[k].first, r.energy_long[0].t[k]);
+      EQ(series[k].second, r.energy_long[0].rel_error[k]);
     }
+    INFO(fields.text());
+    CHECK(fields.off.empty());
   }
 
   SECTION("stability.csv") {
+    Fields fields;
     const auto t = report::read_table(out / "known" / "stability.csv");
     REQUIRE(t);
     CHECK(t->header == std::vector<std::string>{"integrator", "limit", "beyond_search", "note", "theory", "theory_basis"});
     REQUIRE(t->rows.size() == r.stability.size());
     for (std::size_t i = 0; i < r.stability.size(); ++i) {
       const study::Stability& b = r.stability[i];
-      CHECK(t->text(i, "integrator") == b.integrator);
-      CHECK(t->number(i, "limit") == b.limit);
-      CHECK(t->text(i, "beyond_search") == (b.beyond_search ? "true" : "false"));
-      CHECK(t->text(i, "note") == b.note);
+      EQ(t->text(i, "integrator"), b.integrator);
+      EQ(t->number(i, "limit"), b.limit);
+      EQ(t->text(i, "beyond_search"), (b.beyond_search ? "true" : "false"));
+      EQ(t->text(i, "note"), b.note);
       if (std::isinf(b.theory)) CHECK(t->text(i, "theory") == "unbounded");
       else CHECK(t->number(i, "theory") == b.theory);
-      CHECK(t->text(i, "theory_basis") == b.theory_basis);
+      EQ(t->text(i, "theory_basis"), b.theory_basis);
     }
+    INFO(fields.text());
+    CHECK(fields.off.empty());
   }
 
   SECTION("no other file") {
