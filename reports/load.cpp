@@ -284,7 +284,7 @@ double Table::number(std::size_t r, const std::string& name) const {
   char* end = nullptr;
   const double v = std::strtod(x.c_str(), &end);
   if (end != x.c_str() + x.size())
-    throw ReportError(fmt::format("{}:{}: column '{}': '{}' is not a number", file.string(), r + 2, name, x));
+    throw ReportError(fmt::format("{}:{}: column '{}': '{}' is not a number", file.string(), lines.at(r), name, x));
   return v;
 }
 
@@ -293,11 +293,12 @@ std::optional<Table> read_table(const fs::path& file) {
   if (!in) return std::nullopt;
   Table t;
   t.file = file;
-  // RFC 4180: a quoted field may hold commas, doubled quotes and line breaks.
+  // RFC 4180: a quoted field may hold commas, doubled quotes and line breaks; records end in LF or CRLF.
   std::vector<std::string> fields;
   std::string cur;
-  bool quoted = false, any = false;
+  bool quoted = false, closed = false, any = false;  // closed: just after a field's closing quote
   std::size_t line = 1, record_line = 1;
+  auto bad = [&](const std::string& what) { throw ReportError(fmt::format("{}:{}: {}", file.string(), line, what)); };
   auto end_record = [&] {
     fields.push_back(std::move(cur));
     cur.clear();
@@ -307,34 +308,34 @@ std::optional<Table> read_table(const fs::path& file) {
       throw ReportError(fmt::format("{}:{}: {} fields, but the header has {}", file.string(), record_line, fields.size(),
                                     t.header.size()));
     } else {
-      t.rows.push_back(std::move(fields));
+      t.rows.push_back(std::move(fields)), t.lines.push_back(record_line);
     }
     fields.clear();
-    any = false;
-    record_line = line;
   };
   for (char c; in.get(c);) {
+    if (c == '\r' && in.peek() == '\n') continue;  // CRLF: the LF ends the record
     if (quoted) {
-      if (c == '"') {
-        if (in.peek() == '"') cur += '"', in.get();
-        else quoted = false;
-      } else {
-        if (c == '\n') ++line;
-        cur += c;
-      }
-    } else if (c == '"') {
-      quoted = any = true;
-    } else if (c == ',') {
-      fields.push_back(std::move(cur)), cur.clear(), any = true;
+      if (c == '"' && in.peek() == '"') cur += '"', in.get();
+      else if (c == '"') quoted = false, closed = true;
+      else cur += c, line += c == '\n';
+      continue;
+    }
+    if (c == ',') {
+      fields.push_back(std::move(cur)), cur.clear(), any = true, closed = false;
     } else if (c == '\n') {
-      ++line;
-      end_record();
-    } else if (c != '\r') {
-      cur += c, any = true;
+      if (any || !cur.empty() || closed) end_record();  // a blank line is no record
+      ++line, record_line = line, any = closed = false;
+    } else if (closed) {
+      bad("a quoted field must end at a comma or a line end");
+    } else if (c == '"') {
+      if (!cur.empty()) bad("a quote inside an unquoted field");
+      quoted = any = true;
+    } else {
+      cur += c;
     }
   }
   if (quoted) throw ReportError(fmt::format("{}:{}: a quoted field is not closed", file.string(), record_line));
-  if (any) end_record();
+  if (any || !cur.empty() || closed) end_record();
   return t;
 }
 

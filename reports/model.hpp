@@ -138,6 +138,7 @@ struct Table {
   std::filesystem::path file;
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
+  std::vector<std::size_t> lines;  ///< the line each row starts on (a quoted field may span several)
   /// The index of column `name`.  Throws ReportError naming the file when there is none.
   std::size_t column(const std::string& name) const;
   /// Row r's field in column `name`.

@@ -71,6 +71,11 @@ TEST_CASE("for every problem the reference's bound lies above the true error fro
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     REQUIRE(w.q.size() == times.size());
     const Distance d = distance(problem, params, r, w);
+    // The truth itself: a 50-digit solve 1e4 times looser is within a tenth of the measured error of it (or at
+    // float128's own rounding), so the 1e-36 solve's error is far below what it measures.
+    const Distance truth = distance(problem, params, r, reference::solve_wide(problem, params, times, "1e-32"));
+    INFO(problem << ": the truth moves by " << static_cast<double>(abs(truth.relative - d.relative)) << " with a looser solve");
+    CHECK(abs(truth.relative - d.relative) <= std::max(d.relative / 10, eps));
     const Real best_rounding = eps * sqrt(Real(r.evaluations));
     const double factor = static_cast<double>(r.error_bound / std::max(d.relative, best_rounding));
     std::cout << fmt::format("reference bound {:<20} true error {:.2e}  bound {:.2e}  factor {:.3g}  ({} evaluations; 50 digits: {:.1f} s)\n",

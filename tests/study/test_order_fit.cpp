@@ -210,6 +210,13 @@ TEST_CASE("points near the noise floor widen the interval and points within 10x 
   REQUIRE(fit.determined);
   CHECK(fit.points == 5);
   CHECK(fit.hi - fit.lo > clean_width + 0.01);
+  // The widening is exactly what a floor can move the slope: log(error) off by floor / (error - floor) at each
+  // point, weighted by |x_i - mean x| / Sxx (the slope's sensitivity to y_i).
+  double mx = 0, sxx = 0, widening = 0;
+  for (const auto& p : pts) mx += std::log(p.dt) / 5;
+  for (const auto& p : pts) sxx += (std::log(p.dt) - mx) * (std::log(p.dt) - mx);
+  for (const auto& p : pts) widening += std::abs(std::log(p.dt) - mx) / sxx * p.floor / (p.error - p.floor);
+  CHECK((fit.hi - fit.lo) / 2 == Approx(clean_width / 2 + widening).epsilon(1e-9));
   // At 5x the floor a point is out.
   for (auto& p : pts) p.floor = pts.back().error / 5;
   CHECK(study::fit_order(pts).dt_min > pts.back().dt);

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <set>
 #include <string>
 #include <type_traits>
@@ -72,7 +73,7 @@ study::StudyResult known_study(const testing::TempDir& dir) {
   r.spec.auto_dt = study::AutoSweep{.runs = 7, .seconds = 3.5};
   r.spec.dt_pattern = "alternating", r.spec.dt_amplitude = 0.125, r.spec.plot_dt = 0.05;
   Values v;
-  r.conservative = true, r.bounded = false, r.periodic = true, r.period = v();
+  r.conservative = true, r.bounded = true, r.periodic = true, r.period = v();  // every flag unlike its default
   r.position_scale = v(), r.velocity_scale = v(), r.reference_bound = v(), r.reference_tolerance = v();
   for (const auto& i : r.spec.integrators)
     for (double dt : {0.1, 0.05}) {
@@ -113,6 +114,9 @@ study::StudyResult known_study(const testing::TempDir& dir) {
   }
   study::EnergyLong e;
   e.integrator = "leapfrog x2", e.dt = v(), e.steps = 123456, e.status = "ok", e.diverged_t = study::not_measured;
+  e.t = v.many(4), e.rel_error = v.many(4), e.growth_exponent = v(), e.growth_lo = v(), e.growth_hi = v();
+  r.energy_long.push_back(e);
+  e.integrator = "rk4", e.status = "diverged", e.diverged_t = v(), e.steps = 654321, e.dt = v();  // a long run that diverged
   e.t = v.many(4), e.rel_error = v.many(4), e.growth_exponent = v(), e.growth_lo = v(), e.growth_hi = v();
   r.energy_long.push_back(e);
   r.stability.push_back({"rk4", v(), false, "stable up to the limit, then not", v(), "the stability polynomial"});
@@ -166,6 +170,18 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
   CHECK(keys(js["energy_long"][0]) == std::set<std::string>{"integrator", "dt", "steps", "status", "diverged_t", "growth_exponent",
                                                             "growth_interval", "final_rel"});
   CHECK(keys(js["stability"][0]) == std::set<std::string>{"integrator", "limit", "beyond_search", "note", "theory", "theory_basis"});
+  CHECK(keys(doc["meta"]["reference"]) == std::set<std::string>{"solver"});
+  CHECK(keys(js["problem_info"]) == std::set<std::string>{"conservative", "bounded", "periodic", "period"});
+  CHECK(keys(js["integrators"][0]) == std::set<std::string>{"label", "id", "expected_global", "expected_local", "symplectic",
+                                                            "symmetric", "implicit"});
+  CHECK(keys(js["varying_dt"]) == std::set<std::string>{"pattern", "amplitude"});
+  CHECK(keys(js["reference"]) == std::set<std::string>{"tolerance", "error_bound", "position_scale", "velocity_scale"});
+  CHECK(keys(js["auto_dt"]) == std::set<std::string>{"runs", "seconds", "ladder"});
+  CHECK(keys(js["sweeps"][0]) == std::set<std::string>{"integrator", "automatic", "dts", "stop"});
+  CHECK(keys(js["runs"][3]["diverged"]) == std::set<std::string>{"step", "t", "reason"});
+  CHECK(keys(js["runs"][0]["final_state"]) == std::set<std::string>{"q", "v"});
+  CHECK(keys(js["runs"][0]["ns_per_step"]) == std::set<std::string>{"min", "median"});
+  CHECK(keys(js["orders"][0]["window"]) == std::set<std::string>{"dt_min", "dt_max", "points"});
 
   const report::Results res = report::load(dir.path / "out");
   EQ(res.schema_version, study::results_schema_version);
@@ -183,7 +199,7 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
   EQ(s.spec_file, "known.toml");
   EQ(s.problem, "harmonic");
   CHECK(s.params == std::vector<std::pair<std::string, std::string>>{{"omega", r.spec.params.at("omega")}});
-  CHECK((s.conservative && !s.bounded && s.periodic));
+  CHECK((s.conservative && s.bounded && s.periodic));
   EQ(s.period, r.period);
   EQ(s.t_end, 2.0);
   CHECK(s.metrics == std::vector<std::string>{"energy", "global", "local", "stability"});
@@ -292,17 +308,20 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
     }
   }
 
-  REQUIRE(s.energy_long.size() == 1);
-  const report::LongRow& el = s.energy_long.front();
-  EQ(el.integrator, r.energy_long[0].integrator);
-  EQ(el.dt, r.energy_long[0].dt);
-  EQ(el.steps, r.energy_long[0].steps);
-  EQ(el.status, "ok");
-  CHECK(std::isnan(el.diverged_t));
-  EQ(el.growth, r.energy_long[0].growth_exponent);
-  EQ(el.growth_lo, r.energy_long[0].growth_lo);
-  EQ(el.growth_hi, r.energy_long[0].growth_hi);
-  EQ(el.final_rel, r.energy_long[0].rel_error.back());
+  REQUIRE(s.energy_long.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const report::LongRow& el = s.energy_long[i];
+    fields.where = fmt::format("energy_long {}", i);
+    EQ(el.integrator, r.energy_long[i].integrator);
+    EQ(el.dt, r.energy_long[i].dt);
+    EQ(el.steps, r.energy_long[i].steps);
+    EQ(el.status, r.energy_long[i].status);
+    EQ(el.diverged_t, r.energy_long[i].diverged_t);
+    EQ(el.growth, r.energy_long[i].growth_exponent);
+    EQ(el.growth_lo, r.energy_long[i].growth_lo);
+    EQ(el.growth_hi, r.energy_long[i].growth_hi);
+    EQ(el.final_rel, r.energy_long[i].rel_error.back());
+  }
 
   REQUIRE(s.stability.size() == 2);
   for (std::size_t i = 0; i < 2; ++i) {
@@ -426,15 +445,24 @@ TEST_CASE("every column of the CSV tables read back by the report's loader holds
     const auto t = report::read_table(out / "known" / "energy_long.csv");
     REQUIRE(t);
     CHECK(t->header == std::vector<std::string>{"integrator", "dt", "t", "energy_rel"});
-    for (std::size_t i = 0; i < t->rows.size(); ++i) CHECK(t->number(i, "dt") == r.energy_long[0].dt);
+    REQUIRE(t->rows.size() == 8);
+    for (std::size_t i = 0; i < t->rows.size(); ++i) {
+      fields.where = fmt::format("row {}", i);
+      EQ(t->text(i, "integrator"), r.energy_long[i / 4].integrator);
+      EQ(t->number(i, "dt"), r.energy_long[i / 4].dt);
+    }
     const report::Results res = report::load(out);
     const auto got = report::energy_long_samples(res, res.studies.front());
-    REQUIRE(got.size() == 1);
-    const auto& series = got.at(r.energy_long[0].integrator);
-    REQUIRE(series.size() == r.energy_long[0].t.size());
-    for (std::size_t k = 0; k < series.size(); ++k) {
-      EQ(series[k].first, r.energy_long[0].t[k]);
-      EQ(series[k].second, r.energy_long[0].rel_error[k]);
+    REQUIRE(got.size() == 2);
+    for (const study::EnergyLong& e : r.energy_long) {
+      REQUIRE(got.count(e.integrator));
+      const auto& series = got.at(e.integrator);
+      REQUIRE(series.size() == e.t.size());
+      for (std::size_t k = 0; k < series.size(); ++k) {
+        fields.where = fmt::format("{} sample {}", e.integrator, k);
+        EQ(series[k].first, e.t[k]);
+        EQ(series[k].second, e.rel_error[k]);
+      }
     }
     INFO(fields.text());
     CHECK(fields.off.empty());
@@ -481,6 +509,15 @@ TEST_CASE("the CSV reader refuses a malformed table with its file and line, and 
   CHECK_THROWS_WITH(words->number(0, "b"), Catch::Contains("w.csv:2: column 'b': '1.5e' is not a number"));
   CHECK_THROWS_WITH(report::read_table(dir.file("short.csv", "a,b\n1,2\n3\n")), Catch::Contains("short.csv:3: 1 fields, but the header has 2"));
   CHECK_THROWS_WITH(report::read_table(dir.file("open.csv", "a,b\n\"1,2\n")), Catch::Contains("open.csv:2: a quoted field is not closed"));
+  // CRLF, a quoted line break (the line numbers after it count it), a blank last line.
+  const auto crlf = report::read_table(dir.file("crlf.csv", "a,b\r\n\"x\ny\",1\r\n3,zz\r\n\r\n"));
+  REQUIRE(crlf);
+  REQUIRE(crlf->rows.size() == 2);
+  CHECK(crlf->text(0, "a") == "x\ny");
+  CHECK(crlf->text(1, "b") == "zz");
+  CHECK_THROWS_WITH(crlf->number(1, "b"), Catch::Contains("crlf.csv:4: column 'b': 'zz' is not a number"));
+  CHECK_THROWS_WITH(report::read_table(dir.file("after.csv", "a,b\n\"x\"y,1\n")), Catch::Contains("after.csv:2: a quoted field must end"));
+  CHECK_THROWS_WITH(report::read_table(dir.file("inside.csv", "a,b\nx\"y,1\n")), Catch::Contains("inside.csv:2: a quote inside"));
 }
 
 TEST_CASE("runs are found by their step size to its last digits, not by a nearby one", "[output]") {
@@ -495,4 +532,42 @@ TEST_CASE("runs are found by their step size to its last digits, not by a nearby
   CHECK(report::run_at(s, "m", 0.1 * (1 + 1e-14))->dt == 0.1);  // a step size printed and read back: the same run
   CHECK(report::run_at(s, "m", 0.1 * (1 + 1e-6)) == nullptr);
   CHECK(report::run_at(s, "other", 0.1) == nullptr);
+}
+
+TEST_CASE("results written before a field existed still load, the field not measured", "[output]") {
+  testing::TempDir dir("output-old");
+  study::write_results(dir.path / "out", {known_study(dir)}, known_meta());
+  const fs::path file = dir.path / "out" / "results.json";
+  auto doc = nlohmann::json::parse(testing::read_file(file));
+  doc["meta"].erase("reference");
+  auto& js = doc["studies"][0];
+  for (const char* key : {"spec", "params", "auto_dt"}) js.erase(key);
+  js["reference"].erase("velocity_scale");
+  for (auto& run : js["runs"]) {
+    for (const char* key : {"id", "substeps", "jacobian_evals", "iterations"}) run.erase(key);
+    for (const char* key : {"position", "local_position"}) run["error"].erase(key);
+    for (const char* key : {"final_rel", "roundoff", "angular_momentum_max_rel"}) run["energy"].erase(key);
+    run["ns_per_step"].erase("median");
+    run["final_state"].erase("v");
+  }
+  for (auto& o : js["orders"])
+    for (const char* key : {"std_error", "trend_limit", "local_slopes"}) o.erase(key);
+  for (auto& e : js["energy_long"])
+    for (const char* key : {"steps", "diverged_t"}) e.erase(key);
+  for (auto& x : js["stability"]) x.erase("beyond_search");
+  std::ofstream(file) << doc.dump();
+  const report::Results res = report::load(dir.path / "out");
+  const report::Study& s = res.studies.front();
+  CHECK(res.reference_solver.empty());
+  CHECK((s.spec_file.empty() && s.params.empty() && s.auto_runs == 0 && std::isnan(s.auto_seconds) && s.ladder.empty()));
+  CHECK(s.velocity_scale == 1);
+  for (const auto& run : s.runs) {
+    CHECK((run.id.empty() && run.substeps == 1 && std::isnan(run.jacobian_evals) && std::isnan(run.iterations)));
+    CHECK((std::isnan(run.position) && std::isnan(run.local_position) && std::isnan(run.energy_final) &&
+           std::isnan(run.energy_roundoff) && std::isnan(run.angular_momentum) && std::isnan(run.ns_median)));
+    CHECK((run.final_v.empty() && !run.final_q.empty() && std::isfinite(run.dt)));
+  }
+  for (const auto& o : s.orders) CHECK((std::isnan(o.std_error) && std::isnan(o.trend_limit) && o.local_slopes.empty()));
+  for (const auto& e : s.energy_long) CHECK((e.steps == 0 && std::isnan(e.diverged_t)));
+  for (const auto& x : s.stability) CHECK_FALSE(x.beyond_search);
 }
