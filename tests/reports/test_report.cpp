@@ -311,7 +311,7 @@ std::string claim_verdict(const report::Results& res, const std::string& quote) 
 }
 }  // namespace
 
-TEST_CASE("the seed 000 and 002 claims, on made-up runs either side of each criterion", "[report][claims]") {
+TEST_CASE("the seed 000, 001 and 002 claims, on made-up runs either side of each criterion", "[report][claims]") {
   using Catch::StartsWith;
   testing::TempDir dir("report-claims-synthetic");
   report::Results res;
@@ -335,6 +335,19 @@ TEST_CASE("the seed 000 and 002 claims, on made-up runs either side of each crit
   CHECK_THAT(claim_verdict(res, "way more inaccurate"), StartsWith("does not hold"));
   CHECK_THAT(claim_verdict(res, "loop RK4 four times"), StartsWith("does not hold"));
   CHECK_THAT(claim_verdict(res, "identical to Euler"), StartsWith("does not hold"));
+
+  // Seed 001 on constant gravity: symplectic Euler better below half of Euler's error, equal from there to 2 x.
+  report::Study p;
+  p.name = "seed001-projectile";
+  p.runs = {claim_run("euler", 0.0125, 1e-2), claim_run("symplectic-euler", 0.0125, 0.49e-2)};
+  res.studies = {p};
+  CHECK_THAT(claim_verdict(res, "since it is a symplectic method"), StartsWith("holds"));
+  res.studies[0].runs[1].global = 0.51e-2;
+  CHECK_THAT(claim_verdict(res, "since it is a symplectic method"), StartsWith("does not hold: equal errors"));
+  res.studies[0].runs[1].global = 1.99e-2;
+  CHECK_THAT(claim_verdict(res, "since it is a symplectic method"), StartsWith("does not hold: equal errors"));
+  res.studies[0].runs[1].global = 2.01e-2;
+  CHECK(claim_verdict(res, "since it is a symplectic method") == "does not hold");
 
   // Seed 002 on the Earth-Moon orbit: symplectic Euler better than half of Euler's error at dt = 3600 s; the
   // distance and the revolutions from samples.csv (Earth at the origin, the Moon on a circle of radius 1, 13

@@ -157,6 +157,27 @@ TEST_CASE("a small study measures the declared orders and writes every field of 
   for (const auto& e : fs::recursive_directory_iterator(dir.path / "out")) CHECK(e.path().filename().string()[0] != '.');
 }
 
+TEST_CASE("errors are relative to the position scale and the velocity scale, each its own", "[engine]") {
+  // Harmonic, omega = 4: |v| reaches 4 |q|, so a velocity error scaled by the position scale reads 4 x too large.
+  testing::TempDir dir("engine-scales");
+  const auto spec = study::load_spec(dir.file("h.toml", "name = \"h\"\nproblem = \"harmonic\"\nparams = { omega = 4 }\n"
+                                                        "t_end = 3.0\nintegrators = [\"rk4\", \"symplectic-euler\"]\n"
+                                                        "dt = [0.01, 0.005]\nmetrics = [\"global\"]\n"));
+  const auto results = study::run_studies({spec}, options());
+  const auto& r = results.front();
+  CHECK(r.position_scale == Approx(1).epsilon(1e-12));
+  CHECK(r.velocity_scale == Approx(4).epsilon(1e-3));  // the largest |v| sampled, 4 at the equilibrium
+  const study::Harmonic<long double> exact_problem(study::ParamValues{{"omega", "4"}});
+  const auto exact = exact_problem.exact(3.0L);
+  for (const auto& run : r.runs) {
+    const long double dq = std::abs(run.final_q[0] - exact.q[0]), dv = std::abs(run.final_v[0] - exact.v[0]);
+    const double phase = static_cast<double>(std::max(dq / r.position_scale, dv / r.velocity_scale));
+    INFO(run.integrator << " dt " << run.dt << ": global " << run.global << ", recomputed " << phase << " (dq " << static_cast<double>(dq)
+                        << ", dv " << static_cast<double>(dv) << ")");
+    CHECK(std::abs(run.global - phase) <= 1e-12 * phase + 1e-14);
+  }
+}
+
 TEST_CASE("results do not depend on the number of threads", "[engine]") {
   testing::TempDir dir("engine-jobs");
   const auto spec = study::load_spec(dir.file("small.toml", small_spec));
