@@ -51,6 +51,12 @@ Distance distance(const std::string& problem, const study::ParamValues& params, 
   return d;
 }
 
+/// The bound over the larger of the true error and the least rounding a float128 solve of that length makes.
+double factor_of(const reference::Reference& r, const Distance& d) {
+  const Real eps = std::numeric_limits<Real>::epsilon();
+  return static_cast<double>(r.error_bound / std::max(d.relative, eps * sqrt(Real(r.evaluations))));
+}
+
 }  // namespace
 
 TEST_CASE("for every problem the reference's bound lies above the true error from a 50-digit solve, and within a stated "
@@ -79,7 +85,7 @@ TEST_CASE("for every problem the reference's bound lies above the true error fro
     INFO(problem << ": the truth moves by " << static_cast<double>(abs(truth.relative - d.relative)) << " with a looser solve");
     CHECK(abs(truth.relative - d.relative) <= std::max(d.relative / 10, eps));
     const Real best_rounding = eps * sqrt(Real(r.evaluations));
-    const double factor = static_cast<double>(r.error_bound / std::max(d.relative, best_rounding));
+    const double factor = factor_of(r, d);
     // The bound's two parts: 2 |x(tol) - x(tol/100)|, which estimates twice the truncation error when the
     // certifying solve is far more accurate, and the round-off allowance.
     const Real allowance = 100 * eps * Real(r.evaluations), distance_part = r.two_tolerance_bound - allowance;
@@ -115,8 +121,7 @@ TEST_CASE("a reference sampled at turning points, where every velocity is zero, 
   const auto r = reference::compute({.problem = "harmonic", .params = params, .times = times, .initial = {}}, o);
   const auto w = reference::solve_wide("harmonic", params, times);
   const Distance d = distance("harmonic", params, r, w);
-  const Real eps = std::numeric_limits<Real>::epsilon();
-  const double factor = static_cast<double>(r.error_bound / std::max(d.relative, eps * sqrt(Real(r.evaluations))));
+  const double factor = factor_of(r, d);
   INFO("true error " << static_cast<double>(d.relative) << ", bound " << static_cast<double>(r.error_bound) << ", factor " << factor);
   CHECK(r.error_bound >= d.relative);
   CHECK(factor <= max_factor);
