@@ -18,6 +18,8 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "integrators/method.hpp"
@@ -31,137 +33,180 @@ struct Tableau {
   std::array<Real, S> b{}, c{};
 };
 
-/// Stepper for a method with a static `tableau<Real>()`.
+/// Iterations after which a step gives up (ConvergenceError).
+inline constexpr int newton_max_iterations = 50;
+
+/// Stage count of a tableau known only at run time (a method table, integrators/table.hpp).
+inline constexpr std::size_t dynamic_stages = 0;
+
+/// S values (a std::array), or as many as the tableau has at run time (S = dynamic_stages: a std::vector).
+template <class T, std::size_t S>
+using StageArray = std::conditional_t<S == dynamic_stages, std::vector<T>, std::array<T, S>>;
+
+/// The simplified Newton iteration of the stage equations (see the top of this file) for a tableau of S stages
+/// (dynamic_stages: any number, given at run time).  Built-in and table methods share it.
+template <Problem P, std::size_t S>
+class ImplicitRkCore {
+ public:
+  static constexpr int max_iterations = newton_max_iterations;
+  using Real = typename P::real_type;
+  using Vec = typename P::Vec;
+
+  ImplicitRkCore(const StageArray<StageArray<Real, S>, S>& a, const StageArray<Real, S>& b, std::string name)
+      : a_(a), b_(b), name_(std::move(name)), s_(b.size()), n_(s_ * P::dim), lu_(n_ * n_), pivot_(n_) {
+    resize(a2_, s_);
+    for (auto& row : a2_) resize(row, s_), row = zeros(row);
+    resize(acc_, s_), resize(x_, s_), resize(v_, s_), resize(residual_, n_);
+    for (std::size_t i = 0; i < s_; ++i)
+      for (std::size_t j = 0; j < s_; ++j)
+        for (std::size_t k = 0; k < s_; ++k) a2_[i][j] += a_[i][k] * a_[k][j];
+  }
+
+  void step(typename P::State& s, Real h, const P& p) {
+    using std::abs;
+    using std::isfinite;
+    const Real eps = std::numeric_limits<Real>::epsilon();
+    Vec a0;
+    force(p, s.q, s.v, a0);
+    Jacobian<Real, P::dim> dadq, dadv;
+    force_jacobian(p, s.q, s.v, a0, dadq, dadv);
+    factor(h, dadq, dadv);
+    auto& acc = acc_;
+    std::fill(acc.begin(), acc.end(), a0);  // the start's acceleration at every stage
+    Real previous = std::numeric_limits<Real>::infinity();
+    for (int it = 1;; ++it) {
+      if constexpr (CountsIterations<P>) p.count_iteration();
+      stage_values(s, h);
+      for (std::size_t i = 0; i < s_; ++i) {
+        Vec fresh;
+        force(p, x_[i], v_[i], fresh);
+        for (std::size_t k = 0; k < P::dim; ++k) residual_[i * P::dim + k] = fresh[k] - acc[i][k];  // -F(A)
+      }
+      solve(residual_);
+      Real change = 0, scale = 0;
+      for (std::size_t i = 0; i < s_; ++i)
+        for (std::size_t k = 0; k < P::dim; ++k) {
+          acc[i][k] += residual_[i * P::dim + k];
+          change = std::max<Real>(change, abs(residual_[i * P::dim + k]));
+          scale = std::max<Real>(scale, abs(acc[i][k]));
+        }
+      if (!isfinite(change)) fail(s, h, it, change, scale, "the stage values are not finite");
+      if (change <= 4 * eps * scale) break;  // at round-off
+      if (change >= previous) {
+        if (change <= 100 * eps * scale) break;  // no longer decreasing, within round-off noise: converged
+        fail(s, h, it, change, scale, "the Newton iteration does not contract");
+      }
+      if (it >= max_iterations) fail(s, h, it, change, scale, "too many iterations");
+      previous = change;
+    }
+    stage_values(s, h);
+    for (std::size_t i = 0; i < s_; ++i) {
+      drift(s.q, v_[i], h * b_[i]);
+      kick(s.v, acc[i], h * b_[i]);
+    }
+    s.t += h;
+  }
+
+ private:
+  template <class T>
+  static void resize(std::vector<T>& v, std::size_t n) { v.resize(n); }
+  template <class T, std::size_t N>
+  static void resize(std::array<T, N>&, std::size_t) {}
+  template <class Row>
+  static Row zeros(Row r) {
+    std::fill(r.begin(), r.end(), Real(0));
+    return r;
+  }
+
+  // V_i = v + h sum_j a_ij A_j,  X_i = x + h sum_j a_ij V_j.
+  void stage_values(const typename P::State& s, Real h) {
+    for (std::size_t i = 0; i < s_; ++i) {
+      v_[i] = s.v;
+      for (std::size_t j = 0; j < s_; ++j) kick(v_[i], acc_[j], h * a_[i][j]);
+    }
+    for (std::size_t i = 0; i < s_; ++i) {
+      x_[i] = s.q;
+      for (std::size_t j = 0; j < s_; ++j) drift(x_[i], v_[j], h * a_[i][j]);
+    }
+  }
+
+  /// LU factors (partial pivoting) of M = I - h^2 (a^2 (x) dadq) - h (a (x) dadv), row-major in lu_.
+  void factor(Real h, const Jacobian<Real, P::dim>& dadq, const Jacobian<Real, P::dim>& dadv) {
+    using std::abs;
+    constexpr std::size_t D = P::dim;
+    const std::size_t N = n_;
+    for (std::size_t i = 0; i < s_; ++i)
+      for (std::size_t k = 0; k < D; ++k)
+        for (std::size_t j = 0; j < s_; ++j)
+          for (std::size_t l = 0; l < D; ++l)
+            lu_[(i * D + k) * N + j * D + l] =
+                Real(i == j && k == l ? 1 : 0) - h * h * a2_[i][j] * dadq[k][l] - h * a_[i][j] * dadv[k][l];
+    for (std::size_t c = 0; c < N; ++c) {
+      std::size_t best = c;
+      for (std::size_t r = c + 1; r < N; ++r)
+        if (abs(lu_[r * N + c]) > abs(lu_[best * N + c])) best = r;
+      pivot_[c] = best;
+      if (best != c)
+        for (std::size_t k = 0; k < N; ++k) std::swap(lu_[c * N + k], lu_[best * N + k]);
+      const Real d = lu_[c * N + c];
+      if (d == 0) continue;  // singular: the iteration will not contract and says so
+      for (std::size_t r = c + 1; r < N; ++r) {
+        const Real f = lu_[r * N + c] /= d;
+        for (std::size_t k = c + 1; k < N; ++k) lu_[r * N + k] -= f * lu_[c * N + k];
+      }
+    }
+  }
+
+  /// x <- M^-1 x with the factors: the row exchanges first (the factors' rows were exchanged whole), then
+  /// forward and back substitution.
+  template <class X>
+  void solve(X& x) const {
+    const std::size_t N = n_;
+    for (std::size_t c = 0; c < N; ++c) std::swap(x[c], x[pivot_[c]]);
+    for (std::size_t c = 0; c < N; ++c)
+      for (std::size_t r = c + 1; r < N; ++r) x[r] -= lu_[r * N + c] * x[c];
+    for (std::size_t c = N; c-- > 0;) {
+      for (std::size_t k = c + 1; k < N; ++k) x[c] -= lu_[c * N + k] * x[k];
+      x[c] /= lu_[c * N + c];
+    }
+  }
+
+  [[noreturn]] void fail(const typename P::State& s, Real h, int it, Real change, Real scale, const char* why) const {
+    std::ostringstream msg;
+    msg.precision(6);
+    msg << name_ << ": Newton iteration did not converge (" << why << ") after " << it
+        << " iterations at t = " << static_cast<double>(s.t) << " with h = " << static_cast<double>(h)
+        << " (last update " << static_cast<double>(change) << ", stage scale " << static_cast<double>(scale)
+        << "); the Jacobian from the start of the step no longer describes the stages: reduce h";
+    throw ConvergenceError(msg.str());
+  }
+
+  StageArray<StageArray<Real, S>, S> a_;
+  StageArray<Real, S> b_;
+  std::string name_;
+  std::size_t s_, n_;  ///< stages; unknowns (every stage's acceleration)
+  StageArray<StageArray<Real, S>, S> a2_{};  ///< a^2: the stage positions' weights of h^2 A
+  StageArray<Vec, S> acc_{}, x_{}, v_{};
+  std::conditional_t<S == dynamic_stages, std::vector<Real>, std::array<Real, S * P::dim>> residual_{};
+  std::vector<Real> lu_;
+  std::vector<std::size_t> pivot_;
+};
+
+/// Stepper for a method with a static `tableau<Real>()` of S stages.
 template <class Method, std::size_t S>
 struct ImplicitRk {
-  static constexpr int max_iterations = 50;
+  static constexpr int max_iterations = newton_max_iterations;
 
   template <Problem P>
-  class Stepper {
+  class Stepper : public ImplicitRkCore<P, S> {
    public:
-    using Real = typename P::real_type;
-    using Vec = typename P::Vec;
-    static constexpr std::size_t N = S * P::dim;  ///< unknowns: every stage's acceleration
-    explicit Stepper(const Method&) : t_(Method::template tableau<Real>()), lu_(N * N), pivot_(N) {
-      for (std::size_t i = 0; i < S; ++i)
-        for (std::size_t j = 0; j < S; ++j)
-          for (std::size_t k = 0; k < S; ++k) a2_[i][j] += t_.a[i][k] * t_.a[k][j];
-    }
-
-    void step(typename P::State& s, Real h, const P& p) {
-      using std::abs;
-      using std::isfinite;
-      const Real eps = std::numeric_limits<Real>::epsilon();
-      Vec a0;
-      force(p, s.q, s.v, a0);
-      Jacobian<Real, P::dim> dadq, dadv;
-      force_jacobian(p, s.q, s.v, a0, dadq, dadv);
-      factor(h, dadq, dadv);
-      std::array<Vec, S> acc, x, v;
-      acc.fill(a0);  // the start's acceleration at every stage
-      std::array<Real, N> residual;
-      Real previous = std::numeric_limits<Real>::infinity();
-      for (int it = 1;; ++it) {
-        if constexpr (CountsIterations<P>) p.count_iteration();
-        stage_values(s, h, acc, x, v);
-        for (std::size_t i = 0; i < S; ++i) {
-          Vec fresh;
-          force(p, x[i], v[i], fresh);
-          for (std::size_t k = 0; k < P::dim; ++k) residual[i * P::dim + k] = fresh[k] - acc[i][k];  // -F(A)
-        }
-        solve(residual);
-        Real change = 0, scale = 0;
-        for (std::size_t i = 0; i < S; ++i)
-          for (std::size_t k = 0; k < P::dim; ++k) {
-            acc[i][k] += residual[i * P::dim + k];
-            change = std::max<Real>(change, abs(residual[i * P::dim + k]));
-            scale = std::max<Real>(scale, abs(acc[i][k]));
-          }
-        if (!isfinite(change)) fail(s, h, it, change, scale, "the stage values are not finite");
-        if (change <= 4 * eps * scale) break;  // at round-off
-        if (change >= previous) {
-          if (change <= 100 * eps * scale) break;  // no longer decreasing, within round-off noise: converged
-          fail(s, h, it, change, scale, "the Newton iteration does not contract");
-        }
-        if (it >= max_iterations) fail(s, h, it, change, scale, "too many iterations");
-        previous = change;
-      }
-      stage_values(s, h, acc, x, v);
-      for (std::size_t i = 0; i < S; ++i) {
-        drift(s.q, v[i], h * t_.b[i]);
-        kick(s.v, acc[i], h * t_.b[i]);
-      }
-      s.t += h;
-    }
+    explicit Stepper(const Method&)
+        : Stepper(Method::template tableau<typename P::real_type>()) {}
     void reset() {}
 
    private:
-    // V_i = v + h sum_j a_ij A_j,  X_i = x + h sum_j a_ij V_j.
-    void stage_values(const typename P::State& s, Real h, const std::array<Vec, S>& acc,
-                      std::array<Vec, S>& x, std::array<Vec, S>& v) const {
-      for (std::size_t i = 0; i < S; ++i) {
-        v[i] = s.v;
-        for (std::size_t j = 0; j < S; ++j) kick(v[i], acc[j], h * t_.a[i][j]);
-      }
-      for (std::size_t i = 0; i < S; ++i) {
-        x[i] = s.q;
-        for (std::size_t j = 0; j < S; ++j) drift(x[i], v[j], h * t_.a[i][j]);
-      }
-    }
-
-    /// LU factors (partial pivoting) of M = I - h^2 (a^2 (x) dadq) - h (a (x) dadv), row-major in lu_.
-    void factor(Real h, const Jacobian<Real, P::dim>& dadq, const Jacobian<Real, P::dim>& dadv) {
-      using std::abs;
-      constexpr std::size_t D = P::dim;
-      for (std::size_t i = 0; i < S; ++i)
-        for (std::size_t k = 0; k < D; ++k)
-          for (std::size_t j = 0; j < S; ++j)
-            for (std::size_t l = 0; l < D; ++l)
-              lu_[(i * D + k) * N + j * D + l] =
-                  Real(i == j && k == l ? 1 : 0) - h * h * a2_[i][j] * dadq[k][l] - h * t_.a[i][j] * dadv[k][l];
-      for (std::size_t c = 0; c < N; ++c) {
-        std::size_t best = c;
-        for (std::size_t r = c + 1; r < N; ++r)
-          if (abs(lu_[r * N + c]) > abs(lu_[best * N + c])) best = r;
-        pivot_[c] = best;
-        if (best != c)
-          for (std::size_t k = 0; k < N; ++k) std::swap(lu_[c * N + k], lu_[best * N + k]);
-        const Real d = lu_[c * N + c];
-        if (d == 0) continue;  // singular: the iteration will not contract and says so
-        for (std::size_t r = c + 1; r < N; ++r) {
-          const Real f = lu_[r * N + c] /= d;
-          for (std::size_t k = c + 1; k < N; ++k) lu_[r * N + k] -= f * lu_[c * N + k];
-        }
-      }
-    }
-
-    /// x <- M^-1 x with the factors: the row exchanges first (the factors' rows were exchanged whole), then
-    /// forward and back substitution.
-    void solve(std::array<Real, N>& x) const {
-      for (std::size_t c = 0; c < N; ++c) std::swap(x[c], x[pivot_[c]]);
-      for (std::size_t c = 0; c < N; ++c)
-        for (std::size_t r = c + 1; r < N; ++r) x[r] -= lu_[r * N + c] * x[c];
-      for (std::size_t c = N; c-- > 0;) {
-        for (std::size_t k = c + 1; k < N; ++k) x[c] -= lu_[c * N + k] * x[k];
-        x[c] /= lu_[c * N + c];
-      }
-    }
-
-    [[noreturn]] static void fail(const typename P::State& s, Real h, int it, Real change, Real scale,
-                                  const char* why) {
-      std::ostringstream msg;
-      msg.precision(6);
-      msg << Method{}.info().id << ": Newton iteration did not converge (" << why << ") after " << it
-          << " iterations at t = " << static_cast<double>(s.t) << " with h = " << static_cast<double>(h)
-          << " (last update " << static_cast<double>(change) << ", stage scale " << static_cast<double>(scale)
-          << "); the Jacobian from the start of the step no longer describes the stages: reduce h";
-      throw ConvergenceError(msg.str());
-    }
-
-    Tableau<Real, S> t_;
-    std::array<std::array<Real, S>, S> a2_{};  ///< a^2: the stage positions' weights of h^2 A
-    std::vector<Real> lu_;
-    std::vector<std::size_t> pivot_;
+    explicit Stepper(const Tableau<typename P::real_type, S>& t)
+        : ImplicitRkCore<P, S>(t.a, t.b, std::string(Method{}.info().id)) {}
   };
 };
 

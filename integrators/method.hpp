@@ -125,9 +125,17 @@ class StatelessStepper {
 template <class M, class P>
 concept HasStepper = requires { typename M::template Stepper<P>; };
 
-/// Whether method M can integrate problem P (splitting methods need a position-only force).
+/// A method whose Info is known only at run time (a coefficient table): it declares `runtime_info = true`.
+template <class M>
+concept RuntimeInfo = requires { requires M::runtime_info; };
+
+/// Whether method M can integrate problem P (splitting methods need a position-only force).  A method known at
+/// run time only may: its stepper refuses a problem it cannot integrate when it is made.
 template <class M, class P>
-inline constexpr bool accepts = PositionForce<P> || !M{}.info().position_force_only;
+inline constexpr bool accepts = [] {
+  if constexpr (RuntimeInfo<M>) return true;
+  else return PositionForce<P> || !M{}.info().position_force_only;
+}();
 
 /// The object that advances P with method m: `s.step(state, h, problem)`; `s.reset()` forgets history.
 template <class P, class M>

@@ -14,6 +14,14 @@ template <class Base>
 struct Substeps {
   Base base{};
   int k = 1;
+  static constexpr bool runtime_info = RuntimeInfo<Base>;
+
+  /// What a cache key needs to know of a method given at run time (its coefficients).
+  std::string identity() const
+    requires requires(const Base& b) { b.identity(); }
+  {
+    return base.identity();
+  }
 
   constexpr Info info() const {
     Info i = base.info();

@@ -118,9 +118,22 @@ Results load(const fs::path& dir) {
       const Node ints = s.at("integrators");
       for (std::size_t k = 0; k < ints.size(); ++k) {
         const Node x = ints.at(k);
-        st.declared.push_back({x.at("label").text(), x.at("id").text(), static_cast<int>(x.at("expected_global").number()),
-                               static_cast<int>(x.at("expected_local").number()), x.at("symplectic").boolean(),
-                               x.at("symmetric").boolean(), x.at("implicit").boolean()});
+        IntegratorRow& d = st.declared.emplace_back();
+        d.label = x.at("label").text(), d.id = x.at("id").text();
+        d.expected_global = static_cast<int>(x.at("expected_global").number());
+        d.expected_local = static_cast<int>(x.at("expected_local").number());
+        d.symplectic = x.at("symplectic").boolean(), d.symmetric = x.at("symmetric").boolean(), d.implicit = x.at("implicit").boolean();
+        // Written since method tables (results before them: a built-in's declared order is its expected one).
+        d.declared_order = x.has("declared_order") ? static_cast<int>(x.at("declared_order").number()) : d.expected_global;
+        if (x.has("table")) d.table = x.at("table").text();
+        if (x.has("source")) d.source = x.at("source").text();
+        if (x.has("predicted") && !x.at("predicted").is_null()) {
+          const Node p = x.at("predicted");
+          d.predicted_order = static_cast<int>(p.at("order").number());
+          d.predicted_exact_order = static_cast<int>(p.at("exact_order").number());
+          d.error_coefficient = p.at("error_coefficient").number();
+          d.conditions = p.at("conditions").text(), d.first_failing = p.at("first_failing").text();
+        }
       }
     }
     const Node runs = s.at("runs");

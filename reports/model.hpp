@@ -51,6 +51,14 @@ struct IntegratorRow {
   std::string label, id;
   int expected_global = 0, expected_local = 0;
   bool symplectic = false, symmetric = false, implicit = false;
+  int declared_order = 0;  ///< the method's own order (expected_global may be a spec's override); 0: not recorded
+  std::string table;       ///< where its coefficient table is ("file:line"); "" for a built-in
+  std::string source;      ///< where its formula and coefficients come from
+  /// What its coefficients predict (0: not known): the order, the same with rounded digits taken as exact, the
+  /// principal error coefficient, which conditions, the first failing one.
+  int predicted_order = 0, predicted_exact_order = 0;
+  double error_coefficient = NAN;
+  std::string conditions, first_failing;
 };
 struct StabilityRow {
   std::string integrator, note, theory_basis;

@@ -139,6 +139,14 @@ struct Shadow {
   std::optional<std::pair<std::vector<long double>, std::vector<long double>>> end;
 };
 
+/// What a cache key says of a method: its C++ type, and for a coefficient table its coefficients.
+template <class M>
+std::string method_identity(const M& m) {
+  std::string id = typeid(M).name();
+  if constexpr (requires { m.identity(); }) id += " " + m.identity();
+  return id;
+}
+
 /// The cache key of a shadow run: the method's type and label, the build (a hash of the integrator, problem and
 /// run-loop sources, compiler, C library), the problem, its exact parameters and the grid (engine.cpp).
 std::string shadow_key(std::string_view method_type, const std::string& label, const Grid& grid, const Context& ctx);
@@ -181,7 +189,7 @@ RoundOff measured_roundoff(const M& m, const P& p, const typename P::State& end,
   std::optional<Shadow> shadow;
   std::string key;
   if (ctx.shadow_cache) {
-    key = shadow_key(typeid(M).name(), label, grid, ctx);
+    key = shadow_key(method_identity(m), label, grid, ctx);
     shadow = load_shadow(*ctx.shadow_cache, key);
   }
   if (!shadow || (shadow->end && (shadow->end->first.size() != P::dim || shadow->end->second.size() != P::dim))) {
@@ -407,7 +415,7 @@ void store_run(const std::filesystem::path& dir, const std::string& key, const R
 template <class M, class P>
 Run reuse_or_measure(const M& m, const P& p, const Spec& spec, const IntegratorChoice& choice, long n, const Context& ctx) {
   const Grid grid{spec, n};
-  const std::string key = ctx.run_cache ? run_key(typeid(M).name(), choice.label(), grid, ctx) : std::string();
+  const std::string key = ctx.run_cache ? run_key(method_identity(m), choice.label(), grid, ctx) : std::string();
   if (key.empty()) return measure(m, p, spec, choice, n, ctx);
   if (auto r = ctx.reuse_runs ? load_run(*ctx.run_cache, key) : std::nullopt) {
     if (r->status == "ok" && spec.wants("walltime"))

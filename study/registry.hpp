@@ -1,12 +1,14 @@
 #pragma once
 /// Integrators by id at run time: the choice a spec makes (id, substeps, start) turned into a method object.
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "integrators/all.hpp"
+#include "integrators/table.hpp"
 #include "study/suggest.hpp"
 
 namespace study {
@@ -17,6 +19,7 @@ struct IntegratorChoice {
   int substeps = 1;
   std::string start;    ///< stormer-verlet only: "taylor" (default) or "backward-euler"
   std::string variant;  ///< stormer-verlet only: "" or "unadjusted" (constant-step formula when h changes)
+  std::shared_ptr<const ode::MethodTable> table;  ///< a method given by its coefficients (study/tables/); else built-in
   /// How results name it: "rk4", "rk4 x4", "stormer-verlet (backward-euler)", "stormer-verlet (unadjusted)".
   std::string label() const {
     std::string l = id;
@@ -34,10 +37,19 @@ inline std::vector<std::string> integrator_ids() {
   return ids;
 }
 
-/// Calls f(method) with the method object for `c` (always wrapped in Substeps, k = 1 by default), looked up
-/// in Methods (tests swap in deliberately broken methods); throws std::invalid_argument for an unknown id or option.
+/// Calls f(method) with the method object for `c` (always wrapped in Substeps, k = 1 by default): its table's
+/// ode::TableMethod, else the built-in looked up in Methods (tests swap in deliberately broken methods); throws
+/// std::invalid_argument for an unknown id or option.
 template <class Methods = ode::AllMethods, class F>
 void with_method(const IntegratorChoice& c, F&& f) {
+  if (c.substeps < 1) throw std::invalid_argument("substeps must be >= 1, got " + std::to_string(c.substeps));
+  if (c.table) {
+    if (!c.start.empty() || !c.variant.empty())
+      throw std::invalid_argument((c.start.empty() ? "variant = \"" + c.variant : "start = \"" + c.start) +
+                                  "\" applies to stormer-verlet only, not to " + c.id);
+    f(ode::Substeps<ode::TableMethod>{.base = ode::TableMethod{c.table}, .k = c.substeps});
+    return;
+  }
   bool found = false;
   ode::for_each_method<Methods>([&](auto m) {
     using M = decltype(m);
@@ -54,7 +66,6 @@ void with_method(const IntegratorChoice& c, F&& f) {
       throw std::invalid_argument((c.start.empty() ? "variant = \"" + c.variant : "start = \"" + c.start) +
                                   "\" applies to stormer-verlet only, not to " + c.id);
     }
-    if (c.substeps < 1) throw std::invalid_argument("substeps must be >= 1, got " + std::to_string(c.substeps));
     f(ode::Substeps<M>{.base = m, .k = c.substeps});
   });
   if (!found)

@@ -5,9 +5,13 @@
 #include <cmath>
 #include <sstream>
 
+#include <fstream>
+
+#include <fmt/core.h>
 #include <toml++/toml.h>
 
 #include "study/problems/all.hpp"
+#include "study/tables/library.hpp"
 
 #ifndef STUDY_SPECS_DIR
 #define STUDY_SPECS_DIR "study/specs"
@@ -84,15 +88,35 @@ class Reader {
 
 const std::vector<std::string> known_keys{"name", "title", "problem", "params", "t_end", "integrators", "dt",
                                           "metrics", "energy_t_end", "energy_dt", "repeats", "reference_tol",
-                                          "samples", "local_points", "expect", "varying_dt", "plot_dt"};
+                                          "samples", "local_points", "expect", "varying_dt", "plot_dt", "methods"};
+
+/// What a method's coefficients predict, for results.json and the report.
+PredictedOrder predicted_of(const tables::Method& m) {
+  const tables::OrderAnalysis& a = m.predicted.order;
+  PredictedOrder p{.order = a.order, .exact_order = a.exact_order, .error_coefficient = a.error_coefficient,
+                   .conditions = a.trees, .first_failing = {}};
+  if (a.order < tables::max_checked_order)
+    p.first_failing = fmt::format("{} (tree {}) off by {:.3g}", a.first_failing.formula, a.first_failing.tree, a.first_failing.residual);
+  return p;
+}
 
 }  // namespace
 
-Spec load_spec(const std::filesystem::path& file) {
-  if (!std::filesystem::exists(file)) throw SpecError(file.string() + ": no such spec file");
+Spec load_spec(const std::filesystem::path& file, const tables::Library* methods) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) throw SpecError(file.string() + ": no such spec file");
+  if (std::filesystem::is_directory(file, ec)) throw SpecError(file.string() + ": is a directory, not a spec file (TOML)");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw SpecError(file.string() + ": cannot read this spec file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_spec(text.str(), file, methods);
+}
+
+Spec parse_spec(const std::string& text, const std::filesystem::path& file, const tables::Library* methods) {
   toml::table table;
   try {
-    table = toml::parse_file(file.string());
+    table = toml::parse(text, file.string());
   } catch (const toml::parse_error& e) {
     std::ostringstream m;
     m << file.string() << ":" << e.source().begin.line << ": not valid TOML: " << e.description();
@@ -229,33 +253,75 @@ Spec load_spec(const std::filesystem::path& file) {
   if (s.wants("stability") && s.problem != "harmonic")
     r.fail("metrics", "'stability' is the linear stability limit omega h on the harmonic oscillator: use it with problem = \"harmonic\"");
 
+  // Method tables of the spec itself ([methods.ID]); an id may name one, a --methods file's, or the shipped library's.
+  tables::Library own;
+  if (table.contains("methods")) {
+    own.add_document(table, text, file);
+    for (const auto* m : own.methods()) {
+      const tables::Method* other = methods ? methods->find(m->table->id) : nullptr;
+      if (!other) other = tables::shipped_library().find(m->table->id);
+      if (other)
+        throw SpecError(m->origin + ": methods." + m->table->id + ": also defined at " + other->origin +
+                        "; give this table another id");
+    }
+  }
+  auto find_table = [&](const std::string& id) -> const tables::Method* {
+    if (const auto* m = own.find(id)) return m;
+    if (methods)
+      if (const auto* m = methods->find(id)) return m;
+    return tables::shipped_library().find(id);
+  };
+  const auto builtin_ids = integrator_ids();
+  auto known_ids = [&] {
+    std::vector<std::string> ids = builtin_ids;
+    for (const auto& id : own.ids()) ids.push_back(id);
+    if (methods)
+      for (const auto& id : methods->ids()) ids.push_back(id);
+    for (const auto& id : tables::shipped_library().ids()) ids.push_back(id);
+    return ids;
+  };
+
   // Integrators.
   const toml::node* ints = r.get("integrators");
   if (!ints || !ints->is_array() || ints->as_array()->empty())
     r.fail(ints, "integrators", "an array of integrator ids (or { id, substeps, start } tables) is required");
   for (const toml::node& x : *ints->as_array()) {
-    std::vector<IntegratorChoice> chosen;
+    std::vector<std::pair<IntegratorChoice, bool>> chosen;  // with: substeps given
     if (auto id = x.value<std::string>()) {
       if (*id == "all")
-        for (const auto& every : integrator_ids()) chosen.push_back({.id = every, .substeps = 1, .start = {}, .variant = {}});
+        for (const auto& every : builtin_ids) chosen.push_back({{.id = every, .substeps = 1, .start = {}, .variant = {}, .table = {}}, false});
       else
-        chosen.push_back({.id = *id, .substeps = 1, .start = {}, .variant = {}});
+        chosen.push_back({{.id = *id, .substeps = 1, .start = {}, .variant = {}, .table = {}}, false});
     } else if (const toml::table* t = x.as_table()) {
       IntegratorChoice c;
+      bool substeps = false;
       for (auto&& [key, v] : *t) {
         const std::string k(key.str());
         if (k == "id" && v.is_string()) c.id = **v.as_string();
-        else if (k == "substeps" && v.is_integer()) c.substeps = static_cast<int>(**v.as_integer());
+        else if (k == "substeps" && v.is_integer()) c.substeps = static_cast<int>(**v.as_integer()), substeps = true;
         else if (k == "start" && v.is_string()) c.start = **v.as_string();
         else if (k == "variant" && v.is_string()) c.variant = **v.as_string();
         else r.fail(&v, "integrators", "'" + k + "' is not an integrator option (id = string, substeps = whole number, start = string, variant = string)");
       }
       if (c.id.empty()) r.fail(&x, "integrators", "a table needs id = \"...\"");
-      chosen.push_back(c);
+      chosen.push_back({c, substeps});
     } else {
       r.fail(&x, "integrators", "each entry is an id string or a table { id = \"rk4\", substeps = 4 }");
     }
-    for (const auto& c : chosen) {
+    for (auto& [c, substeps_given] : chosen) {
+      const bool builtin = std::find(builtin_ids.begin(), builtin_ids.end(), c.id) != builtin_ids.end();
+      const tables::Method* tm = builtin ? nullptr : find_table(c.id);
+      if (!builtin && !tm) {
+        const auto ids = known_ids();
+        std::vector<std::string> table_ids(ids.begin() + static_cast<long>(builtin_ids.size()), ids.end());
+        r.fail(&x, "integrators", "unknown integrator '" + c.id + "'" + did_you_mean(c.id, ids) + "; built-in: " + join(builtin_ids) +
+                                      "; method tables: " + (table_ids.empty() ? std::string("none") : join(table_ids)) +
+                                      " (a table of your own: [methods." + c.id + "] in this spec, or --methods FILE)");
+      }
+      if (tm) {
+        c.table = tm->table;
+        if (!substeps_given) c.substeps = tm->substeps;
+      }
       try {
         with_method(c, [&](const auto& m) {
           const ode::Info info = m.info();
@@ -263,9 +329,16 @@ Spec load_spec(const std::filesystem::path& file) {
             if (x.is_string() && **x.as_string() == "all") return;  // "all" means all that apply
             throw std::invalid_argument(c.id + " needs a position-only force a(q), but " + s.problem +
                                         "'s force depends on velocity; use euler, rk2-midpoint, rk2-heun, rk4, "
-                                        "implicit-midpoint or gauss-legendre4");
+                                        "implicit-midpoint, gauss-legendre4 or a runge-kutta table");
           }
-          s.integrators.push_back({c, info.order, ode::local_order_of(info), info.symplectic, info.symmetric, info.implicit});
+          SpecIntegrator si{c, info.order, ode::local_order_of(info), info.symplectic, info.symmetric, info.implicit,
+                            info.order, tm ? tm->origin : std::string(), std::string(info.source), {}};
+          if (tm) {
+            si.predicted = predicted_of(*tm);
+          } else if (const auto it = tables::builtin_tables().find(c.id); it != tables::builtin_tables().end()) {
+            si.predicted = predicted_of(it->second);
+          }
+          s.integrators.push_back(std::move(si));
         });
       } catch (const std::invalid_argument& e) {
         r.fail(&x, "integrators", e.what());

@@ -20,12 +20,25 @@ struct SpecError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// What the coefficients of a method predict (study/tables/), when they are known.
+struct PredictedOrder {
+  int order = 0;        ///< every order condition up to this holds (to the coefficients' precision); 0: unknown
+  int exact_order = 0;  ///< the same with the digits taken as exact
+  double error_coefficient = 0;  ///< principal error coefficient (NaN: every checked order holds)
+  std::string conditions;        ///< which: "rooted trees (...)" or "Nystrom trees (...)"
+  std::string first_failing;     ///< the first condition of order order + 1 that fails, with its residual
+};
+
 /// One integrator of a spec, with its expected orders (declared, or overridden by the spec's `expect`).
 struct SpecIntegrator {
   IntegratorChoice choice;
   int expected_global = 0;
   int expected_local = 0;
   bool symplectic = false, symmetric = false, implicit = false;  ///< as the method declares (ode::Info)
+  int declared_order = 0;   ///< the method's own (expected_global may be the spec's override)
+  std::string table;        ///< "" for a built-in; else where its table is: "file:line"
+  std::string source;       ///< where the method's formula and coefficients come from
+  PredictedOrder predicted;  ///< from its coefficients (built-ins too, study/methods/builtin.toml)
 };
 
 /// dt = "auto": the step sizes are chosen per integrator while it runs (engine.cpp), from a ladder of halvings
@@ -77,8 +90,16 @@ inline const std::vector<std::string>& metric_names() {
   return names;
 }
 
-/// Reads and validates a spec file.  Throws SpecError.
-Spec load_spec(const std::filesystem::path& file);
+namespace tables {
+class Library;
+}
+
+/// Reads and validates a spec file.  Integrator ids are built-ins, the spec's own [methods.ID] tables, then the
+/// tables of `methods` (--methods files), then the shipped library's.  Throws SpecError (tables::TableError for a
+/// bad table).
+Spec load_spec(const std::filesystem::path& file, const tables::Library* methods = nullptr);
+/// The same from TOML text (a spec on standard input: `name` is where errors say it came from).
+Spec parse_spec(const std::string& text, const std::filesystem::path& name, const tables::Library* methods = nullptr);
 
 /// The shipped specs (study/specs/*.toml), sorted by file name.
 std::vector<std::filesystem::path> shipped_specs();

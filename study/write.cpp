@@ -137,10 +137,17 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
     // What the checks need to know about the problem and the integrators (declared, not measured).
     st["problem_info"] = {{"conservative", r.conservative}, {"bounded", r.bounded}, {"periodic", r.periodic}, {"period", r.period}};
     st["integrators"] = Json::array();
-    for (const SpecIntegrator& i : s.integrators)
+    for (const SpecIntegrator& i : s.integrators) {
+      Json predicted = nullptr;  // what the coefficients say, when the method is a table (built-ins too)
+      if (i.predicted.order > 0)
+        predicted = {{"order", i.predicted.order}, {"exact_order", i.predicted.exact_order},
+                     {"error_coefficient", number(i.predicted.error_coefficient)}, {"conditions", i.predicted.conditions},
+                     {"first_failing", i.predicted.first_failing}};
       st["integrators"].push_back({{"label", i.choice.label()}, {"id", i.choice.id}, {"expected_global", i.expected_global},
                                    {"expected_local", i.expected_local}, {"symplectic", i.symplectic},
-                                   {"symmetric", i.symmetric}, {"implicit", i.implicit}});
+                                   {"symmetric", i.symmetric}, {"implicit", i.implicit}, {"declared_order", i.declared_order},
+                                   {"table", i.table}, {"source", i.source}, {"predicted", predicted}});
+    }
     st["params"] = Json::object();
     for (const auto& [k, v] : s.params) st["params"][k] = v;
     st["t_end"] = s.t_end;

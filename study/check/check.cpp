@@ -87,9 +87,18 @@ void check_orders(const Study& s, const Options& o, Checks& c) {
       Outcome& x = c.add(v.verdict == "pass" ? Outcome::pass : v.verdict == "fail" ? Outcome::fail : Outcome::undetermined,
                          d.label, metric + " order");
       x.expected = fmt::format("{} +/- {}", ord->expected, o.order_tolerance);
+      // Declared, predicted (from the coefficients) and measured side by side where they are not all one number.
+      const int shift = metric == "local" ? 1 : 0;
+      const int predicted = d.predicted_order > 0 ? d.predicted_order + shift : 0;
+      if (predicted > 0 && (predicted != ord->expected || d.declared_order + shift != ord->expected))
+        x.expected += fmt::format(" (declared {}, predicted {} from the coefficients)", d.declared_order + shift, predicted);
       x.observed = fit.determined ? fmt::format("{:.2f} in [{:.2f}, {:.2f}]", fit.order, fit.lo, fit.hi) : "no fit";
       if (fit.determined) x.window = dt_window(fit.dt_min, fit.dt_max, fit.points);
-      if (x.status == Outcome::fail) x.off = fmt::format("off by {:.2f}", std::abs(fit.order - ord->expected));
+      if (x.status == Outcome::fail) {
+        x.off = fmt::format("off by {:.2f}", std::abs(fit.order - ord->expected));
+        if (predicted > 0 && predicted != ord->expected && std::abs(fit.order - predicted) <= o.order_tolerance)
+          x.off += fmt::format("; the coefficients predict order {}, which is what was measured", predicted);
+      }
       if (x.status == Outcome::undetermined) x.off = v.reason, x.action = v.action + auto_sweep_hint(s, d.label, v.action);
     }
 }

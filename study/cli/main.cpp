@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -29,6 +30,11 @@
 #include "study/check/check.hpp"
 #include "study/problems/all.hpp"
 #include "study/suggest.hpp"
+#include "study/tables/library.hpp"
+
+namespace study {
+const char* source_revision();  // generated at build time (cmake/revision.cmake)
+}
 
 namespace {
 
@@ -53,6 +59,14 @@ void list_integrators() {
       row(ode::StormerVerlet{ode::StormerVerlet::Start::backward_euler}.info());
   });
   fmt::print("  Any integrator takes the option substeps = k (k steps of dt/k per step).\n\n");
+  fmt::print("Method tables (study/methods/; any spec may list them, `study method ID` shows what their coefficients say):\n");
+  fmt::print("  {:<24} {:>5} {:>9} {:>6} {:>10} {:>9}  {}\n", "id", "order", "predicted", "evals", "symplectic", "symmetric", "kind; source");
+  for (const auto* m : study::tables::shipped_library().methods()) {
+    const auto& t = *m->table;
+    fmt::print("  {:<24} {:>5} {:>9} {:>6} {:>10} {:>9}  {}{}; {}\n", t.id, t.order, m->predicted.order.order, t.evals_per_step,
+               yes_no(t.symplectic), yes_no(t.symmetric), m->kind, m->base.empty() ? "" : " of " + m->base, t.source);
+  }
+  fmt::print("  Your own: [methods.ID] in a spec, or a file given with --methods (README, \"Study your own method\").\n\n");
 }
 
 void list_problems() {
@@ -156,6 +170,10 @@ std::filesystem::path resolve_spec(const std::string& arg) {
 
 struct RunArgs {
   std::vector<std::string> specs;
+  std::vector<std::string> methods;  ///< --methods files
+  // A study from the command line (no spec file).
+  std::string problem, integrators, t_end, dt, metrics, name;
+  std::vector<std::string> params;
   std::string profile;
   std::string out = "results";
   int jobs = 0;
@@ -217,15 +235,100 @@ int run_bench(const BenchArgs& a) {
   return run_report(rep, a.quiet);
 }
 
+/// The --methods files, each checked against the shipped library's ids (a user's table may not silently replace one).
+study::tables::Library user_methods(const std::vector<std::string>& files) {
+  study::tables::Library lib;
+  for (const auto& f : files) lib.add_file(f);
+  for (const auto* m : lib.methods())
+    if (const auto* shipped = study::tables::shipped_library().find(m->table->id))
+      throw study::tables::TableError(m->origin + ": methods." + m->table->id + ": also a shipped method (" + shipped->origin +
+                                      "); give yours another id");
+  return lib;
+}
+
+/// A spec from --problem, --integrators, --t-end, --dt (and --param, --metrics, --name), validated like a file.
+study::Spec command_line_spec(const RunArgs& a, const study::tables::Library& methods) {
+  auto missing = [](const char* option, const char* what) {
+    throw study::SpecError(std::string("a study from the command line needs ") + option + " (" + what + ")");
+  };
+  if (a.integrators.empty()) missing("--integrators", "comma-separated ids, e.g. rk4,ruth3");
+  if (a.t_end.empty()) missing("--t-end", "the final time, e.g. 7.3");
+  if (a.dt.empty()) missing("--dt", "auto, or comma-separated step sizes");
+  auto number = [](const std::string& option, const std::string& text) {
+    double x = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+    if (ec != std::errc{} || end != text.data() + text.size())
+      throw study::SpecError(option + " " + text + ": not a number");
+    return x;
+  };
+  toml::table t;
+  t.insert("name", a.name.empty() ? a.problem : a.name);
+  t.insert("problem", a.problem);
+  toml::table params;
+  for (const auto& kv : a.params) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
+      throw study::SpecError("--param '" + kv + "' is not of the form name=value (e.g. --param e=0.7)");
+    if (params.contains(kv.substr(0, eq))) throw study::SpecError("--param " + kv.substr(0, eq) + " is given twice");
+    params.insert(kv.substr(0, eq), kv.substr(eq + 1));  // a decimal string: the spec reads it exactly
+  }
+  if (!params.empty()) t.insert("params", std::move(params));
+  t.insert("t_end", number("--t-end", a.t_end));
+  toml::array ints;
+  for (const auto& id : split_list(a.integrators)) ints.push_back(id);
+  t.insert("integrators", std::move(ints));
+  if (a.dt == "auto") {
+    t.insert("dt", "auto");
+  } else {
+    toml::array dts;
+    for (const auto& x : split_list(a.dt)) dts.push_back(number("--dt", x));
+    t.insert("dt", std::move(dts));
+  }
+  if (!a.metrics.empty()) {
+    toml::array ms;
+    for (const auto& m : split_list(a.metrics)) ms.push_back(m);
+    t.insert("metrics", std::move(ms));
+  }
+  std::ostringstream text;
+  text << t;
+  try {
+    return study::parse_spec(text.str(), "command line", &methods);
+  } catch (const study::SpecError& e) {
+    // "command line:4: dt: ..." -> "command line: dt: ...": the lines of the generated text mean nothing to the user.
+    std::string m = e.what();
+    if (m.rfind("command line:", 0) == 0) {
+      const auto colon = m.find(':', 13);
+      if (colon != std::string::npos && m.find_first_not_of("0123456789", 13) == colon) m.erase(12, colon - 12);
+    }
+    throw study::SpecError(m);
+  }
+}
+
 int run_study(const RunArgs& a) {
   std::vector<study::Spec> specs;
-  if (!a.profile.empty()) {
+  const study::tables::Library methods = user_methods(a.methods);
+  const bool from_options = !a.problem.empty() || !a.integrators.empty() || !a.t_end.empty() || !a.dt.empty();
+  if (from_options) {
+    if (a.problem.empty()) throw study::SpecError("a study from the command line needs --problem (see study list --problems)");
+    if (!a.specs.empty() || !a.profile.empty())
+      throw study::SpecError("give --problem (a study from the command line) or spec files or --profile, not both");
+    specs.push_back(command_line_spec(a, methods));
+  } else if (!a.profile.empty()) {
     if (!a.specs.empty()) throw study::SpecError("give spec files or --profile, not both");
-    for (const auto& f : study::profile_specs(a.profile)) specs.push_back(study::load_spec(f));
-  } else if (a.specs.empty())
-    for (const auto& f : study::shipped_specs()) specs.push_back(study::load_spec(f));
-  else
-    for (const auto& arg : a.specs) specs.push_back(study::load_spec(resolve_spec(arg)));
+    for (const auto& f : study::profile_specs(a.profile)) specs.push_back(study::load_spec(f, &methods));
+  } else if (a.specs.empty()) {
+    for (const auto& f : study::shipped_specs()) specs.push_back(study::load_spec(f, &methods));
+  } else {
+    for (const auto& arg : a.specs) {
+      if (arg == "-") {  // a spec on standard input
+        std::ostringstream text;
+        text << std::cin.rdbuf();
+        specs.push_back(study::parse_spec(text.str(), "<stdin>", &methods));
+      } else {
+        specs.push_back(study::load_spec(resolve_spec(arg), &methods));
+      }
+    }
+  }
   for (std::size_t i = 0; i < specs.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (specs[i].name == specs[j].name)
@@ -375,6 +478,26 @@ void list_specs() {
   }
 }
 
+/// `study method FILE|ID...`: what the coefficients of each method say, without running anything.
+int run_method(const std::vector<std::string>& args) {
+  for (const auto& arg : args) {
+    const auto& builtin = study::tables::builtin_tables();
+    if (const auto it = builtin.find(arg); it != builtin.end()) {
+      std::cout << study::tables::describe(it->second) << "\n";
+    } else if (const auto* m = study::tables::shipped_library().find(arg)) {
+      std::cout << study::tables::describe(*m) << "\n";
+    } else if (std::filesystem::exists(arg)) {
+      for (const auto* x : study::tables::read_methods_file(arg).methods()) std::cout << study::tables::describe(*x) << "\n";
+    } else {
+      std::vector<std::string> ids = study::tables::shipped_library().ids();
+      for (const auto& [id, unused] : builtin) ids.push_back(id);
+      throw study::SpecError(arg + ": no such methods file, and no method of that id" + study::did_you_mean(arg, ids) +
+                             " (ids: " + study::join(ids) + ")");
+    }
+  }
+  return EXIT_SUCCESS;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -386,10 +509,24 @@ int main(int argc, char** argv) {
   list->add_flag("--integrators", only_integrators, "only the integrators");
   list->add_flag("--problems", only_problems, "only the problems");
   list->add_flag("--specs", only_specs, "only the shipped specs");
+  app.set_version_flag("--version", std::string("study ") + STUDY_VERSION + " (source revision " + study::source_revision() + ")",
+                       "print the version and the source revision, and exit");
   RunArgs run;
   auto* runcmd = app.add_subcommand("run", "run convergence studies: every integrator of each spec across its dt sweep, "
                                            "against certified references; writes results.json and CSV tables");
-  runcmd->add_option("specs", run.specs, "spec files or names of shipped specs (default: every shipped spec, the default study)");
+  runcmd->add_option("specs", run.specs, "spec files, names of shipped specs, or - for a spec on standard input (default: "
+                                         "every shipped spec, the default study)");
+  runcmd->add_option("--methods", run.methods, "a file of method tables ([methods.ID], repeatable): its ids may be listed as "
+                                               "integrators (README, \"Study your own method\")");
+  runcmd->add_option("--problem", run.problem, "a study from the command line, without a spec file: the problem id "
+                                               "(needs --integrators, --t-end, --dt)");
+  runcmd->add_option("--param,-p", run.params, "with --problem: a parameter as name=value (repeatable), e.g. --param e=0.7");
+  runcmd->add_option("--integrators", run.integrators, "with --problem: comma-separated integrator ids, e.g. rk4,ruth3");
+  runcmd->add_option("--t-end", run.t_end, "with --problem: the final time");
+  runcmd->add_option("--dt", run.dt, "with --problem: auto (chosen from the errors as it runs), or comma-separated step sizes "
+                                     "that divide t_end");
+  runcmd->add_option("--metrics", run.metrics, "with --problem: comma-separated metrics (default global,local,energy,walltime)");
+  runcmd->add_option("--name", run.name, "with --problem: the study's name (default: the problem's id)");
   runcmd->add_option("--profile", run.profile, "run a profile's specs instead (study/profiles/NAME/; `ci`: the fast CI gate)");
   runcmd->add_option("--out,-o", run.out, "output directory (default: results)");
   runcmd->add_option("--jobs,-j", run.jobs, "threads (default: every core); results do not depend on it")->check(CLI::Range(1, 256));
@@ -450,6 +587,15 @@ int main(int argc, char** argv) {
   benchcmd->footer("Takes about 30 s with the defaults. Run it on a quiet machine, on the release build; "
                    "the table is in REPORT.md under 'Time per step against Boost.Odeint'.");
 
+  std::vector<std::string> method_args;
+  auto* methodcmd = app.add_subcommand("method", "what a method's coefficients say, without running anything: its order "
+                                                 "predicted from Butcher's order conditions, the first failing condition, "
+                                                 "its principal error coefficient, symplectic, symmetric, cost");
+  methodcmd->add_option("methods", method_args, "methods files ([methods.ID] tables) or ids of method tables "
+                                                "(shipped, or built-in ones that are tables)")->required();
+  methodcmd->footer("A table that declares a higher order than its coefficients have is refused, naming the first failing "
+                    "condition (exit status 2).");
+
   ReferenceArgs ref;
   auto* refcmd = app.add_subcommand("reference",
                                     "print the high-precision reference state of a problem at given times, as JSON with "
@@ -486,10 +632,15 @@ int main(int argc, char** argv) {
     if (*chkcmd) return run_check(chk);
     if (*basecmd) return run_baseline(base);
     if (*benchcmd) return run_bench(bch);
+    if (*methodcmd) return run_method(method_args);
+    if (*list) study::tables::shipped_library();  // a broken library is an error (exit 2), not a half-printed list
   } catch (const study::Interrupted&) {
     std::cerr << "\nstudy run: interrupted; no results were written\n";
     return 130;
   } catch (const study::SpecError& e) {
+    std::cerr << "study: " << e.what() << "\n";
+    return 2;
+  } catch (const study::tables::TableError& e) {
     std::cerr << "study: " << e.what() << "\n";
     return 2;
   } catch (const report::ReportError& e) {

@@ -73,6 +73,13 @@ study::StudyResult known_study(const testing::TempDir& dir) {
   r.spec.auto_dt = study::AutoSweep{.runs = 7, .seconds = 3.5};
   r.spec.dt_pattern = "alternating", r.spec.dt_amplitude = 0.125, r.spec.plot_dt = 0.05;
   Values v;
+  // What the methods declare and their coefficients predict: the first as a table with every field its own value,
+  // the second with no prediction (null).
+  auto& first = r.spec.integrators[0];
+  first.declared_order = 7, first.table = "mine.toml:3", first.source = "a paper, with a comma and \"quotes\"";
+  first.predicted = {.order = 5, .exact_order = 4, .error_coefficient = v(), .conditions = "rooted trees (any force)",
+                     .first_failing = "sum b_i c_i^5 = 1/6 (tree [t,t,t,t,t]) off by 0.01"};
+  r.spec.integrators[1].declared_order = 8, r.spec.integrators[1].predicted = {};
   r.conservative = true, r.bounded = true, r.periodic = true, r.period = v();  // every flag unlike its default
   r.position_scale = v(), r.velocity_scale = v(), r.reference_bound = v(), r.reference_tolerance = v();
   for (const auto& i : r.spec.integrators)
@@ -173,7 +180,11 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
   CHECK(keys(doc["meta"]["reference"]) == std::set<std::string>{"solver"});
   CHECK(keys(js["problem_info"]) == std::set<std::string>{"conservative", "bounded", "periodic", "period"});
   CHECK(keys(js["integrators"][0]) == std::set<std::string>{"label", "id", "expected_global", "expected_local", "symplectic",
-                                                            "symmetric", "implicit"});
+                                                            "symmetric", "implicit", "declared_order", "table", "source",
+                                                            "predicted"});
+  CHECK(keys(js["integrators"][0]["predicted"]) ==
+        std::set<std::string>{"order", "exact_order", "error_coefficient", "conditions", "first_failing"});
+  CHECK(js["integrators"][1]["predicted"].is_null());
   CHECK(keys(js["varying_dt"]) == std::set<std::string>{"pattern", "amplitude"});
   CHECK(keys(js["reference"]) == std::set<std::string>{"tolerance", "error_bound", "position_scale", "velocity_scale"});
   CHECK(keys(js["auto_dt"]) == std::set<std::string>{"runs", "seconds", "ladder"});
@@ -225,7 +236,19 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
     EQ(d.symplectic, w.symplectic);
     EQ(d.symmetric, w.symmetric);
     EQ(d.implicit, w.implicit);
+    EQ(d.declared_order, w.declared_order);
+    EQ(d.table, w.table);
+    EQ(d.source, w.source);
+    EQ(d.predicted_order, w.predicted.order);
+    if (w.predicted.order > 0) {
+      EQ(d.predicted_exact_order, w.predicted.exact_order);
+      EQ(d.error_coefficient, w.predicted.error_coefficient);
+      EQ(d.conditions, w.predicted.conditions);
+      EQ(d.first_failing, w.predicted.first_failing);
+    }
   }
+  CHECK(s.declared[1].predicted_order == 0);
+  CHECK(std::isnan(s.declared[1].error_coefficient));
   CHECK(s.integrators == std::vector<std::string>{"rk4", "leapfrog x2"});
 
   REQUIRE(s.sweeps.size() == r.sweeps.size());
@@ -555,6 +578,8 @@ TEST_CASE("results written before a field existed still load, the field not meas
   for (auto& e : js["energy_long"])
     for (const char* key : {"steps", "diverged_t"}) e.erase(key);
   for (auto& x : js["stability"]) x.erase("beyond_search");
+  for (auto& d : js["integrators"])
+    for (const char* key : {"declared_order", "table", "source", "predicted"}) d.erase(key);
   std::ofstream(file) << doc.dump();
   const report::Results res = report::load(dir.path / "out");
   const report::Study& s = res.studies.front();
@@ -570,4 +595,6 @@ TEST_CASE("results written before a field existed still load, the field not meas
   for (const auto& o : s.orders) CHECK((std::isnan(o.std_error) && std::isnan(o.trend_limit) && o.local_slopes.empty()));
   for (const auto& e : s.energy_long) CHECK((e.steps == 0 && std::isnan(e.diverged_t)));
   for (const auto& x : s.stability) CHECK_FALSE(x.beyond_search);
+  for (const auto& d : s.declared)  // a built-in's declared order was its expected one
+    CHECK((d.declared_order == d.expected_global && d.table.empty() && d.source.empty() && d.predicted_order == 0));
 }

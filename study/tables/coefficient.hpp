@@ -1,0 +1,33 @@
+#pragma once
+/// Coefficients of method tables as exact rationals: parsed from decimal text of any length or "p/q", and
+/// turned into the decimal text from which every binary type the harness runs (double, long double, float128)
+/// reads its correctly rounded value.
+
+#include <string>
+#include <string_view>
+
+#include <boost/multiprecision/cpp_int.hpp>
+
+namespace study::tables {
+
+using Rational = boost::multiprecision::cpp_rational;
+
+/// Parses a decimal number ("0.4144907717943757371", "-1e-3", "7") or a ratio of two ("-2/3", "1.5/7") exactly.
+/// Throws std::invalid_argument saying what is wrong (the caller adds file, line and key).
+Rational parse_coefficient(std::string_view text);
+
+/// Decimal text that rounds, in any binary floating-point type of at most 113 significand bits, to the same value
+/// as x itself: x's exact expansion when it terminates, else enough digits that no rounding boundary of a 113-bit
+/// grid lies between x and the text (a boundary is a dyadic rational M / 2^e, at least 1 / (den 2^e) away from
+/// x = num / den, which is not dyadic).
+std::string decimal_for_rounding(const Rational& x);
+
+/// The relative precision of a coefficient as written.  A decimal of d >= 6 significant digits is read as a value
+/// rounded to d digits: 5 10^-d (from a paper: 15 digits of an irrational number).  Shorter decimals ("0.5",
+/// "-0.125"), integers and ratios "p/q" are exact: 0.
+double stated_precision(std::string_view text);
+
+/// Short text for messages: the exact "p/q" when both have at most 12 digits, else 20 significant digits.
+std::string describe(const Rational& x);
+
+}  // namespace study::tables
