@@ -11,6 +11,8 @@ namespace {
 /// Issue 7's goals: ours at most Odeint's time (aim 0.8), and at most 1.3 x floor x evaluations where the force
 /// dominates.
 constexpr double odeint_goal = 1.0, odeint_aim = 0.8, floor_goal = 1.3;
+/// Issue 17's goal: a coefficient table within 1.2 x the time of the built-in with the same coefficients.
+constexpr double table_goal = 1.2;
 bool force_dominated(const std::string& problem) { return problem == "kepler" || problem == "outer-solar-system"; }
 
 /// "runge_kutta4" from "odeint runge_kutta4" (the benchmark's name).
@@ -74,12 +76,23 @@ std::string bench_markdown(const Bench& b) {
         if (r.floor_ratio > floor_goal) floor_over.push_back(fmt::format("{} on {} ({})", r.integrator, p.problem, fixed(r.floor_ratio)));
       }
     }
+  std::size_t table_pairs = 0, table_met = 0;
+  std::vector<std::string> table_over;
+  for (const auto& p : b.problems)
+    for (const auto& t : p.tables) {
+      ++table_pairs, table_met += t.ratio <= table_goal;
+      if (t.ratio > table_goal) table_over.push_back(fmt::format("{} on {} ({})", t.integrator, p.problem, fixed(t.ratio)));
+    }
   md << "| goal | met by | not met by |\n|---|---|---|\n"
      << "| ours / Odeint ≤ " << fixed(odeint_goal, 1) << " | " << met << " of " << pairs << " pairs | "
      << (over.empty() ? "—" : join_names(over)) << " |\n"
      << "| ours / Odeint ≤ " << fixed(odeint_aim, 1) << " (aim) | " << aimed << " of " << pairs << " pairs | " << count(pairs - aimed, "pair") << " |\n"
      << "| / (floor × evals) ≤ " << fixed(floor_goal, 1) << " on kepler and outer-solar-system | " << floor_met << " of " << floor_pairs
-     << " integrators | " << (floor_over.empty() ? "—" : join_names(floor_over)) << " |\n\n";
+     << " integrators | " << (floor_over.empty() ? "—" : join_names(floor_over)) << " |\n";
+  if (table_pairs)
+    md << "| a coefficient table / its built-in ≤ " << fixed(table_goal, 1) << " | " << table_met << " of " << table_pairs << " pairs | "
+       << (table_over.empty() ? "—" : join_names(table_over)) << " |\n";
+  md << "\n";
 
   for (const auto& p : b.problems) {
     if (p.rows.empty() && p.odeint.empty() && !std::isfinite(p.floor_ns)) continue;  // filtered out of this run
@@ -96,6 +109,15 @@ std::string bench_markdown(const Bench& b) {
       md << "| Odeint `" << stepper(o.name) << "` | " << fixed(o.ns) << " | " << pct(o.spread) << " | " << fixed(o.evals, 3) << " | "
          << fixed(o.ns / (p.floor_ns * o.evals)) << " |  |  |  |\n";
     md << "\n";
+    if (!p.tables.empty()) {
+      md << "The built-ins' own coefficients run as tables (`study/methods/builtin.toml`, the table stepper of "
+            "`integrators/table.hpp`; the same bits as the built-in, checked before timing):\n\n"
+         << "| table | ns / step | spread | the built-in's ns / step | table / built-in |\n|---|---:|---:|---:|---:|\n";
+      for (const auto& t : p.tables)
+        md << "| " << t.integrator << " | " << fixed(t.ns) << " | " << pct(t.spread) << " | " << fixed(t.builtin_ns) << " | **"
+           << fixed(t.ratio) << "** |\n";
+      md << "\n";
+    }
   }
   return md.str();
 }

@@ -270,6 +270,14 @@ std::optional<Bench> load_bench(const fs::path& dir) {
       const Node x = odeint.at(k);
       bp.odeint.push_back({x.at("stepper").text(), x.at("ns_per_step").number(), x.at("spread").number(), x.at("evals_per_step").number()});
     }
+    if (p.has("tables")) {
+      const Node tables = p.at("tables");
+      for (std::size_t k = 0; k < tables.size(); ++k) {
+        const Node x = tables.at(k);
+        bp.tables.push_back({x.at("integrator").text(), x.at("ns_per_step").number(), x.at("spread").number(),
+                             x.at("builtin_ns_per_step").number(), x.at("builtin_spread").number(), x.at("ratio").number()});
+      }
+    }
     const Node checks = root.at("checks").at(bp.problem);
     for (std::size_t k = 0; k < checks.size(); ++k) {
       const Node x = checks.at(k);

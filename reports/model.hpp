@@ -116,11 +116,17 @@ struct BenchStepper {
   std::string name;
   double ns = 0, spread = 0, evals = 0;
 };
+/// A built-in's own coefficients run as a table (integrators/table.hpp), against the built-in.
+struct BenchTable {
+  std::string integrator;
+  double ns = 0, spread = 0, builtin_ns = 0, builtin_spread = 0, ratio = 0;
+};
 struct BenchProblem {
   std::string problem;
   double dt = 0, floor_ns = 0, floor_spread = 0, throughput_ns = 0;
   std::vector<BenchRow> rows;
   std::vector<BenchStepper> odeint;
+  std::vector<BenchTable> tables;  ///< absent from bench.json written before tables: empty
 };
 struct BenchCheck {
   std::string problem, integrator, odeint, criterion;

@@ -15,11 +15,13 @@
 #include <fmt/format.h>
 
 #include "integrators/all.hpp"
+#include "integrators/table.hpp"
 #include "reference/odeint_steppers.hpp"
 #include "study/problems/counted.hpp"
 #include "study/problems/harmonic.hpp"
 #include "study/problems/kepler.hpp"
 #include "study/problems/outer_solar_system.hpp"
+#include "study/tables/library.hpp"
 #include "study/write.hpp"
 
 namespace bench {
@@ -35,6 +37,16 @@ template <class M, class P>
 auto ours(const P& p) {
   return [stepper = ode::make_stepper<P>(M{}), &p](typename P::State& s, double h) mutable { stepper.step(s, h, p); };
 }
+/// One step of a built-in's coefficient table (study/methods/builtin.toml) run by the table stepper.
+template <class P>
+auto table_step(const P& p, const std::shared_ptr<const ode::MethodTable>& table) {
+  return [stepper = ode::make_stepper<P>(ode::TableMethod{table}), &p](typename P::State& s, double h) mutable {
+    stepper.step(s, h, p);
+  };
+}
+/// The benchmark name of a built-in's table: "rk4 (table)".
+std::string table_name(const std::string& id) { return id + " (table)"; }
+
 /// One step of an Odeint adapter.
 template <class A, class P>
 auto theirs(const P& p) {
@@ -197,9 +209,15 @@ class Suite {
     });
     std::sort(odeint_.begin(), odeint_.end());
     odeint_.erase(std::unique(odeint_.begin(), odeint_.end()), odeint_.end());
+    // Each built-in's own coefficients as a table, beside it (the built-in comes along for the ratio).
+    for (const auto& [id, m] : study::tables::builtin_tables()) {
+      if (!matches(table_name(id))) continue;
+      tables_.push_back(id);
+      if (std::find(ours_.begin(), ours_.end(), id) == ours_.end()) ours_.push_back(id);
+    }
     floor_ = !ours_.empty() || !odeint_.empty() || matches(floor_name);
   }
-  std::size_t count() const { return ours_.size() + odeint_.size() + (floor_ ? 2 : 0); }
+  std::size_t count() const { return ours_.size() + odeint_.size() + tables_.size() + (floor_ ? 2 : 0); }
 
   /// Runs each selected pair for one block and compares the end points.
   Json check(std::ostream& log, bool& all_ok) const {
@@ -229,6 +247,10 @@ class Suite {
         else  // the same arithmetic in another order: round-off, which grows at most like eps n on a bounded orbit
           record(id, other, "same method: within 1e3 eps n", distance(mine, odeint), 1e3 * eps * block);
       });
+      if (std::find(tables_.begin(), tables_.end(), id) != tables_.end()) {
+        const auto table = run_steps(p, table_step(p, study::tables::builtin_tables().at(id).table), h_, block);
+        record(table_name(id), id, "its own coefficients as a table: the same bits", distance(table, mine), 0);
+      }
     });
     return out;
   }
@@ -254,6 +276,10 @@ class Suite {
       if (std::find(ours_.begin(), ours_.end(), id) != ours_.end())
         add(id, [p, h](benchmark::State& s) { time_steps(s, *p, h, [](const P& q) { return ours<M>(q); }); });
     });
+    for (const auto& id : tables_) {
+      const auto table = study::tables::builtin_tables().at(id).table;
+      add(table_name(id), [p, h, table](benchmark::State& s) { time_steps(s, *p, h, [&](const P& q) { return table_step(q, table); }); });
+    }
     Odeint<P>::each([&](const std::string& id, auto make) {
       if (std::find(odeint_.begin(), odeint_.end(), id) != odeint_.end())
         add(id, [p, h, make](benchmark::State& s) { time_steps(s, *p, h, make); });
@@ -304,6 +330,14 @@ class Suite {
     });
     j["integrators"] = rows;
     j["odeint"] = odeint;
+    Json tables = Json::array();
+    for (const auto& id : tables_) {
+      const auto t = fastest(table_name(id)), builtin = fastest(id);
+      if (!t || !builtin) continue;
+      tables.push_back({{"integrator", id}, {"ns_per_step", *t}, {"spread", spread(table_name(id))}, {"builtin_ns_per_step", *builtin},
+                        {"builtin_spread", spread(id)}, {"ratio", *t / *builtin}});
+    }
+    j["tables"] = tables;
     return j;
   }
 
@@ -315,7 +349,7 @@ class Suite {
   double h_;
   const Options& o_;
   const std::regex* filter_;
-  std::vector<std::string> ours_, odeint_;
+  std::vector<std::string> ours_, odeint_, tables_;
   bool floor_ = false;
 };
 
