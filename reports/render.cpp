@@ -218,6 +218,21 @@ Outcome render(const Options& options) {
            << " | " << (og ? fixed(og->r2, 4) : "—") << " |\n";
       }
       md << "\n";
+      // Methods given as coefficient tables: what the coefficients predict beside what was declared and measured.
+      std::string tables;
+      for (const auto& d : s.declared) {
+        if (d.table.empty()) continue;
+        const OrderRow* og = find_order(s, d.label, "global");
+        tables += fmt::format("| {} | `{}` | {} | {} | {} | {} | {} |\n", d.label, d.table, d.declared_order,
+                              d.predicted_order > 0 ? std::to_string(d.predicted_order) + (d.predicted_exact_order < d.predicted_order
+                                                                                            ? " (to its digits)" : "")
+                                                    : "—",
+                              og && std::isfinite(og->observed) ? fixed(og->observed) : "—", cell(d.first_failing), cell(d.source));
+      }
+      if (!tables.empty())
+        md << "Methods given as coefficient tables (`study method` explains each):\n\n"
+           << "| method | table | declared order | predicted from the coefficients | measured global order | first failing condition | source |\n"
+           << "|---|---|---|---|---|---|---|\n" << tables << "\n";
       std::string undecided;
       for (const auto& i : s.integrators)
         for (const std::string m : {"global", "max", "local"})

@@ -487,7 +487,8 @@ int run_method(const std::vector<std::string>& args) {
     } else if (const auto* m = study::tables::shipped_library().find(arg)) {
       std::cout << study::tables::describe(*m) << "\n";
     } else if (std::filesystem::exists(arg)) {
-      for (const auto* x : study::tables::read_methods_file(arg).methods()) std::cout << study::tables::describe(*x) << "\n";
+      const study::tables::Library file = study::tables::read_methods_file(arg);  // alive while its methods are printed
+      for (const auto* x : file.methods()) std::cout << study::tables::describe(*x) << "\n";
     } else {
       std::vector<std::string> ids = study::tables::shipped_library().ids();
       for (const auto& [id, unused] : builtin) ids.push_back(id);

@@ -426,7 +426,7 @@ Method read_method(const Document& doc, const std::string& section, const std::s
     const Condition& f = p.first_failing;
     r.fail(r.get("order") ? r.get("order") : &t, declared_order ? "" : "order",
            fmt::format("declares order {}, but the coefficients have order {}: the order-{} condition {} (tree {}, {}) fails by {:.3g} "
-                       "(what double coefficients can tell apart: {:.2g}); check the coefficients, or declare order = {}",
+                       "(their precision explains {:.2g}); check the coefficients, or declare order = {}",
                        table->order, p.order, f.order, f.formula, f.tree, p.trees, f.residual, f.tolerance, p.order));
   }
   const std::string evals = fmt::format("{} force evaluation{} per {}", table->evals_per_step, table->evals_per_step == 1 ? "" : "s",

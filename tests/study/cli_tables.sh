@@ -36,6 +36,9 @@ out=$("$study" method "$tmp/wrong.toml" 2>&1); rc=$?
 [ $rc -eq 2 ] || fail "a too-high declared order: exit $rc"
 grep -qF "wrong.toml:13: methods.my-rk3.order: declares order 4, but the coefficients have order 3: the order-4 condition" <<<"$out" ||
   fail "too-high order message: $out"
+out=$("$study" method "$tmp/mine.toml" 2>&1) || fail "study method mine.toml: $out"
+grep -q "^my-verlet  (.*mine.toml:1)" <<<"$out" && grep -q "source       a game engine's velocity Verlet" <<<"$out" &&
+  grep -q "cost         1 force evaluation per step (first same as last)" <<<"$out" || fail "study method on a file: $out"
 out=$("$study" method ruth33 2>&1); rc=$?
 [ $rc -eq 2 ] && grep -qF "did you mean 'ruth3'" <<<"$out" || fail "unknown method: exit $rc, $out"
 ok
@@ -51,6 +54,9 @@ done
 grep -q "^  ruth3  *global *\(pass\|undetermined\)" "$tmp/cli.out" || fail "ruth3 failed: $(cat "$tmp/cli.out")"
 grep -q '"predicted": {' "$tmp/cli/results.json" && grep -q '"table": ".*mine.toml:1"' "$tmp/cli/results.json" ||
   fail "results.json lacks the tables' predictions"
+"$study" report "$tmp/cli" --no-plots > /dev/null 2>&1
+grep -Eq '^\| my-rk3 \| `.*mine.toml:9` \| 3 \| 3 \| (2\.9[0-9]|3\.0[0-9]) \|' "$tmp/cli/REPORT.md" ||
+  fail "REPORT.md lacks the table methods' orders: $(grep -A5 'coefficient tables' "$tmp/cli/REPORT.md")"
 ok
 
 # The same coefficients written otherwise are the same method: its runs come from the run cache.  Changed ones
