@@ -12,6 +12,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "integrators/implicit_rk.hpp"
@@ -59,6 +60,14 @@ struct TableMethod {
     using Real = typename P::real_type;
     using Vec = typename P::Vec;
     using Kind = MethodTable::Kind;
+    /// The fixed-size paths are compiled where speed is measured (double, and not counting its evaluations, as the
+    /// timed loops run); elsewhere (the counted accuracy runs, long double shadows) the general loops serve and
+    /// the build stays shorter.  Every path performs the same operations: the results are the same bits.
+    static constexpr bool fast_paths = std::is_same_v<Real, double> && !CountsIterations<P>
+#if defined(__SANITIZE_ADDRESS__)
+                                       && false  // nothing is timed under the sanitizers
+#endif
+        ;
 
     explicit Stepper(const TableMethod& m) : kind_(m.table->kind) {
       const MethodTable& t = *m.table;
@@ -92,27 +101,29 @@ struct TableMethod {
       if (implicit_) return implicit_->step(s, h, p);
       switch (kind_) {
         case Kind::splitting:
+          if constexpr (!fast_paths) return fsal_ ? splitting<0, false, true>(s, h, p) : splitting<0, false, false>(s, h, p);
           // Short splittings with their length known at compile time: the loop unrolls and the state stays in
           // registers, as in a built-in (a table is within 1.2 x of its built-in's time: README, Benchmarks).
           switch (ops_.size() * 2 + first_kick_) {
-#define ODE_TABLE_SPLITTING(N) \
-  case 2 * N: return splitting<N, false>(s, h, p); \
-  case 2 * N + 1: return splitting<N, true>(s, h, p);
+#define ODE_TABLE_SPLITTING(N)                   \
+  case 2 * N: return splitting<N, false, false>(s, h, p); \
+  case 2 * N + 1: return fsal_ ? splitting<N, true, N % 2 == 1>(s, h, p) : splitting<N, true, false>(s, h, p);
             ODE_TABLE_SPLITTING(2) ODE_TABLE_SPLITTING(3) ODE_TABLE_SPLITTING(4) ODE_TABLE_SPLITTING(5)
             ODE_TABLE_SPLITTING(6) ODE_TABLE_SPLITTING(7) ODE_TABLE_SPLITTING(8) ODE_TABLE_SPLITTING(9)
 #undef ODE_TABLE_SPLITTING
-            default: return splitting<0, false>(s, h, p);
+            default: return fsal_ ? splitting<0, false, true>(s, h, p) : splitting<0, false, false>(s, h, p);
           }
         case Kind::runge_kutta:
+          if constexpr (!fast_paths) return fsal_ ? runge_kutta<0, true>(s, h, p) : runge_kutta<0, false>(s, h, p);
           switch (s_) {  // the same for explicit tableaus of up to 7 stages
-            case 1: return runge_kutta<1>(s, h, p);
-            case 2: return runge_kutta<2>(s, h, p);
-            case 3: return runge_kutta<3>(s, h, p);
-            case 4: return runge_kutta<4>(s, h, p);
-            case 5: return runge_kutta<5>(s, h, p);
-            case 6: return runge_kutta<6>(s, h, p);
-            case 7: return runge_kutta<7>(s, h, p);
-            default: return runge_kutta<0>(s, h, p);
+            case 1: return runge_kutta<1, false>(s, h, p);
+            case 2: return fsal_ ? runge_kutta<2, true>(s, h, p) : runge_kutta<2, false>(s, h, p);
+            case 3: return fsal_ ? runge_kutta<3, true>(s, h, p) : runge_kutta<3, false>(s, h, p);
+            case 4: return fsal_ ? runge_kutta<4, true>(s, h, p) : runge_kutta<4, false>(s, h, p);
+            case 5: return fsal_ ? runge_kutta<5, true>(s, h, p) : runge_kutta<5, false>(s, h, p);
+            case 6: return fsal_ ? runge_kutta<6, true>(s, h, p) : runge_kutta<6, false>(s, h, p);
+            case 7: return fsal_ ? runge_kutta<7, true>(s, h, p) : runge_kutta<7, false>(s, h, p);
+            default: return fsal_ ? runge_kutta<0, true>(s, h, p) : runge_kutta<0, false>(s, h, p);
           }
         case Kind::nystrom: nystrom(s, h, p); break;
       }
@@ -122,16 +133,18 @@ struct TableMethod {
    private:
     // The operations in order (integrators/splitting.hpp's arithmetic), on local copies of the state: the
     // coefficients live on the heap, and only locals let the compiler keep q and v in registers across the loop.
-    // N > 0: N operations, the first a kick if FirstKick (N = 0: any number, the first as the table says).  A last
-    // kick's force is kept for the next step's first kick when that starts from the same q.
-    template <std::size_t N, bool FirstKick>
+    // N > 0: N operations, the first a kick if FirstKick (N = 0: any number, the first as the table says).  With
+    // Fsal, a last kick's force is kept for the next step's first kick when that starts from the same q; without,
+    // the step writes nothing into the stepper, so the caller's state can stay in registers from step to step.
+    template <std::size_t N, bool FirstKick, bool Fsal>
     void splitting(typename P::State& s, Real h, const P& p) {
       if constexpr (PositionForce<P>) {
-        Vec q = s.q, v = s.v, acc = acc_;
+        Vec q = s.q, v = s.v, acc{};
+        if constexpr (Fsal) acc = acc_;
         const Real* c = ops_.data();
         const std::size_t n = N ? N : ops_.size();
         const bool first_kick = N ? FirstKick : first_kick_;
-        const bool reuse = fsal_ && cached_ && same(q, cached_q_);
+        const bool reuse = Fsal && cached_ && same(q, cached_q_);
         for (std::size_t i = 0; i < n; ++i) {
           if (first_kick == (i % 2 == 1)) {
             drift(q, v, c[i] * h);
@@ -141,7 +154,7 @@ struct TableMethod {
           kick(v, acc, c[i] * h);
         }
         s.q = q, s.v = v;
-        if (fsal_) acc_ = acc, cached_q_ = q, cached_ = true;
+        if constexpr (Fsal) acc_ = acc, cached_q_ = q, cached_ = true;
         s.t += h;
       }
     }
@@ -149,7 +162,7 @@ struct TableMethod {
     // Stages X_i = q + h sum_j a_ij V_j, V_i = v + h sum_j a_ij A_j, A_i = a(X_i, V_i); zero coefficients are
     // skipped, so that a table of the classic RK4 gives integrators/rk4.hpp's bits.  S > 0: S stages, the stage
     // values on the stack (S = 0: any number, in the stepper's buffers).
-    template <std::size_t S>
+    template <std::size_t S, bool Fsal>
     void runge_kutta(typename P::State& s, Real h, const P& p) {
       const std::size_t n = S ? S : s_;
       std::array<Vec, S ? S : 1> kx_local, kv_local;
@@ -166,7 +179,7 @@ struct TableMethod {
             drift(x, kx[j], w), kick(u, kv[j], w);
           }
         kx[i] = u;
-        if (i == 0 && fsal_ && cached_ && same(q0, cached_q_) && same(v0, cached_v_)) kv[0] = acc_;
+        if (Fsal && i == 0 && cached_ && same(q0, cached_q_) && same(v0, cached_v_)) kv[0] = acc_;
         else force(p, x, u, kv[i]);
       }
       for (std::size_t i = 0; i < n; ++i)
@@ -175,7 +188,7 @@ struct TableMethod {
           drift(q, kx[i], w), kick(v, kv[i], w);
         }
       s.q = q, s.v = v;
-      if (fsal_) cached_q_ = q, cached_v_ = v, acc_ = kv[n - 1], cached_ = true;
+      if constexpr (Fsal) cached_q_ = q, cached_v_ = v, acc_ = kv[n - 1], cached_ = true;
       s.t += h;
     }
 
@@ -209,7 +222,7 @@ struct TableMethod {
     std::vector<Real> a_;    ///< runge-kutta: a (abar for nystrom), s x s, row-major
     std::vector<Real> b_, bbar_, c_;
     std::vector<Vec> kx_, kv_;
-    Vec acc_{}, cached_q_{}, cached_v_{}, cached_a_{};
+    Vec acc_{}, cached_q_{}, cached_v_{};
     std::unique_ptr<ImplicitRkCore<P, dynamic_stages>> implicit_;
   };
 };

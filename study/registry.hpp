@@ -43,12 +43,17 @@ inline std::vector<std::string> integrator_ids() {
 template <class Methods = ode::AllMethods, class F>
 void with_method(const IntegratorChoice& c, F&& f) {
   if (c.substeps < 1) throw std::invalid_argument("substeps must be >= 1, got " + std::to_string(c.substeps));
-  if (c.table) {
-    if (!c.start.empty() || !c.variant.empty())
-      throw std::invalid_argument((c.start.empty() ? "variant = \"" + c.variant : "start = \"" + c.start) +
-                                  "\" applies to stormer-verlet only, not to " + c.id);
-    f(ode::Substeps<ode::TableMethod>{.base = ode::TableMethod{c.table}, .k = c.substeps});
-    return;
+  // Tables run with the hand-written methods only: the tests' lists of broken methods do not compile them in.
+  constexpr bool tables = std::is_same_v<Methods, ode::AllMethods>;
+  if (c.table && !tables) throw std::invalid_argument(c.id + " is a method table, which this list of methods does not run");
+  if constexpr (tables) {
+    if (c.table) {
+      if (!c.start.empty() || !c.variant.empty())
+        throw std::invalid_argument((c.start.empty() ? "variant = \"" + c.variant : "start = \"" + c.start) +
+                                    "\" applies to stormer-verlet only, not to " + c.id);
+      f(ode::Substeps<ode::TableMethod>{.base = ode::TableMethod{c.table}, .k = c.substeps});
+      return;
+    }
   }
   bool found = false;
   ode::for_each_method<Methods>([&](auto m) {

@@ -256,7 +256,7 @@ Spec parse_spec(const std::string& text, const std::filesystem::path& file, cons
   // Method tables of the spec itself ([methods.ID]); an id may name one, a --methods file's, or the shipped library's.
   tables::Library own;
   if (table.contains("methods")) {
-    own.add_document(table, text, file);
+    own.add_document(table, text, file, methods);
     for (const auto* m : own.methods()) {
       const tables::Method* other = methods ? methods->find(m->table->id) : nullptr;
       if (!other) other = tables::shipped_library().find(m->table->id);

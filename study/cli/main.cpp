@@ -307,9 +307,12 @@ study::Spec command_line_spec(const RunArgs& a, const study::tables::Library& me
 int run_study(const RunArgs& a) {
   std::vector<study::Spec> specs;
   const study::tables::Library methods = user_methods(a.methods);
-  const bool from_options = !a.problem.empty() || !a.integrators.empty() || !a.t_end.empty() || !a.dt.empty();
+  const bool from_options = !a.problem.empty() || !a.integrators.empty() || !a.t_end.empty() || !a.dt.empty() ||
+                            !a.params.empty() || !a.metrics.empty() || !a.name.empty();
   if (from_options) {
-    if (a.problem.empty()) throw study::SpecError("a study from the command line needs --problem (see study list --problems)");
+    if (a.problem.empty())
+      throw study::SpecError("--integrators, --t-end, --dt, --param, --metrics and --name make a study from the command line, "
+                             "which needs --problem (see study list --problems); a spec file sets them itself");
     if (!a.specs.empty() || !a.profile.empty())
       throw study::SpecError("give --problem (a study from the command line) or spec files or --profile, not both");
     specs.push_back(command_line_spec(a, methods));

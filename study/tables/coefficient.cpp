@@ -116,17 +116,18 @@ std::string decimal_for_rounding(const Rational& x) {
 }
 
 double stated_precision(std::string_view text) {
-  if (text.find('/') != std::string_view::npos || text.find_first_of(".eE") == std::string_view::npos) return 0;
-  int digits = 0;
-  bool leading = true;
+  if (const auto slash = text.find('/'); slash != std::string_view::npos)  // a ratio: each side's, added
+    return stated_precision(text.substr(0, slash)) + stated_precision(text.substr(slash + 1));
+  if (text.find_first_of(".eE") == std::string_view::npos) return 0;  // an integer
+  // Significant digits of the mantissa, without leading zeros, nor trailing ones: "0.500000" is one half, exactly.
+  std::string digits;
   for (char c : text) {
     if (c == 'e' || c == 'E') break;
-    if (!std::isdigit(static_cast<unsigned char>(c))) continue;
-    if (leading && c == '0') continue;
-    leading = false;
-    ++digits;
+    if (std::isdigit(static_cast<unsigned char>(c)) && !(digits.empty() && c == '0')) digits += c;
   }
-  return digits >= 6 ? 5 * std::pow(10.0, -digits) : 0.0;
+  while (!digits.empty() && digits.back() == '0') digits.pop_back();
+  const int d = static_cast<int>(digits.size());
+  return d >= 6 ? 5 * std::pow(10.0, -d) : 0.0;
 }
 
 std::string describe(const Rational& x) {

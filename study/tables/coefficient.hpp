@@ -22,9 +22,9 @@ Rational parse_coefficient(std::string_view text);
 /// x = num / den, which is not dyadic).
 std::string decimal_for_rounding(const Rational& x);
 
-/// The relative precision of a coefficient as written.  A decimal of d >= 6 significant digits is read as a value
-/// rounded to d digits: 5 10^-d (from a paper: 15 digits of an irrational number).  Shorter decimals ("0.5",
-/// "-0.125"), integers and ratios "p/q" are exact: 0.
+/// The relative precision of a coefficient as written.  A decimal of d >= 6 significant digits (trailing zeros not
+/// counted) is read as a value rounded to d digits: 5 10^-d (from a paper: 15 digits of an irrational number).
+/// Shorter decimals ("0.5", "-0.125", "0.500000"), and integers, are exact: 0.  A ratio "p/q": p's and q's added.
 double stated_precision(std::string_view text);
 
 /// Short text for messages: the exact "p/q" when both have at most 12 digits, else 20 significant digits.

@@ -105,8 +105,17 @@ class Reader {
     return static_cast<long>(**n->as_integer());
   }
 
-  /// A coefficient: a TOML number (read from its digits as written, so 0.1 is 1/10), or a string "p/q" or decimal.
+  /// A coefficient: a TOML number (read from its digits as written, so 0.1 is 1/10), or a string "p/q" or decimal;
+  /// its magnitude must be 0 or within 1e-300..1e300 (every precision the integrators run in holds it).
   Rational coefficient(const toml::node& n, const std::string& key) const {
+    static const Rational big(boost::multiprecision::pow(boost::multiprecision::cpp_int(10), 300)), small = 1 / big;
+    const Rational x = any_coefficient(n, key), a = abs(x);
+    if (x != 0 && (a > big || a < small))
+      fail(&n, key, describe(x) + " is outside what a double holds (a magnitude from 1e-300 to 1e300, or 0)");
+    return x;
+  }
+
+  Rational any_coefficient(const toml::node& n, const std::string& key) const {
     try {
       if (n.is_string()) {
         precision_ = std::max(precision_, stated_precision(**n.as_string()));
@@ -281,7 +290,8 @@ void build(Method& m, const Exact& x, ode::MethodTable& t) {
       t.b = texts(x.b), t.bbar = texts(x.bbar), t.c = texts(x.c);
       t.evals_per_step = static_cast<int>(x.b.size());
       m.stages = static_cast<int>(x.b.size());
-      const Nystrom n{.c = x.c, .bbar = x.bbar, .b = x.b, .abar = x.a, .b_x = 1};
+      Nystrom n;
+      n.c = x.c, n.bbar = x.bbar, n.b = x.b, n.abar = x.a;
       m.predicted.order = nystrom_order(n, x.precision);
       m.predicted.symplectic = nystrom_symplectic(n, x.precision);
       m.predicted.symmetric = false;  // not decided for Nyström tables: reported as "not checked"
@@ -551,12 +561,16 @@ void Library::add(Method m) {
   methods_.emplace(id, std::move(m));
 }
 
-void Library::add_document(const toml::table& root, const std::string& text, const std::filesystem::path& file) {
-  // Bases a composition may name: this library's methods, the shipped library's (unless this is it), the built-ins'.
+void Library::add_document(const toml::table& root, const std::string& text, const std::filesystem::path& file,
+                           const Library* also) {
+  // Bases a composition may name: this library's methods, `also`'s, the shipped library's (unless this is it), the
+  // built-ins'.
   const Library* shipped = this == building_shipped_ ? nullptr : &shipped_library();
-  std::vector<std::string> ids = ids_with_bases(shipped);
+  std::vector<std::string> ids = ids_with_bases(shipped, also);
   const Lookup outer = [&](const std::string& id) -> const Exact* {
     if (const Method* m = find(id)) return &m->exact;
+    if (also)
+      if (const Method* m = also->find(id)) return &m->exact;
     if (shipped)
       if (const Method* m = shipped->find(id)) return &m->exact;
     const auto& b = builtin_tables();
@@ -567,8 +581,10 @@ void Library::add_document(const toml::table& root, const std::string& text, con
   for (auto& m : read_section(doc, root, "methods", false, outer, ids)) add(std::move(m));
 }
 
-std::vector<std::string> Library::ids_with_bases(const Library* shipped) const {
+std::vector<std::string> Library::ids_with_bases(const Library* shipped, const Library* also) const {
   std::vector<std::string> ids = this->ids();
+  if (also)
+    for (const auto& id : also->ids()) ids.push_back(id);
   if (shipped)
     for (const auto& id : shipped->ids()) ids.push_back(id);
   for (const auto& [id, m] : builtin_tables()) ids.push_back(id);
@@ -581,7 +597,8 @@ void Library::add_file(const std::filesystem::path& file) {
   const std::string text = read_text(file);
   const toml::table root = parse(text, file);
   reject_other_keys(Document(file, text), root, {"methods"});
-  if (!root.contains("methods")) throw TableError(file.string() + ": no [methods.ID] table in this file");
+  const toml::table* methods = root["methods"].as_table();
+  if (!methods || methods->empty()) throw TableError(file.string() + ": no [methods.ID] table in this file");
   add_document(root, text, file);
 }
 
@@ -620,8 +637,10 @@ const Library& shipped_library() {
   static const Library library = [] {
     Library l;
     Library::building_shipped_ = &l;
+    struct Reset {  // also when a file throws: no later library may pass for the shipped one
+      ~Reset() { Library::building_shipped_ = nullptr; }
+    } reset;
     for (const auto& f : library_files()) l.add_file(f);
-    Library::building_shipped_ = nullptr;
     return l;
   }();
   return library;

@@ -57,7 +57,10 @@ class Library {
   /// Every [methods.ID] table of a TOML file (a methods file; any other top-level key is an error).
   void add_file(const std::filesystem::path& file);
   /// The [methods] tables of an already parsed document (a spec); `text` is its source, for the digits of numbers.
-  void add_document(const toml::table& root, const std::string& text, const std::filesystem::path& file);
+  /// A composition may name as its base a method of this library, of `also` (a spec's --methods files), of the
+  /// shipped library or a built-in's table.
+  void add_document(const toml::table& root, const std::string& text, const std::filesystem::path& file,
+                    const Library* also = nullptr);
 
   const Method* find(const std::string& id) const;
   std::vector<std::string> ids() const;
@@ -66,7 +69,7 @@ class Library {
  private:
   friend const Library& shipped_library();
   void add(Method m);
-  std::vector<std::string> ids_with_bases(const Library* shipped) const;
+  std::vector<std::string> ids_with_bases(const Library* shipped, const Library* also) const;
   std::map<std::string, Method> methods_;
   static inline const Library* building_shipped_ = nullptr;  ///< the shipped library while it is read
 };

@@ -212,11 +212,18 @@ std::vector<F> times(const std::vector<std::vector<F>>& a, const std::vector<F>&
   return y;
 }
 
-std::vector<double> times_abs(const std::vector<std::vector<F>>& a, const std::vector<double>& x) {
+std::vector<double> times_abs(const std::vector<std::vector<double>>& a, const std::vector<double>& x) {
   std::vector<double> y(x.size(), 0.0);
   for (std::size_t i = 0; i < x.size(); ++i)
-    for (std::size_t j = 0; j < x.size(); ++j) y[i] += std::abs(to_d(a[i][j])) * x[j];
+    for (std::size_t j = 0; j < x.size(); ++j) y[i] += a[i][j] * x[j];
   return y;
+}
+
+std::vector<std::vector<double>> abs_of(const std::vector<std::vector<F>>& a) {
+  std::vector<std::vector<double>> m(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (const auto& x : a[i]) m[i].push_back(std::abs(to_d(x)));
+  return m;
 }
 
 F dot(const std::vector<F>& a, const std::vector<F>& b) {
@@ -245,6 +252,7 @@ bool near(const F& value, double magnitude, double precision) {
 OrderAnalysis runge_kutta_order(const Matrix& a_in, const std::vector<Rational>& b_in, double precision) {
   const std::size_t s = b_in.size();
   const auto a = square(a_in, s);
+  const auto a_abs = abs_of(a);
   const auto b = to_f(b_in);
   const auto& trees = rooted_trees();
   std::vector<std::vector<F>> phi(trees.size()), g(trees.size());  // Phi(t) and a Phi(t), per stage
@@ -254,7 +262,7 @@ OrderAnalysis runge_kutta_order(const Matrix& a_in, const std::vector<Rational>&
     phi[k].assign(s, F(1)), phi_abs[k].assign(s, 1.0);
     for (int c : trees[k].children)
       for (std::size_t i = 0; i < s; ++i) phi[k][i] *= g[c][i], phi_abs[k][i] *= g_abs[c][i];
-    g[k] = times(a, phi[k]), g_abs[k] = times_abs(a, phi_abs[k]);
+    g[k] = times(a, phi[k]), g_abs[k] = times_abs(a_abs, phi_abs[k]);
     judge.add(trees[k].order, dot(b, phi[k]), dot_abs(b, phi_abs[k]), trees[k].gamma, trees[k].sigma, [&] {
       return Condition{.order = 0, .tree = bracket(trees, static_cast<int>(k), false),
                        .formula = formula(trees, static_cast<int>(k), false, "b", trees[k].gamma), .residual = 0, .tolerance = 0};
@@ -267,13 +275,22 @@ OrderAnalysis nystrom_order(const Nystrom& m, double precision) {
   const std::size_t s = m.b.size();
   const auto abar = square(m.abar, s);
   const auto c = to_f(m.c), bbar = to_f(m.bbar), b = to_f(m.b);
-  std::vector<double> c_abs;
-  for (const auto& x : c) c_abs.push_back(std::abs(to_d(x)));
+  std::vector<double> c_abs = m.c_abs, bbar_abs = m.bbar_abs;
+  if (c_abs.empty())
+    for (const auto& x : c) c_abs.push_back(std::abs(to_d(x)));
+  if (bbar_abs.empty())
+    for (const auto& x : bbar) bbar_abs.push_back(std::abs(to_d(x)));
+  const auto abar_abs = m.abar_abs.empty() ? abs_of(abar) : m.abar_abs;
+  auto dot_abs_d = [](const std::vector<double>& x, const std::vector<double>& y) {
+    double sum = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) sum += x[i] * y[i];
+    return sum;
+  };
   const auto& trees = white_trees();
   std::vector<std::vector<F>> phi(trees.size()), g(trees.size());  // Phi(w) and abar Phi(w), per stage
   std::vector<std::vector<double>> phi_abs(trees.size()), g_abs(trees.size());
   Judge judge("Nystrom trees (x'' = a(x))", precision);
-  judge.add(1, to_f(m.b_x), 1, 1, 1, [] {
+  judge.add(1, to_f(m.b_x), m.b_x_abs, 1, 1, [] {
     return Condition{.order = 0, .tree = "x", .formula = "the weights of h v sum to 1", .residual = 0, .tolerance = 0};
   });
   for (std::size_t k = 0; k < trees.size(); ++k) {
@@ -285,7 +302,7 @@ OrderAnalysis nystrom_order(const Nystrom& m, double precision) {
         phi[k][i] *= ch < 0 ? c[i] : g[ch][i];
         phi_abs[k][i] *= ch < 0 ? c_abs[i] : g_abs[ch][i];
       }
-    g[k] = times(abar, phi[k]), g_abs[k] = times_abs(abar, phi_abs[k]);
+    g[k] = times(abar, phi[k]), g_abs[k] = times_abs(abar_abs, phi_abs[k]);
     const int id = static_cast<int>(k);
     // The velocity's condition on w (order |w|), then the position's on the black root over w (order |w| + 1).
     judge.add(w.order, dot(b, phi[k]), dot_abs(b, phi_abs[k]), w.gamma, w.sigma, [&] {
@@ -294,7 +311,7 @@ OrderAnalysis nystrom_order(const Nystrom& m, double precision) {
     });
     if (w.order < max_checked_order && judge.wants(w.order + 1)) {
       const double gamma = (w.order + 1) * w.gamma;
-      judge.add(w.order + 1, dot(bbar, phi[k]), dot_abs(bbar, phi_abs[k]), gamma, w.sigma, [&] {
+      judge.add(w.order + 1, dot(bbar, phi[k]), dot_abs_d(bbar_abs, phi_abs[k]), gamma, w.sigma, [&] {
         std::string tree = "x";
         tree += bracket(trees, id, true);
         return Condition{.order = 0, .tree = tree, .formula = formula(trees, id, true, "bbar", gamma), .residual = 0, .tolerance = 0};
@@ -307,16 +324,19 @@ OrderAnalysis nystrom_order(const Nystrom& m, double precision) {
 Nystrom nystrom_of(const Matrix& a, const std::vector<Rational>& b, const Matrix& ahat, const std::vector<Rational>& bhat) {
   const std::size_t s = b.size();
   auto at = [](const Matrix& m, std::size_t i, std::size_t j) { return i < m.size() && j < m[i].size() ? m[i][j] : Rational(0); };
+  auto mag = [](const Rational& x) { return std::abs(static_cast<double>(x)); };
   Nystrom n;
   n.b = bhat;
-  n.b_x = 0;
-  for (const auto& x : b) n.b_x += x;
+  n.b_x = 0, n.b_x_abs = 0;
+  for (const auto& x : b) n.b_x += x, n.b_x_abs += mag(x);
   n.c.assign(s, Rational(0)), n.bbar.assign(s, Rational(0)), n.abar.assign(s, std::vector<Rational>(s, Rational(0)));
+  n.c_abs.assign(s, 0.0), n.bbar_abs.assign(s, 0.0), n.abar_abs.assign(s, std::vector<double>(s, 0.0));
   for (std::size_t i = 0; i < s; ++i)
     for (std::size_t j = 0; j < s; ++j) {
-      n.c[i] += at(a, i, j);
-      n.bbar[i] += b[j] * at(ahat, j, i);
-      for (std::size_t k = 0; k < s; ++k) n.abar[i][j] += at(a, i, k) * at(ahat, k, j);
+      n.c[i] += at(a, i, j), n.c_abs[i] += mag(at(a, i, j));
+      n.bbar[i] += b[j] * at(ahat, j, i), n.bbar_abs[i] += mag(b[j]) * mag(at(ahat, j, i));
+      for (std::size_t k = 0; k < s; ++k)
+        n.abar[i][j] += at(a, i, k) * at(ahat, k, j), n.abar_abs[i][j] += mag(at(a, i, k)) * mag(at(ahat, k, j));
     }
   return n;
 }

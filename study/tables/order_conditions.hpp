@@ -42,7 +42,7 @@ struct OrderAnalysis {
   /// The principal error coefficient: the 2-norm of (Phi(t) - 1/gamma(t)) / sigma(t) over the trees of order
   /// order + 1 (Butcher's A^(p+1)); NaN when every checked order holds.
   double error_coefficient = 0;
-  Condition first_failing;  ///< the largest failing condition of order order + 1 (order 0: none checked)
+  Condition first_failing;  ///< the first failing condition (in tree order) of order order + 1
 };
 
 /// Runge–Kutta (a, b): a is s x s (a row may be shorter: the rest is 0).  `precision`: the coefficients' relative
@@ -56,6 +56,12 @@ struct Nystrom {
   std::vector<Rational> c, bbar, b;
   Matrix abar;
   Rational b_x = 1;
+  /// Where c, abar, bbar and b_x are sums and products of other coefficients (nystrom_of), the same sums of their
+  /// absolute values: how far the inputs' rounding can move a condition, which the cancelled values understate.
+  /// Empty: the absolute values of the coefficients themselves.
+  std::vector<double> c_abs, bbar_abs;
+  std::vector<std::vector<double>> abar_abs;
+  double b_x_abs = 1;
 };
 OrderAnalysis nystrom_order(const Nystrom& m, double precision = 0);
 

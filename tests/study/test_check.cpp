@@ -16,7 +16,6 @@ namespace {
 using check::Outcome;
 constexpr double eps = std::numeric_limits<double>::epsilon();
 
-/// A study of one symplectic, symmetric integrator "m" on a conservative, bounded problem of period 1.
 /// An integrator as results.json declares it (a built-in: its declared order is its expected global one).
 report::IntegratorRow declared(const std::string& label, int global, int local, bool symplectic, bool symmetric, bool implicit) {
   report::IntegratorRow d;
@@ -25,6 +24,7 @@ report::IntegratorRow declared(const std::string& label, int global, int local, 
   return d;
 }
 
+/// A study of one symplectic, symmetric integrator "m" on a conservative, bounded problem of period 1.
 report::Study study_of(const std::string& problem = "kepler") {
   report::Study s;
   s.name = "s", s.problem = problem, s.t_end = 10, s.period = 1, s.conservative = true, s.bounded = true;
@@ -130,6 +130,41 @@ TEST_CASE("a failure line names the study, problem, integrator, metric, expectat
   const auto found = outcomes(s, "global order");
   REQUIRE(found.size() == 1);
   CHECK(found[0].line() == "FAIL s (kepler) | m | global order | expected 2 +/- 0.2 | 1.00 in [1.00, 1.00] | dt 0.00625..0.1, 5 points | off by 1.00");
+}
+
+TEST_CASE("an order line sets declared, predicted and measured side by side when they differ", "[check][tables]") {
+  report::Study s = study_of();
+  s.orders = {order("global", 2, 3.0)};
+  // A table declared 2 whose coefficients give 3, measured 3: not a fail (the method is right, its declaration low),
+  // and the line says the measurement is the predicted order and what to declare.
+  s.declared[0].table = "mine.toml:1", s.declared[0].predicted_order = 3, s.declared[0].predicted_exact_order = 3;
+  auto found = outcomes(s, "global order");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].status == Outcome::undetermined);
+  CHECK(found[0].expected == "2 +/- 0.2 (declared 2, predicted 3 from the coefficients)");
+  CHECK_THAT(found[0].off, Catch::EndsWith("; the coefficients predict order 3, which is what was measured"));
+  CHECK(found[0].action == "declare order 3 (the table's `order`, or the spec's expect)");
+  // Expected 4 by the spec, predicted and measured 3: a fail, which says the measurement is the predicted order.
+  s.declared[0].expected_global = 4, s.declared[0].declared_order = 3;
+  s.orders = {order("global", 4, 3.0)};
+  found = outcomes(s, "global order");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].status == Outcome::fail);
+  CHECK(found[0].off == "off by 1.00; the coefficients predict order 3, which is what was measured");
+  // Measured 1: a fail that is not the predicted order says nothing of it.
+  s.orders = {order("global", 4, 1.0)};
+  found = outcomes(s, "global order");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].status == Outcome::fail);
+  CHECK_THAT(found[0].off, !Catch::Contains("predict"));
+  s.declared[0].expected_global = 2, s.declared[0].declared_order = 2;
+  // Declared, predicted and expected all 2: the expectation is the plain one.
+  s.declared[0].predicted_order = 2;
+  s.orders = {order("global", 2, 2.0)};
+  found = outcomes(s, "global order");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].status == Outcome::pass);
+  CHECK(found[0].expected == "2 +/- 0.2");
 }
 
 TEST_CASE("symplectic energy: bounded passes, a drift that persists as the step halves fails, and others, short runs "

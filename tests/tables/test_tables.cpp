@@ -112,7 +112,10 @@ TEST_CASE("a decimal of six or more digits is read as rounded to them, and short
   CHECK(tables::stated_precision("1234567") == 0);
   CHECK(tables::stated_precision("0.29697761") == Approx(5e-8));
   CHECK(tables::stated_precision("0.1786178958448091") == Approx(5e-16));
-  CHECK(tables::stated_precision("1.00000e-3") == Approx(5e-6));
+  CHECK(tables::stated_precision("1.00000e-3") == 0);
+  CHECK(tables::stated_precision("0.500000") == 0);
+  CHECK(tables::stated_precision("1.35120719195966/1") == Approx(5e-15));
+  CHECK(tables::stated_precision("1.2345678e-3") == Approx(5e-8));
 }
 
 TEST_CASE("order conditions: the classical orders and tree counts") {
@@ -287,6 +290,9 @@ TEST_CASE("bad method tables are refused before anything runs, naming file, line
              Catch::Contains("m.toml:1: methods.rk4: the id shadows the built-in integrator 'rk4'"));
   CHECK_THAT(err("[methods.My-Method]\nkind = \"runge-kutta\"\norder = 1\na = [[]]\nb = [\"1\"]\n"),
              Catch::Contains("a method id is lowercase letters"));
+  CHECK_THAT(err(head + "kind = \"runge-kutta\"\norder = 1\na = [[]]\nb = [\"1e-400\"]\n"),
+             Catch::Contains("methods.x.b[0]: ") && Catch::Contains("is outside what a double holds"));
+  CHECK_THAT(err("[methods]\n"), Catch::Contains("no [methods.ID] table in this file"));
   CHECK_THAT(err("name = \"x\"\n"), Catch::Contains("m.toml:1: name: a methods file holds [methods.ID] tables only"));
   CHECK_THAT(err("[methods.x\n"), Catch::Contains("m.toml:1: not valid TOML"));
   CHECK_THAT(error_of([&] { tables::read_methods_file(dir.path / "missing.toml"); }), Catch::Contains("cannot read this methods file"));
@@ -405,4 +411,65 @@ b = ["1/6", "1/3", "1/3", "1/6"]
     ++judged;
   }
   CHECK(judged == 2);
+}
+
+TEST_CASE("every kind of table converges at its predicted order: Nystrom, implicit, and longer than the fixed-size paths") {
+  // Observed global order on Kepler e = 0.6 at t = 5 in long double (round-off far below the errors), fitted over
+  // an automatic window as in tests/integrators/test_order.cpp.
+  const testing::TempDir dir("tables-orders");
+  const auto file = dir.file("m.toml", R"(
+# RK4 on x'' = a(x) as a Nystrom method: its two middle stages share a position, leaving 3 (order 4).
+[methods.rkn4]
+kind = "nystrom"
+c = ["0", "1/2", "1"]
+abar = [[], ["1/8"], ["0", "1/2"]]
+bbar = ["1/6", "1/3", "0"]
+b = ["1/6", "2/3", "1/6"]
+order = 4
+
+# Two RK4 steps of h/2 as one 8-stage tableau: beyond the fixed-size paths (7 stages).
+[methods.rk4-twice]
+kind = "composition"
+base = "rk4"
+weights = ["1/2", "1/2"]
+order = 4
+)");
+  const auto lib = tables::read_methods_file(file);
+  using P = study::Kepler<long double>;
+  const P kepler(study::ParamValues{{"e", "0.6"}});
+  auto check = [&](const tables::Method& m) {
+    const ode::TableMethod method{m.table};
+    const auto fit = study::fit_order(testing::sweep(method, kepler, 5.0L, 8, 1L << 14));
+    INFO(m.table->id << ": predicted " << m.predicted.order.order << ", observed " << fit.order << " over " << fit.points
+                     << " points" << (fit.determined ? "" : ": " + fit.reason));
+    REQUIRE(fit.determined);
+    CHECK(std::abs(fit.order - m.predicted.order.order) <= 0.15);
+  };
+  REQUIRE(lib.find("rkn4"));
+  CHECK(lib.find("rkn4")->predicted.order.order == 4);
+  check(*lib.find("rkn4"));
+  REQUIRE(lib.find("rk4-twice"));
+  CHECK(lib.find("rk4-twice")->stages == 8);
+  check(*lib.find("rk4-twice"));
+  for (const char* id : {"gauss-legendre6", "radau-iia5", "lobatto-iiia4", "dopri5", "ralston4"}) check(*tables::shipped_library().find(id));
+}
+
+TEST_CASE("a spec's composition may take a --methods file's table as its base") {
+  const testing::TempDir dir("tables-base");
+  const auto methods = tables::read_methods_file(dir.file("m.toml", "[methods.my-leapfrog]\nkind = \"splitting\"\norder = 2\n"
+                                                                    "drift = [\"1/2\", \"1/2\"]\nkick = [\"1\"]\n"));
+  const auto spec = study::load_spec(dir.file("s.toml", R"(
+name = "s"
+problem = "kepler"
+t_end = 1.0
+integrators = ["my-jump"]
+dt = [0.1]
+[methods.my-jump]
+kind = "composition"
+base = "my-leapfrog"
+weights = ["1.351207191959657634047687808971460827", "-1.702414383919315268095375617942921654", "1.351207191959657634047687808971460827"]
+order = 4
+)"), &methods);
+  REQUIRE(spec.integrators.size() == 1);
+  CHECK(spec.integrators[0].predicted.order == 4);
 }
