@@ -98,6 +98,9 @@ out=$("$study" run --problem kepler --integrators rk4 --t-end 2 --dt 0.1 --metho
 printf '[methods.ruth3]\nkind = "runge-kutta"\na = [[]]\nb = ["1"]\norder = 1\n' > "$tmp/shadow.toml"
 out=$("$study" run --problem kepler --integrators rk4 --t-end 2 --dt 0.1 --methods "$tmp/shadow.toml" --out "$tmp/bad" 2>&1); rc=$?
 [ $rc -eq 2 ] && grep -qF "methods.ruth3: also a shipped method" <<<"$out" || fail "a table shadowing the library: exit $rc, $out"
+printf 'name = "p"\nproblem = "harmonic"\nt_end = 1.0\nintegrators = ["rk4"]\ndt = [0.1]\n' > "$tmp/p.toml"
+out=$("$study" run "$tmp/p.toml" --param omega=3 --out "$tmp/bad" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -qF "which needs --problem" <<<"$out" || fail "--param with a spec file: exit $rc, $out"
 [ ! -e "$tmp/bad" ] || fail "a bad command-line study left output behind"
 ok
 
