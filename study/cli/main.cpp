@@ -25,7 +25,9 @@
 #include "study/write.hpp"
 #include "reports/model.hpp"
 #include "reports/render.hpp"
+#ifndef STUDY_NO_BENCH
 #include "study/bench/steppers.hpp"
+#endif
 #include "study/atomic_file.hpp"
 #include "study/check/check.hpp"
 #include "study/problems/all.hpp"
@@ -210,6 +212,11 @@ struct BenchArgs {
 
 /// `study bench`: the stepper benchmark into DIR/bench.json, then the report again if DIR has results.
 int run_bench(const BenchArgs& a) {
+#ifdef STUDY_NO_BENCH
+  (void)a;
+  throw study::SpecError("bench: this `study` is the sanitizer build, which times nothing; use the release build "
+                         "(cmake --workflow --preset build)");
+#else
 #if !defined(NDEBUG) || defined(__SANITIZE_ADDRESS__)
   std::cerr << "study bench: warning: this `study` is a debug or sanitizer build; its timings say little about the "
                "integrators (build the release preset: cmake --workflow --preset build)\n";
@@ -233,6 +240,7 @@ int run_bench(const BenchArgs& a) {
   ReportArgs rep;
   rep.results = a.out;
   return run_report(rep, a.quiet);
+#endif
 }
 
 /// The --methods files, each checked against the shipped library's ids (a user's table may not silently replace one).
@@ -650,9 +658,11 @@ int main(int argc, char** argv) {
   } catch (const report::ReportError& e) {
     std::cerr << "study " << app.get_subcommands().front()->get_name() << ": " << e.what() << "\n";
     return 2;
+#ifndef STUDY_NO_BENCH
   } catch (const bench::BenchError& e) {
     std::cerr << "study bench: " << e.what() << "\n";
     return 2;
+#endif
   } catch (const check::BaselineError& e) {
     std::cerr << "study " << app.get_subcommands().front()->get_name() << ": " << e.what() << "\n";
     return 2;
