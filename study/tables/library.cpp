@@ -36,6 +36,17 @@ std::vector<std::string> keys_of(const std::string& kind) {
 }
 
 double to_double(const Rational& x) { return static_cast<double>(x); }
+Rational sum_of(const std::vector<Rational>& xs) {
+  Rational sum = 0;
+  for (const auto& x : xs) sum += x;
+  return sum;
+}
+/// The nodes c_i of a tableau: its row sums.
+std::vector<Rational> row_sums(const Matrix& a) {
+  std::vector<Rational> c;
+  for (const auto& row : a) c.push_back(sum_of(row));
+  return c;
+}
 double magnitude(const std::vector<Rational>& xs) {
   double m = 0;
   for (const auto& x : xs) m += std::abs(to_double(x));
@@ -175,8 +186,7 @@ class Reader {
 
   /// The sum of `xs` must be `want` (to double precision): else the method is not consistent.
   void sums_to(const std::vector<Rational>& xs, const Rational& want, const std::string& key, const std::string& why) const {
-    Rational sum = 0;
-    for (const auto& x : xs) sum += x;
+    const Rational sum = sum_of(xs);
     if (!agrees(sum, want, magnitude(xs) * static_cast<double>(xs.size()), precision_))
       fail(get(key), key, "the coefficients sum to " + describe(sum) + ", not " + describe(want) + ": " + why);
   }
@@ -355,11 +365,7 @@ Method read_method(const Document& doc, const std::string& section, const std::s
     const std::size_t s = x.b.size();
     x.a = r.matrix("a", s, s, "the stage coefficients a_ij, one row per stage: [[], [\"1/2\"], ...] for an explicit method");
     r.sums_to(x.b, 1, "b", "the weights must add up to 1 (the method is not consistent)");
-    for (const auto& row : x.a) {
-      Rational sum = 0;
-      for (const auto& v : row) sum += v;
-      x.c.push_back(sum);
-    }
+    x.c = row_sums(x.a);
     if (const toml::node* cn = r.get("c")) {
       const auto c = r.list("c", "the nodes c_i, the row sums of a");
       if (c.size() != s) r.fail(cn, "c", fmt::format("has {} nodes, but there are {} weights", c.size(), s));
@@ -419,11 +425,7 @@ Method read_method(const Document& doc, const std::string& section, const std::s
         }
       for (std::size_t i = 0; i < w.size(); ++i)
         for (std::size_t k = 0; k < s; ++k) x.b.push_back(w[i] * base->b[k]);
-      for (const auto& row : x.a) {
-        Rational sum = 0;
-        for (const auto& v : row) sum += v;
-        x.c.push_back(sum);
-      }
+      x.c = row_sums(x.a);
     } else {
       r.fail(r.get("base"), "base", "compositions of Nyström tables are not supported: give the composed table as kind = \"nystrom\"");
     }
