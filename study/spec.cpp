@@ -11,6 +11,7 @@
 #include <toml++/toml.h>
 
 #include "study/problems/all.hpp"
+#include "study/registry.hpp"
 #include "study/tables/library.hpp"
 
 #ifndef STUDY_SPECS_DIR
@@ -100,44 +101,41 @@ PredictedOrder predicted_of(const tables::Method& m) {
   return p;
 }
 
-}  // namespace
-
-Spec load_spec(const std::filesystem::path& file, const tables::Library* methods) {
-  std::error_code ec;
-  if (!std::filesystem::exists(file, ec)) throw SpecError(file.string() + ": no such spec file");
-  if (std::filesystem::is_directory(file, ec)) throw SpecError(file.string() + ": is a directory, not a spec file (TOML)");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw SpecError(file.string() + ": cannot read this spec file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_spec(text.str(), file, methods);
-}
-
-Spec parse_spec(const std::string& text, const std::filesystem::path& file, const tables::Library* methods) {
-  toml::table table;
+toml::table parse_toml(const std::string& text, const std::filesystem::path& file) {
   try {
-    table = toml::parse(text, file.string());
+    return toml::parse(text, file.string());
   } catch (const toml::parse_error& e) {
     std::ostringstream m;
     m << file.string() << ":" << e.source().begin.line << ": not valid TOML: " << e.description();
     throw SpecError(m.str());
   }
-  const Reader r(file, table);
+}
+
+void check_keys(const Reader& r, const toml::table& table) {
   for (auto&& [key, node] : table) {
     const std::string k(key.str());
     if (std::find(known_keys.begin(), known_keys.end(), k) == known_keys.end())
       r.fail(&node, k, "unknown key" + did_you_mean(k, known_keys) + "; keys: " + join(known_keys));
   }
+}
 
-  Spec s;
-  s.file = file;
+/// name and title.
+void read_name(const Reader& r, Spec& s) {
   s.name = r.string("name", true);
   if (s.name.empty() || s.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos)
     r.fail("name", "'" + s.name + "' must be lowercase letters, digits, '-' or '_' (it names the output folder)");
   s.title = r.string("title", false);
   if (s.title.empty()) s.title = s.name;
+}
 
-  // Problem and parameters: validated by building the problem.
+/// What the spec's problem is like, as the later sections need it.
+struct ProblemFacts {
+  bool velocity_dependent = false, conservative = true;
+  double time_scale = 1;  ///< the problem's period or time scale
+};
+
+/// problem and params: validated by building the problem.
+ProblemFacts read_problem(const Reader& r, Spec& s) {
   s.problem = r.string("problem", true);
   const auto ids = problem_ids();
   if (std::find(ids.begin(), ids.end(), s.problem) == ids.end())
@@ -153,19 +151,74 @@ Spec parse_spec(const std::string& text, const std::filesystem::path& file, cons
         r.fail(&value, "params." + std::string(key.str()), "must be a number (or a decimal string)");
     }
   }
-  bool velocity_dependent = false, conservative = true;
-  double time_scale = 1;
+  ProblemFacts f;
   try {
     with_problem<double>(s.problem, s.params, [&](const auto& p) {
-      velocity_dependent = !ode::PositionForce<std::decay_t<decltype(p)>>;
-      conservative = std::decay_t<decltype(p)>::conservative;
-      time_scale = p.period();
+      f.velocity_dependent = !ode::PositionForce<std::decay_t<decltype(p)>>;
+      f.conservative = std::decay_t<decltype(p)>::conservative;
+      f.time_scale = p.period();
     });
   } catch (const ParamError& e) {
     r.fail("params", e.what());
   }
+  return f;
+}
 
-  // Times and steps.
+/// dt = "auto" or { auto = true, runs, seconds }: the ladder of halvings an automatic sweep goes down.
+void read_auto_sweep(const Reader& r, const toml::node* dt, Spec& s, const ProblemFacts& f) {
+  const toml::table* dt_table = dt->as_table();
+  if (dt->is_string() && **dt->as_string() != "auto")
+    r.fail(dt, "dt", "\"" + **dt->as_string() + "\" is not a sweep: use \"auto\", an array of step sizes or { max, min, per_decade }");
+  AutoSweep a;
+  if (dt_table)
+    for (auto&& [key, v] : *dt_table) {
+      const std::string k(key.str());
+      if (k == "auto") {
+        if (v.value<bool>() != std::optional<bool>(true)) r.fail(&v, "dt.auto", "must be true (or give the step sizes instead)");
+      } else if (k == "runs") {
+        const auto n = v.value<int64_t>();
+        if (!v.is_integer() || *n < 3 || *n > 40) r.fail(&v, "dt.runs", "must be a whole number from 3 (the fewest points a fit needs) to 40");
+        a.runs = static_cast<int>(*n);
+      } else if (k == "seconds") {
+        const auto x = v.value<double>();
+        if (!x || !(*x > 0) || !std::isfinite(*x)) r.fail(&v, "dt.seconds", "must be a number of seconds > 0");
+        a.seconds = *x;
+      } else {
+        r.fail(&v, "dt." + k, "unknown key of an automatic sweep; keys: auto = true, runs (budget of runs per integrator), "
+                              "seconds (budget of wall time per integrator)");
+      }
+    }
+  s.auto_dt = a;
+  // The ladder: N0 2^k steps, N0 the power of two that puts the first step in (T/16, T/8], T the problem's time
+  // scale (below the linear stability limit of every explicit method that has one: omega h <= pi/4); at least
+  // 4 steps.  Powers of two keep the sample times i t_end / 64 common to every level (one reference serves all).
+  long n = 4;
+  while (static_cast<double>(n) < s.t_end / (f.time_scale / 8) && n < AutoSweep::max_steps / 2) n *= 2;
+  for (; n <= AutoSweep::max_steps; n *= 2) s.steps.push_back(n);
+  if (s.steps.size() < 3)
+    r.fail(dt, "dt", "t_end = " + shortest(s.t_end) + " is " + shortest(s.t_end / f.time_scale) + " time scales of " + s.problem +
+                         ": an automatic sweep from dt " + shortest(s.t_end / static_cast<double>(s.steps.front())) +
+                         " would exceed " + std::to_string(AutoSweep::max_steps) + " steps; give the step sizes");
+}
+
+/// dt = { max, min, per_decade }: a geometric range.
+void read_dt_range(const Reader& r, const toml::node* dt, const toml::table& range, Spec& s) {
+  const auto hi = range["max"].value<double>(), lo = range["min"].value<double>();
+  const auto per = range["per_decade"].value<int64_t>();
+  if (!hi || !lo || !per) r.fail(dt, "dt", "a range needs max, min (numbers) and per_decade (a whole number)");
+  if (!(*lo > 0) || !(*lo <= *hi) || *hi > s.t_end)
+    r.fail(dt, "dt", "the range needs 0 < min <= max <= t_end (got min " + shortest(*lo) + ", max " + shortest(*hi) + ")");
+  if (*per < 1 || *per > 100) r.fail(dt, "dt", "per_decade must be between 1 and 100");
+  // Each dt of the geometric range is rounded to t_end / N, N = round(t_end / dt): N dt = t_end exactly.
+  for (int i = 0;; ++i) {
+    const double want = *hi * std::pow(10.0, -static_cast<double>(i) / static_cast<double>(*per));
+    if (want < *lo * (1 - 1e-12)) break;
+    s.steps.push_back(std::max(1L, std::lround(s.t_end / want)));
+  }
+}
+
+/// t_end and dt: the sweep's numbers of steps (an automatic sweep: its ladder).
+void read_steps(const Reader& r, Spec& s, const ProblemFacts& f) {
   const auto t_end = r.number("t_end");
   if (!t_end) r.fail(nullptr, "t_end", "missing (the final time, a number > 0)");
   if (!(*t_end > 0) || !std::isfinite(*t_end)) r.fail("t_end", "must be a finite number > 0");
@@ -174,38 +227,7 @@ Spec parse_spec(const std::string& text, const std::filesystem::path& file, cons
   if (!dt) r.fail(nullptr, "dt", "missing (\"auto\", an array of step sizes, or { max, min, per_decade })");
   const toml::table* dt_table = dt->as_table();
   if (dt->is_string() || (dt_table && dt_table->contains("auto"))) {
-    if (dt->is_string() && **dt->as_string() != "auto")
-      r.fail(dt, "dt", "\"" + **dt->as_string() + "\" is not a sweep: use \"auto\", an array of step sizes or { max, min, per_decade }");
-    AutoSweep a;
-    if (dt_table)
-      for (auto&& [key, v] : *dt_table) {
-        const std::string k(key.str());
-        if (k == "auto") {
-          if (v.value<bool>() != std::optional<bool>(true)) r.fail(&v, "dt.auto", "must be true (or give the step sizes instead)");
-        } else if (k == "runs") {
-          const auto n = v.value<int64_t>();
-          if (!v.is_integer() || *n < 3 || *n > 40) r.fail(&v, "dt.runs", "must be a whole number from 3 (the fewest points a fit needs) to 40");
-          a.runs = static_cast<int>(*n);
-        } else if (k == "seconds") {
-          const auto x = v.value<double>();
-          if (!x || !(*x > 0) || !std::isfinite(*x)) r.fail(&v, "dt.seconds", "must be a number of seconds > 0");
-          a.seconds = *x;
-        } else {
-          r.fail(&v, "dt." + k, "unknown key of an automatic sweep; keys: auto = true, runs (budget of runs per integrator), "
-                                "seconds (budget of wall time per integrator)");
-        }
-      }
-    s.auto_dt = a;
-    // The ladder: N0 2^k steps, N0 the power of two that puts the first step in (T/16, T/8], T the problem's time
-    // scale (below the linear stability limit of every explicit method that has one: omega h <= pi/4); at least
-    // 4 steps.  Powers of two keep the sample times i t_end / 64 common to every level (one reference serves all).
-    long n = 4;
-    while (static_cast<double>(n) < s.t_end / (time_scale / 8) && n < AutoSweep::max_steps / 2) n *= 2;
-    for (; n <= AutoSweep::max_steps; n *= 2) s.steps.push_back(n);
-    if (s.steps.size() < 3)
-      r.fail(dt, "dt", "t_end = " + shortest(s.t_end) + " is " + shortest(s.t_end / time_scale) + " time scales of " + s.problem +
-                           ": an automatic sweep from dt " + shortest(s.t_end / static_cast<double>(s.steps.front())) +
-                           " would exceed " + std::to_string(AutoSweep::max_steps) + " steps; give the step sizes");
+    read_auto_sweep(r, dt, s, f);
   } else if (const toml::array* list = dt->as_array()) {
     if (list->empty()) r.fail(dt, "dt", "the array is empty");
     for (const toml::node& x : *list) {
@@ -213,26 +235,17 @@ Spec parse_spec(const std::string& text, const std::filesystem::path& file, cons
       if (!v) r.fail(&x, "dt", "every step size must be a number");
       s.steps.push_back(r.steps_for(*v, s.t_end, &x, "dt"));
     }
-  } else if (const toml::table* range = dt_table) {
-    const auto hi = (*range)["max"].value<double>(), lo = (*range)["min"].value<double>();
-    const auto per = (*range)["per_decade"].value<int64_t>();
-    if (!hi || !lo || !per) r.fail(dt, "dt", "a range needs max, min (numbers) and per_decade (a whole number)");
-    if (!(*lo > 0) || !(*lo <= *hi) || *hi > s.t_end)
-      r.fail(dt, "dt", "the range needs 0 < min <= max <= t_end (got min " + shortest(*lo) + ", max " + shortest(*hi) + ")");
-    if (*per < 1 || *per > 100) r.fail(dt, "dt", "per_decade must be between 1 and 100");
-    // Each dt of the geometric range is rounded to t_end / N, N = round(t_end / dt): N dt = t_end exactly.
-    for (int i = 0;; ++i) {
-      const double want = *hi * std::pow(10.0, -static_cast<double>(i) / static_cast<double>(*per));
-      if (want < *lo * (1 - 1e-12)) break;
-      s.steps.push_back(std::max(1L, std::lround(s.t_end / want)));
-    }
+  } else if (dt_table) {
+    read_dt_range(r, dt, *dt_table, s);
   } else {
     r.fail(dt, "dt", "must be \"auto\", an array of step sizes or a table { max, min, per_decade }");
   }
   std::sort(s.steps.begin(), s.steps.end());
   s.steps.erase(std::unique(s.steps.begin(), s.steps.end()), s.steps.end());
+}
 
-  // Metrics.
+/// metrics, and the combinations that cannot be measured.
+void read_metrics(const Reader& r, Spec& s) {
   if (const toml::node* m = r.get("metrics")) {
     const toml::array* list = m->as_array();
     if (!list) r.fail(m, "metrics", "must be an array, e.g. [\"global\", \"energy\"]");
@@ -252,105 +265,126 @@ Spec parse_spec(const std::string& text, const std::filesystem::path& file, cons
     r.fail("metrics", "dt = \"auto\" chooses the step sizes from the errors: include 'global' or 'local'");
   if (s.wants("stability") && s.problem != "harmonic")
     r.fail("metrics", "'stability' is the linear stability limit omega h on the harmonic oscillator: use it with problem = \"harmonic\"");
+}
 
-  // Method tables of the spec itself ([methods.ID]); an id may name one, a --methods file's, or the shipped library's.
+/// Where a spec's integrator ids find their tables: the spec's own [methods.ID], then --methods files, then the
+/// shipped library.
+struct MethodTables {
   tables::Library own;
-  if (table.contains("methods")) {
-    own.add_document(table, text, file, methods);
-    for (const auto* m : own.methods()) {
-      const tables::Method* other = methods ? methods->find(m->table->id) : nullptr;
-      if (!other) other = tables::shipped_library().find(m->table->id);
-      if (other)
-        throw SpecError(m->origin + ": methods." + m->table->id + ": also defined at " + other->origin +
-                        "; give this table another id");
-    }
-  }
-  auto find_table = [&](const std::string& id) -> const tables::Method* {
+  const tables::Library* given = nullptr;
+  std::vector<std::string> builtin_ids = integrator_ids();
+
+  const tables::Method* find(const std::string& id) const {
     if (const auto* m = own.find(id)) return m;
-    if (methods)
-      if (const auto* m = methods->find(id)) return m;
+    if (given)
+      if (const auto* m = given->find(id)) return m;
     return tables::shipped_library().find(id);
-  };
-  const auto builtin_ids = integrator_ids();
-  auto known_ids = [&] {
+  }
+  /// Every id a spec may use, built-in first.
+  std::vector<std::string> ids() const {
     std::vector<std::string> ids = builtin_ids;
     for (const auto& id : own.ids()) ids.push_back(id);
-    if (methods)
-      for (const auto& id : methods->ids()) ids.push_back(id);
+    if (given)
+      for (const auto& id : given->ids()) ids.push_back(id);
     for (const auto& id : tables::shipped_library().ids()) ids.push_back(id);
     return ids;
-  };
+  }
+};
 
-  // Integrators.
+/// The spec's own method tables; an id that another table already has is refused.
+void read_methods(const toml::table& table, const std::string& text, const std::filesystem::path& file, MethodTables& m) {
+  if (!table.contains("methods")) return;
+  m.own.add_document(table, text, file, m.given);
+  for (const auto* own : m.own.methods()) {
+    const tables::Method* other = m.given ? m.given->find(own->table->id) : nullptr;
+    if (!other) other = tables::shipped_library().find(own->table->id);
+    if (other)
+      throw SpecError(own->origin + ": methods." + own->table->id + ": also defined at " + other->origin +
+                      "; give this table another id");
+  }
+}
+
+/// The choices one entry of `integrators` makes ("all" is every built-in), each with whether it gives substeps.
+std::vector<std::pair<IntegratorChoice, bool>> integrator_entry(const Reader& r, const toml::node& x, const MethodTables& tables) {
+  std::vector<std::pair<IntegratorChoice, bool>> chosen;  // with: substeps given
+  if (auto id = x.value<std::string>()) {
+    if (*id == "all")
+      for (const auto& every : tables.builtin_ids) chosen.push_back({{.id = every, .substeps = 1, .start = {}, .variant = {}, .table = {}}, false});
+    else
+      chosen.push_back({{.id = *id, .substeps = 1, .start = {}, .variant = {}, .table = {}}, false});
+  } else if (const toml::table* t = x.as_table()) {
+    IntegratorChoice c;
+    bool substeps = false;
+    for (auto&& [key, v] : *t) {
+      const std::string k(key.str());
+      if (k == "id" && v.is_string()) c.id = **v.as_string();
+      else if (k == "substeps" && v.is_integer()) c.substeps = static_cast<int>(**v.as_integer()), substeps = true;
+      else if (k == "start" && v.is_string()) c.start = **v.as_string();
+      else if (k == "variant" && v.is_string()) c.variant = **v.as_string();
+      else r.fail(&v, "integrators", "'" + k + "' is not an integrator option (id = string, substeps = whole number, start = string, variant = string)");
+    }
+    if (c.id.empty()) r.fail(&x, "integrators", "a table needs id = \"...\"");
+    chosen.push_back({c, substeps});
+  } else {
+    r.fail(&x, "integrators", "each entry is an id string or a table { id = \"rk4\", substeps = 4 }");
+  }
+  return chosen;
+}
+
+/// Choice c of entry x, resolved to a built-in or a table and checked against the problem.
+void add_integrator(const Reader& r, const toml::node& x, IntegratorChoice c, bool substeps_given, Spec& s,
+                    const MethodTables& tables, const ProblemFacts& f) {
+  const bool builtin = std::find(tables.builtin_ids.begin(), tables.builtin_ids.end(), c.id) != tables.builtin_ids.end();
+  const tables::Method* tm = builtin ? nullptr : tables.find(c.id);
+  if (!builtin && !tm) {
+    const auto ids = tables.ids();
+    std::vector<std::string> table_ids(ids.begin() + static_cast<long>(tables.builtin_ids.size()), ids.end());
+    r.fail(&x, "integrators", "unknown integrator '" + c.id + "'" + did_you_mean(c.id, ids) + "; built-in: " + join(tables.builtin_ids) +
+                                  "; method tables: " + (table_ids.empty() ? std::string("none") : join(table_ids)) +
+                                  " (a table of your own: [methods." + c.id + "] in this spec, or --methods FILE)");
+  }
+  if (tm) {
+    c.table = tm->table;
+    if (!substeps_given) c.substeps = tm->substeps;
+  }
+  try {
+    with_method(c, [&](const auto& m) {
+      const ode::Info info = m.info();
+      if (info.position_force_only && f.velocity_dependent) {
+        if (x.is_string() && **x.as_string() == "all") return;  // "all" means all that apply
+        throw std::invalid_argument(c.id + " needs a position-only force a(q), but " + s.problem +
+                                    "'s force depends on velocity; use euler, rk2-midpoint, rk2-heun, rk4, "
+                                    "implicit-midpoint, gauss-legendre4 or a runge-kutta table");
+      }
+      SpecIntegrator si{c, info.order, ode::local_order_of(info), info.symplectic, info.symmetric, info.implicit,
+                        info.order, tm ? tm->origin : std::string(), std::string(info.source), {}};
+      if (tm) {
+        si.predicted = predicted_of(*tm);
+      } else if (const auto it = tables::builtin_tables().find(c.id); it != tables::builtin_tables().end()) {
+        si.predicted = predicted_of(it->second);
+      }
+      s.integrators.push_back(std::move(si));
+    });
+  } catch (const std::invalid_argument& e) {
+    r.fail(&x, "integrators", e.what());
+  }
+}
+
+/// integrators: ids or { id, substeps, start, variant } tables, each a built-in or a method table.
+void read_integrators(const Reader& r, Spec& s, const MethodTables& tables, const ProblemFacts& f) {
   const toml::node* ints = r.get("integrators");
   if (!ints || !ints->is_array() || ints->as_array()->empty())
     r.fail(ints, "integrators", "an array of integrator ids (or { id, substeps, start } tables) is required");
-  for (const toml::node& x : *ints->as_array()) {
-    std::vector<std::pair<IntegratorChoice, bool>> chosen;  // with: substeps given
-    if (auto id = x.value<std::string>()) {
-      if (*id == "all")
-        for (const auto& every : builtin_ids) chosen.push_back({{.id = every, .substeps = 1, .start = {}, .variant = {}, .table = {}}, false});
-      else
-        chosen.push_back({{.id = *id, .substeps = 1, .start = {}, .variant = {}, .table = {}}, false});
-    } else if (const toml::table* t = x.as_table()) {
-      IntegratorChoice c;
-      bool substeps = false;
-      for (auto&& [key, v] : *t) {
-        const std::string k(key.str());
-        if (k == "id" && v.is_string()) c.id = **v.as_string();
-        else if (k == "substeps" && v.is_integer()) c.substeps = static_cast<int>(**v.as_integer()), substeps = true;
-        else if (k == "start" && v.is_string()) c.start = **v.as_string();
-        else if (k == "variant" && v.is_string()) c.variant = **v.as_string();
-        else r.fail(&v, "integrators", "'" + k + "' is not an integrator option (id = string, substeps = whole number, start = string, variant = string)");
-      }
-      if (c.id.empty()) r.fail(&x, "integrators", "a table needs id = \"...\"");
-      chosen.push_back({c, substeps});
-    } else {
-      r.fail(&x, "integrators", "each entry is an id string or a table { id = \"rk4\", substeps = 4 }");
-    }
-    for (auto& [c, substeps_given] : chosen) {
-      const bool builtin = std::find(builtin_ids.begin(), builtin_ids.end(), c.id) != builtin_ids.end();
-      const tables::Method* tm = builtin ? nullptr : find_table(c.id);
-      if (!builtin && !tm) {
-        const auto ids = known_ids();
-        std::vector<std::string> table_ids(ids.begin() + static_cast<long>(builtin_ids.size()), ids.end());
-        r.fail(&x, "integrators", "unknown integrator '" + c.id + "'" + did_you_mean(c.id, ids) + "; built-in: " + join(builtin_ids) +
-                                      "; method tables: " + (table_ids.empty() ? std::string("none") : join(table_ids)) +
-                                      " (a table of your own: [methods." + c.id + "] in this spec, or --methods FILE)");
-      }
-      if (tm) {
-        c.table = tm->table;
-        if (!substeps_given) c.substeps = tm->substeps;
-      }
-      try {
-        with_method(c, [&](const auto& m) {
-          const ode::Info info = m.info();
-          if (info.position_force_only && velocity_dependent) {
-            if (x.is_string() && **x.as_string() == "all") return;  // "all" means all that apply
-            throw std::invalid_argument(c.id + " needs a position-only force a(q), but " + s.problem +
-                                        "'s force depends on velocity; use euler, rk2-midpoint, rk2-heun, rk4, "
-                                        "implicit-midpoint, gauss-legendre4 or a runge-kutta table");
-          }
-          SpecIntegrator si{c, info.order, ode::local_order_of(info), info.symplectic, info.symmetric, info.implicit,
-                            info.order, tm ? tm->origin : std::string(), std::string(info.source), {}};
-          if (tm) {
-            si.predicted = predicted_of(*tm);
-          } else if (const auto it = tables::builtin_tables().find(c.id); it != tables::builtin_tables().end()) {
-            si.predicted = predicted_of(it->second);
-          }
-          s.integrators.push_back(std::move(si));
-        });
-      } catch (const std::invalid_argument& e) {
-        r.fail(&x, "integrators", e.what());
-      }
-    }
-  }
+  for (const toml::node& x : *ints->as_array())
+    for (auto& [c, substeps_given] : integrator_entry(r, x, tables)) add_integrator(r, x, c, substeps_given, s, tables, f);
   for (std::size_t i = 0; i < s.integrators.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (s.integrators[i].choice.label() == s.integrators[j].choice.label())
         r.fail("integrators", "'" + s.integrators[i].choice.label() + "' is listed twice");
+}
 
-  // Expected orders overridden per integrator (label or id): expect = { "rk4" = 4 } or { rk4 = { global = 4, local = 5 } }.
+/// Expected orders overridden per integrator (label or id): expect = { "rk4" = 4 } or { rk4 = { global = 4, local = 5 } }.
+void read_expect(const Reader& r, Spec& s) {
   if (const toml::node* e = r.get("expect")) {
     if (!e->is_table()) r.fail(e, "expect", "must be a table, e.g. expect = { \"stormer-verlet\" = { local = 4 } }");
     for (auto&& [key, v] : *e->as_table()) {
@@ -378,8 +412,10 @@ Spec parse_spec(const std::string& text, const std::filesystem::path& file, cons
       }
     }
   }
+}
 
-  // Optional settings.
+/// repeats, reference_tol, samples, local_points.
+void read_settings(const Reader& r, Spec& s) {
   if (auto v = r.integer("repeats")) {
     if (*v < 1 || *v > 100) r.fail("repeats", "must be between 1 and 100");
     s.repeats = static_cast<int>(*v);
@@ -396,6 +432,10 @@ Spec parse_spec(const std::string& text, const std::filesystem::path& file, cons
     if (*v < 1 || *v > 64) r.fail("local_points", "must be between 1 and 64");
     s.local_points = static_cast<int>(*v);
   }
+}
+
+/// varying_dt: alternating steps, and the metrics they rule out.
+void read_varying_dt(const Reader& r, Spec& s) {
   if (const toml::node* v = r.get("varying_dt")) {
     const toml::table* t = v->as_table();
     if (!t) r.fail(v, "varying_dt", "must be a table, e.g. varying_dt = { pattern = \"alternating\", amplitude = 0.5 }");
@@ -410,11 +450,14 @@ Spec parse_spec(const std::string& text, const std::filesystem::path& file, cons
       r.fail(v, "varying_dt.amplitude", "must be a number in (0, 0.9]: the steps are dt (1 +/- amplitude)");
     s.dt_pattern = *pattern, s.dt_amplitude = *amplitude;
     for (long n : s.steps)
-      if (n % 2) r.fail(dt, "dt", "alternating steps come in pairs: t_end / dt must be even, but dt = " + shortest(s.t_end / static_cast<double>(n)) +
+      if (n % 2) r.fail(r.get("dt"), "dt", "alternating steps come in pairs: t_end / dt must be even, but dt = " + shortest(s.t_end / static_cast<double>(n)) +
                                      " gives " + std::to_string(n) + " steps");
     for (const std::string m : {"local", "walltime", "stability", "reversibility"})
       if (s.wants(m)) r.fail("metrics", "'" + m + "' is measured with constant steps only; with varying_dt use global and energy");
   }
+}
+
+void read_plot_dt(const Reader& r, Spec& s) {
   // The step the report's trajectory and energy-against-time plots show: by default the middle of the sweep
   // (automatic sweeps: the third step of the ladder, which every integrator runs).
   s.plot_dt = s.dt(s.auto_dt ? 2 : s.steps.size() / 2);
@@ -427,9 +470,13 @@ Spec parse_spec(const std::string& text, const std::filesystem::path& file, cons
     }
     if (!found) r.fail("plot_dt", "must be one of the sweep's step sizes: " + join(dts));
   }
+}
+
+/// energy_t_end and energy_dt: the long energy run.
+void read_energy_run(const Reader& r, Spec& s, const ProblemFacts& f) {
   if (auto v = r.number("energy_t_end")) {
     if (!(*v > 0) || !std::isfinite(*v)) r.fail("energy_t_end", "must be a finite number > 0");
-    if (!conservative)
+    if (!f.conservative)
       r.fail("energy_t_end", "the long energy run measures how well energy is conserved, but " + s.problem +
                                  " is dissipative (its energy error is measured against the reference's, with metric energy)");
     s.energy_t_end = *v;
@@ -438,6 +485,39 @@ Spec parse_spec(const std::string& text, const std::filesystem::path& file, cons
   } else if (r.get("energy_dt")) {
     r.fail("energy_dt", "is the step of the long energy run: give energy_t_end too");
   }
+}
+
+}  // namespace
+
+Spec load_spec(const std::filesystem::path& file, const tables::Library* methods) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) throw SpecError(file.string() + ": no such spec file");
+  if (std::filesystem::is_directory(file, ec)) throw SpecError(file.string() + ": is a directory, not a spec file (TOML)");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw SpecError(file.string() + ": cannot read this spec file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_spec(text.str(), file, methods);
+}
+
+Spec parse_spec(const std::string& text, const std::filesystem::path& file, const tables::Library* methods) {
+  const toml::table table = parse_toml(text, file);
+  const Reader r(file, table);
+  check_keys(r, table);
+  Spec s;
+  s.file = file;
+  read_name(r, s);
+  const ProblemFacts facts = read_problem(r, s);
+  read_steps(r, s, facts);
+  read_metrics(r, s);
+  MethodTables tables{.own = {}, .given = methods};
+  read_methods(table, text, file, tables);
+  read_integrators(r, s, tables, facts);
+  read_expect(r, s);
+  read_settings(r, s);
+  read_varying_dt(r, s);
+  read_plot_dt(r, s);
+  read_energy_run(r, s, facts);
   return s;
 }
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "study/choice.hpp"
 #include "study/problems/params.hpp"
-#include "study/registry.hpp"
 
 namespace study {
 
