@@ -38,7 +38,7 @@ struct Context;
 enum class TaskKind { run, energy, stability };
 
 /// Measures one task of one integrator of a spec into res (its runs, energy_long or stability, at `slot`).
-/// The one place where integrator ids meet method types: run_task<Methods> (study/engine_methods.hpp).
+/// The one place where integrator ids meet method types: run_task<Methods> (study/methods.hpp).
 using TaskRunner = std::function<void(TaskKind, const Spec&, const SpecIntegrator&, long steps, const engine::Context&,
                                       StudyResult& res, std::size_t slot)>;
 

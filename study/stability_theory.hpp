@@ -1,7 +1,7 @@
 #pragma once
 /// The theoretical linear stability limit on x'' = -omega^2 x: the largest omega h below which the one-step
 /// map stays bounded.  Worked out from each method's formula, independently of its stepper code, so that the
-/// measured limit (engine_impl.hpp, from real steps) is checked against it.
+/// measured limit (study/methods.hpp, from real steps) is checked against it.
 /// Sources: Hairer, Nørsett, Wanner, Solving ODEs I, §IV.2 (stability functions: Euler 1 + z, RK2
 /// 1 + z + z^2/2, RK4 to z^4/24: stable on the imaginary axis only for RK4, up to |y| = 2 sqrt 2; implicit
 /// midpoint and Gauss methods: |R(iy)| = 1, A-stable); Hairer, Lubich, Wanner, GNI §I.5 and Blanes & Casas,

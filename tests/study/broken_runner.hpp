@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "study/engine_methods.hpp"
+#include "study/methods.hpp"
 
 namespace broken {
 

@@ -17,7 +17,7 @@
 
 #include "reference/cache.hpp"
 #include "study/engine.hpp"
-#include "study/engine_methods.hpp"
+#include "study/methods.hpp"
 #include "study/schema.hpp"
 #include "study/write.hpp"
 #include "tests/study/broken_methods.hpp"

@@ -1,5 +1,5 @@
 // The hand-written methods' tasks on the first part of the problem list (see run_task_part).
-#include "study/engine_methods.hpp"
+#include "study/methods.hpp"
 
 namespace study::engine {
 
