@@ -147,4 +147,14 @@ auto make_stepper(const M& m) {
     return StatelessStepper<M, P>(m);
 }
 
+/// n steps of h: the stepper's own `advance` where it has one (a coefficient table: its coefficients and the state
+/// stay in locals across the steps), else n calls of `step`; the same bits either way.  Timed loops call this.
+template <class S, class P>
+void advance(S& stepper, typename P::State& s, typename P::real_type h, const P& p, long n) {
+  if constexpr (requires { stepper.advance(s, h, p, n); })
+    stepper.advance(s, h, p, n);
+  else
+    for (long k = 0; k < n; ++k) stepper.step(s, h, p);
+}
+
 }  // namespace ode

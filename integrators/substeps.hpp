@@ -43,6 +43,8 @@ struct Substeps {
       for (int i = 0; i < k_; ++i) inner_.step(s, sub, p);
     }
     void reset() { inner_.reset(); }
+    /// n steps: n k substeps of h/k, as step takes them.
+    void advance(typename P::State& s, Real h, const P& p, long n) { ode::advance(inner_, s, h / k_, p, n * k_); }
 
     /// For multistep bases: continue from a known previous position one substep (h/k) back.
     template <class S>

@@ -60,9 +60,9 @@ struct TableMethod {
     using Real = typename P::real_type;
     using Vec = typename P::Vec;
     using Kind = MethodTable::Kind;
-    /// The fixed-size paths are compiled where speed is measured (double, and not counting its evaluations, as the
-    /// timed loops run); elsewhere (the counted accuracy runs, long double shadows) the general loops serve and
-    /// the build stays shorter.  Every path performs the same operations: the results are the same bits.
+    /// The fixed-size kernels (advance) are compiled where speed is measured (double, not counting its
+    /// evaluations, as the timed loops run); elsewhere (the counted accuracy runs, long double shadows) the
+    /// general loops serve and the build stays shorter.  Every path performs the same operations: the same bits.
     static constexpr bool fast_paths = std::is_same_v<Real, double> && !CountsIterations<P>
 #if defined(__SANITIZE_ADDRESS__)
                                        && false  // nothing is timed under the sanitizers
@@ -100,96 +100,137 @@ struct TableMethod {
     void step(typename P::State& s, Real h, const P& p) {
       if (implicit_) return implicit_->step(s, h, p);
       switch (kind_) {
-        case Kind::splitting:
-          if constexpr (!fast_paths) return fsal_ ? splitting<0, false, true>(s, h, p) : splitting<0, false, false>(s, h, p);
-          // Short splittings with their length known at compile time: the loop unrolls and the state stays in
-          // registers, as in a built-in (a table is within 1.2 x of its built-in's time: README, Benchmarks).
+        case Kind::splitting: return fsal_ ? splitting<0, false, true>(s, h, p, 1) : splitting<0, false, false>(s, h, p, 1);
+        case Kind::runge_kutta: return fsal_ ? runge_kutta<0, true>(s, h, p, 1) : runge_kutta<0, false>(s, h, p, 1);
+        case Kind::nystrom: return nystrom(s, h, p);
+      }
+    }
+
+    /// n steps of h, the same bits as n calls of step (ode::advance, which timed loops call).  Tables of up to 9
+    /// operations or 7 explicit stages take a path with their length known at compile time, their coefficients
+    /// times h and the state in locals across the steps: as a built-in's inlined loop keeps them in registers
+    /// (a table is within 1.2 x of its built-in's time: README, Benchmarks).
+    void advance(typename P::State& s, Real h, const P& p, long n) {
+      if constexpr (fast_paths) {
+        if (!implicit_ && kind_ == Kind::splitting) {
           switch (ops_.size() * 2 + first_kick_) {
-#define ODE_TABLE_SPLITTING(N)                   \
-  case 2 * N: return splitting<N, false, false>(s, h, p); \
-  case 2 * N + 1: return fsal_ ? splitting<N, true, N % 2 == 1>(s, h, p) : splitting<N, true, false>(s, h, p);
+#define ODE_TABLE_SPLITTING(N)                                \
+  case 2 * N: return splitting<N, false, false>(s, h, p, n); \
+  case 2 * N + 1: return fsal_ ? splitting<N, true, N % 2 == 1>(s, h, p, n) : splitting<N, true, false>(s, h, p, n);
             ODE_TABLE_SPLITTING(2) ODE_TABLE_SPLITTING(3) ODE_TABLE_SPLITTING(4) ODE_TABLE_SPLITTING(5)
             ODE_TABLE_SPLITTING(6) ODE_TABLE_SPLITTING(7) ODE_TABLE_SPLITTING(8) ODE_TABLE_SPLITTING(9)
 #undef ODE_TABLE_SPLITTING
-            default: return fsal_ ? splitting<0, false, true>(s, h, p) : splitting<0, false, false>(s, h, p);
+            default: break;
           }
-        case Kind::runge_kutta:
-          if constexpr (!fast_paths) return fsal_ ? runge_kutta<0, true>(s, h, p) : runge_kutta<0, false>(s, h, p);
-          switch (s_) {  // the same for explicit tableaus of up to 7 stages
-            case 1: return runge_kutta<1, false>(s, h, p);
-            case 2: return fsal_ ? runge_kutta<2, true>(s, h, p) : runge_kutta<2, false>(s, h, p);
-            case 3: return fsal_ ? runge_kutta<3, true>(s, h, p) : runge_kutta<3, false>(s, h, p);
-            case 4: return fsal_ ? runge_kutta<4, true>(s, h, p) : runge_kutta<4, false>(s, h, p);
-            case 5: return fsal_ ? runge_kutta<5, true>(s, h, p) : runge_kutta<5, false>(s, h, p);
-            case 6: return fsal_ ? runge_kutta<6, true>(s, h, p) : runge_kutta<6, false>(s, h, p);
-            case 7: return fsal_ ? runge_kutta<7, true>(s, h, p) : runge_kutta<7, false>(s, h, p);
-            default: return fsal_ ? runge_kutta<0, true>(s, h, p) : runge_kutta<0, false>(s, h, p);
+        }
+        if (!implicit_ && kind_ == Kind::runge_kutta) {
+          switch (s_) {
+            case 1: return runge_kutta<1, false>(s, h, p, n);
+            case 2: return fsal_ ? runge_kutta<2, true>(s, h, p, n) : runge_kutta<2, false>(s, h, p, n);
+            case 3: return fsal_ ? runge_kutta<3, true>(s, h, p, n) : runge_kutta<3, false>(s, h, p, n);
+            case 4: return fsal_ ? runge_kutta<4, true>(s, h, p, n) : runge_kutta<4, false>(s, h, p, n);
+            case 5: return fsal_ ? runge_kutta<5, true>(s, h, p, n) : runge_kutta<5, false>(s, h, p, n);
+            case 6: return fsal_ ? runge_kutta<6, true>(s, h, p, n) : runge_kutta<6, false>(s, h, p, n);
+            case 7: return fsal_ ? runge_kutta<7, true>(s, h, p, n) : runge_kutta<7, false>(s, h, p, n);
+            default: break;
           }
-        case Kind::nystrom: nystrom(s, h, p); break;
+        }
       }
+      for (long k = 0; k < n; ++k) step(s, h, p);
     }
     void reset() { cached_ = false; }
 
    private:
-    // The operations in order (integrators/splitting.hpp's arithmetic), on local copies of the state: the
-    // coefficients live on the heap, and only locals let the compiler keep q and v in registers across the loop.
-    // N > 0: N operations, the first a kick if FirstKick (N = 0: any number, the first as the table says).  With
-    // Fsal, a last kick's force is kept for the next step's first kick when that starts from the same q; without,
-    // the step writes nothing into the stepper, so the caller's state can stay in registers from step to step.
+    // The operations in order (integrators/splitting.hpp's arithmetic), `steps` times, on local copies of the
+    // state: the coefficients live on the heap, and only locals let the compiler keep q and v in registers.
+    // N > 0: N operations, the first a kick if FirstKick, their coefficients times h in a local array (the same
+    // products as c h computed at each operation); N = 0: any number, the first as the table says.  With Fsal, a
+    // last kick's force is kept for the next step's first kick when that starts from the same q.
     template <std::size_t N, bool FirstKick, bool Fsal>
-    void splitting(typename P::State& s, Real h, const P& p) {
+    [[gnu::noinline]]
+    void splitting(typename P::State& s, Real h, const P& p, long steps) {
       if constexpr (PositionForce<P>) {
         Vec q = s.q, v = s.v, acc{};
         if constexpr (Fsal) acc = acc_;
-        const Real* c = ops_.data();
         const std::size_t n = N ? N : ops_.size();
+        std::array<Real, N ? N : 1> ch{};
+        if constexpr (N > 0)
+          for (std::size_t i = 0; i < N; ++i) ch[i] = ops_[i] * h;
         const bool first_kick = N ? FirstKick : first_kick_;
-        const bool reuse = Fsal && cached_ && same(q, cached_q_);
-        for (std::size_t i = 0; i < n; ++i) {
-          if (first_kick == (i % 2 == 1)) {
-            drift(q, v, c[i] * h);
-            continue;
+        bool reuse = Fsal && cached_ && same(q, cached_q_);
+        Real t = s.t;
+        for (long k = 0; k < steps; ++k) {
+#pragma GCC unroll 16
+          for (std::size_t i = 0; i < n; ++i) {
+            const Real w = N ? ch[i] : ops_[i] * h;
+            if (first_kick == (i % 2 == 1)) {
+              drift(q, v, w);
+              continue;
+            }
+            if (i != 0 || !reuse) p.accel(q, acc);
+            kick(v, acc, w);
           }
-          if (i != 0 || !reuse) p.accel(q, acc);
-          kick(v, acc, c[i] * h);
+          reuse = Fsal;  // the last kick's force is at the q the next step starts from
+          t += h;
         }
-        s.q = q, s.v = v;
+        s.q = q, s.v = v, s.t = t;
         if constexpr (Fsal) acc_ = acc, cached_q_ = q, cached_ = true;
-        s.t += h;
       }
     }
 
-    // Stages X_i = q + h sum_j a_ij V_j, V_i = v + h sum_j a_ij A_j, A_i = a(X_i, V_i); zero coefficients are
-    // skipped, so that a table of the classic RK4 gives integrators/rk4.hpp's bits.  S > 0: S stages, the stage
-    // values on the stack (S = 0: any number, in the stepper's buffers).
+    // Stages X_i = q + h sum_j a_ij V_j, V_i = v + h sum_j a_ij A_j, A_i = a(X_i, V_i), `steps` times; zero
+    // coefficients are skipped, so that a table of the classic RK4 gives integrators/rk4.hpp's bits.  S > 0: S
+    // stages, the stage values and h a, h b on the stack (the same products as computed at each use), the loops
+    // unrolled so that the stage values live in registers (kepler rk4: 1.22 x its built-in's time rolled, 1.09
+    // unrolled); S = 0: any number, in the stepper's buffers.  Kernels are not inlined: flattened into a timed
+    // loop beside every other kernel, the outer-solar-system force was not either (all tables 1.2 x slower).
     template <std::size_t S, bool Fsal>
-    void runge_kutta(typename P::State& s, Real h, const P& p) {
+    [[gnu::noinline]]
+    void runge_kutta(typename P::State& s, Real h, const P& p, long steps) {
       const std::size_t n = S ? S : s_;
       std::array<Vec, S ? S : 1> kx_local, kv_local;
       Vec* kx = S ? kx_local.data() : kx_.data();
       Vec* kv = S ? kv_local.data() : kv_.data();
-      const Vec q0 = s.q, v0 = s.v;
-      Vec q = q0, v = v0;
-      const Real* a = a_.data();
-      for (std::size_t i = 0; i < n; ++i) {
-        Vec x = q0, u = v0;
-        for (std::size_t j = 0; j < i; ++j)
-          if (a[i * n + j] != 0) {
-            const Real w = h * a[i * n + j];
-            drift(x, kx[j], w), kick(u, kv[j], w);
-          }
-        kx[i] = u;
-        if (Fsal && i == 0 && cached_ && same(q0, cached_q_) && same(v0, cached_v_)) kv[0] = acc_;
-        else force(p, x, u, kv[i]);
-      }
-      for (std::size_t i = 0; i < n; ++i)
-        if (b_[i] != 0) {
-          const Real w = h * b_[i];
-          drift(q, kx[i], w), kick(v, kv[i], w);
+      std::array<Real, S ? S * S : 1> ha{};
+      std::array<Real, S ? S : 1> hb{};
+      if constexpr (S > 0)
+        for (std::size_t i = 0; i < S; ++i) {
+          hb[i] = h * b_[i];
+          for (std::size_t j = 0; j < S; ++j) ha[i * S + j] = h * a_[i * S + j];
         }
-      s.q = q, s.v = v;
-      if constexpr (Fsal) cached_q_ = q, cached_v_ = v, acc_ = kv[n - 1], cached_ = true;
-      s.t += h;
+      const Real* a = a_.data();
+      Vec q = s.q, v = s.v;
+      bool reuse = Fsal && cached_ && same(q, cached_q_) && same(v, cached_v_);
+      Real t = s.t;
+      for (long k = 0; k < steps; ++k) {
+        // The stages read q and v, which change only after the last one; the first stage is (q, v) itself (an
+        // explicit table's first row is empty), so it copies nothing: on large systems the copies showed.
+        kx[0] = v;
+        if (Fsal && reuse) kv[0] = acc_;
+        else force(p, q, v, kv[0]);
+#pragma GCC unroll 8
+        for (std::size_t i = 1; i < n; ++i) {
+          Vec x = q, u = v;
+#pragma GCC unroll 8
+          for (std::size_t j = 0; j < i; ++j)
+            if (a[i * n + j] != 0) {
+              const Real w = S ? ha[i * n + j] : h * a[i * n + j];
+              drift(x, kx[j], w), kick(u, kv[j], w);
+            }
+          kx[i] = u;
+          force(p, x, u, kv[i]);
+        }
+#pragma GCC unroll 8
+        for (std::size_t i = 0; i < n; ++i)
+          if (b_[i] != 0) {
+            const Real w = S ? hb[i] : h * b_[i];
+            drift(q, kx[i], w), kick(v, kv[i], w);
+          }
+        if constexpr (Fsal) acc_ = kv[n - 1], reuse = true;  // kept for a next step from this state, as step() does
+        t += h;
+      }
+      s.q = q, s.v = v, s.t = t;
+      if constexpr (Fsal) cached_q_ = q, cached_v_ = v, cached_ = true;
     }
 
     // X_i = q + c_i h v + h^2 sum_j abar_ij A_j, A_i = a(X_i); q += h v + h^2 sum bbar_i A_i, v += h sum b_i A_i.
