@@ -92,7 +92,11 @@ struct TableMethod {
         rows.push_back(r);
         a_.insert(a_.end(), r.begin(), r.end());
       }
-      if (t.implicit) implicit_ = std::make_unique<ImplicitRkCore<P, dynamic_stages>>(rows, b_, t.id);
+      if (t.implicit) {
+        implicit_ = std::make_unique<ImplicitRkCore<P, dynamic_stages>>(rows, b_, t.id);
+        if constexpr (fast_paths)
+          implicit1_ = fixed_core<1>(rows, t.id), implicit2_ = fixed_core<2>(rows, t.id), implicit3_ = fixed_core<3>(rows, t.id);
+      }
       kx_.resize(s_), kv_.resize(s_);
     }
     Stepper(Stepper&&) noexcept = default;
@@ -112,6 +116,13 @@ struct TableMethod {
     /// (a table is within 1.2 x of its built-in's time: README, Benchmarks).
     void advance(typename P::State& s, Real h, const P& p, long n) {
       if constexpr (fast_paths) {
+        // Implicit tableaus of up to 3 stages: the Newton iteration with its sizes known at compile time.
+        auto loop = [&](auto& core) {
+          for (long k = 0; k < n; ++k) core->step(s, h, p);
+        };
+        if (implicit1_) return loop(implicit1_);
+        if (implicit2_) return loop(implicit2_);
+        if (implicit3_) return loop(implicit3_);
         if (!implicit_ && kind_ == Kind::splitting) {
           switch (ops_.size() * 2 + first_kick_) {
 #define ODE_TABLE_SPLITTING(N)                                \
@@ -265,6 +276,22 @@ struct TableMethod {
     std::vector<Vec> kx_, kv_;
     Vec acc_{}, cached_q_{}, cached_v_{};
     std::unique_ptr<ImplicitRkCore<P, dynamic_stages>> implicit_;
+    std::unique_ptr<ImplicitRkCore<P, 1>> implicit1_;
+    std::unique_ptr<ImplicitRkCore<P, 2>> implicit2_;
+    std::unique_ptr<ImplicitRkCore<P, 3>> implicit3_;
+
+    /// The Newton iteration of an S-stage tableau with S fixed, or none if it has another number of stages.
+    template <std::size_t S>
+    std::unique_ptr<ImplicitRkCore<P, S>> fixed_core(const std::vector<std::vector<Real>>& rows, const std::string& id) const {
+      if (rows.size() != S) return nullptr;
+      StageArray<StageArray<Real, S>, S> a{};
+      StageArray<Real, S> b{};
+      for (std::size_t i = 0; i < S; ++i) {
+        b[i] = b_[i];
+        for (std::size_t j = 0; j < S; ++j) a[i][j] = rows[i][j];
+      }
+      return std::make_unique<ImplicitRkCore<P, S>>(a, b, id);
+    }
   };
 };
 
