@@ -93,9 +93,7 @@ class BoundMethod final : public MethodOn<P> {
     return std::make_unique<ErasedStepper<M, Counted<P>>>(m_);
   }
   std::unique_ptr<AnyStepper<Long>> long_stepper() const override { return std::make_unique<ErasedStepper<M, Long>>(m_); }
-  // Flattened: every call inlined into the loop, as in study bench (left to GCC's budget for this file's many
-  // instantiations, implicit midpoint's Newton iteration was called out of line: 2 x its time).
-  [[gnu::flatten]] double time_steps(const P& p, double h, long steps) const override {
+  double time_steps(const P& p, double h, long steps) const override {
     auto stepper = ode::make_stepper<P>(m_);
     typename P::State x = p.initial();
     const auto t0 = std::chrono::steady_clock::now();
