@@ -73,6 +73,8 @@ struct TableMethod {
       const MethodTable& t = *m.table;
       if (kind_ != Kind::runge_kutta && !PositionForce<P>)
         throw std::invalid_argument(t.id + " needs a position-only force a(q); the problem's force depends on velocity");
+      if (kind_ == Kind::splitting ? t.operations.empty() : t.b.empty())
+        throw std::invalid_argument(t.id + ": a method table needs at least one operation or stage");
       fsal_ = t.fsal;
       first_kick_ = !t.operations.empty() && t.operations.front().kick;
       for (std::size_t i = 0; i < t.operations.size(); ++i) {
@@ -115,6 +117,7 @@ struct TableMethod {
     /// times h and the state in locals across the steps: as a built-in's inlined loop keeps them in registers
     /// (a table is within 1.2 x of its built-in's time: README, Benchmarks).
     void advance(typename P::State& s, Real h, const P& p, long n) {
+      if (n <= 0) return;  // the kernels would mark a force cached that no step computed
       if constexpr (fast_paths) {
         // Implicit tableaus of up to 3 stages: the Newton iteration with its sizes known at compile time.
         auto loop = [&](auto& core) {

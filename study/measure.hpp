@@ -1,5 +1,6 @@
 #pragma once
-/// Stage 3 of a study, measure: one run, long energy run or stability search of one method on one problem.
+/// Stage 3 of a study, measure: one run or long energy run of one method on one problem (the stability search,
+/// which steps x'' = -x whatever the problem, is in study/methods.hpp).
 /// The method comes through the type-erased MethodOn<P> (study/stepper.hpp), so the measurements are compiled
 /// once per problem (study/measure.cpp), and every method, built-in or table, is measured by the same code.
 

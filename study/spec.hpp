@@ -41,7 +41,7 @@ struct SpecIntegrator {
   PredictedOrder predicted;  ///< from its coefficients (built-ins too, study/methods/builtin.toml)
 };
 
-/// dt = "auto": the step sizes are chosen per integrator while it runs (engine.cpp), from a ladder of halvings
+/// dt = "auto": the step sizes are chosen per integrator while it runs (sweep.cpp), from a ladder of halvings
 /// that starts near the problem's time scale and ends at max_steps; the budget bounds how far down it goes.
 struct AutoSweep {
   static constexpr int default_runs = 12;

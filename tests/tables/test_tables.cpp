@@ -232,6 +232,7 @@ TEST_CASE("a built-in's table steps like the built-in, to the same bits") {
 TEST_CASE("a table's timed loop (ode::advance) takes the same steps as step, to the same bits") {
   const study::Kepler<double> kepler(study::ParamValues{{"e", "0.6"}});
   const study::Harmonic<double> harmonic(study::ParamValues{});
+  const study::DampedOscillator<double> damped(study::ParamValues{});
   std::vector<const tables::Method*> all;
   for (const auto& [id, m] : tables::builtin_tables()) all.push_back(&m);
   for (const auto* m : tables::shipped_library().methods()) all.push_back(m);
@@ -244,17 +245,21 @@ TEST_CASE("a table's timed loop (ode::advance) takes the same steps as step, to 
       auto one = ode::make_stepper<P>(method);
       auto s = p.initial();
       for (int k = 0; k < 300; ++k) one.step(s, h, p);
-      // In two calls, so that what a step keeps for the next (a first-same-as-last force) crosses between them.
+      // In several calls mixed with single steps (and an empty one), so that what a step keeps for the next (a
+      // first-same-as-last force) crosses between them.
       auto loop = ode::make_stepper<P>(method);
       auto x = p.initial();
       ode::advance(loop, x, h, p, 120);
-      ode::advance(loop, x, h, p, 180);
+      ode::advance(loop, x, h, p, 0);
+      for (int k = 0; k < 30; ++k) loop.step(x, h, p);
+      ode::advance(loop, x, h, p, 150);
       CHECK(testing::phase_error(s, x) == 0);
       CHECK(s.t == x.t);
       CHECK(testing::phase_error(s, p.initial()) > 1e-3);  // they moved
     };
     compare(kepler, ode::TableMethod{m->table});
     compare(harmonic, ode::TableMethod{m->table});
+    if (m->table->kind == ode::MethodTable::Kind::runge_kutta) compare(damped, ode::TableMethod{m->table});  // a(q, v)
     compare(kepler, ode::Substeps<ode::TableMethod>{.base = ode::TableMethod{m->table}, .k = 3});
   }
 }
