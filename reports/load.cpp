@@ -3,18 +3,23 @@
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <istream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "reports/model.hpp"
 #include "reports/render.hpp"
+#include "study/names.hpp"
 
 namespace report {
 namespace {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
+
+/// The largest count a results file may hold (2^53: every whole number up to it is a double).
+constexpr long max_count = 9007199254740992L;
 
 /// A JSON value with the path that reached it, so that a malformed file is reported field by field.
 class Node {
@@ -43,6 +48,21 @@ class Node {
     if (!j_.is_number()) fail("must be a number or null");
     return j_.get<double>();
   }
+  /// A whole number in [lo, hi] (a count, an order, a step number); anything else is an error naming the field,
+  /// never a cast of an out-of-range double.
+  long whole(long lo, long hi) const {
+    const double x = number();
+    if (!(x >= static_cast<double>(lo) && x <= static_cast<double>(hi)) || x != std::floor(x))
+      fail(fmt::format("must be a whole number from {} to {}", lo, hi));
+    return static_cast<long>(x);
+  }
+  /// The keys of an object.
+  std::vector<std::string> keys() const {
+    if (!j_.is_object()) fail("must be an object");
+    std::vector<std::string> k;
+    for (const auto& item : j_.items()) k.push_back(item.key());
+    return k;
+  }
   bool boolean() const {
     if (!j_.is_boolean()) fail("must be true or false");
     return j_.get<bool>();
@@ -65,7 +85,7 @@ class Node {
 Json parse(std::ifstream& in, const fs::path& file) {
   try {
     return Json::parse(in);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // a syntax error, or a number out of double's range (1e999)
     throw ReportError(file.string() + ": not valid JSON (" + e.what() + ")");
   }
 }
@@ -76,11 +96,14 @@ Results load(const fs::path& dir) {
   const fs::path file = dir / "results.json";
   std::ifstream in(file);
   if (!in) throw ReportError(file.string() + ": no results file (run `study run --out " + dir.string() + "` first)");
-  const Json doc = parse(in, file);
+  return load_document(parse(in, file), file, dir);
+}
+
+Results load_document(const nlohmann::json& doc, const fs::path& file, const fs::path& dir) {
   const Node root(doc, "results", file);
   Results r;
   r.dir = dir;
-  if (root.has("schema_version")) r.schema_version = static_cast<int>(root.at("schema_version").number());
+  if (root.has("schema_version")) r.schema_version = static_cast<int>(root.at("schema_version").whole(0, 1000));
   const Node meta = root.at("meta");
   r.compiler = meta.at("compiler").text(), r.flags = meta.at("flags").text(), r.cpu = meta.at("cpu").text();
   r.revision = meta.at("revision").text(), r.date = meta.at("date").text();
@@ -91,10 +114,16 @@ Results load(const fs::path& dir) {
     const Node s = studies.at(i);
     Study st;
     st.name = s.at("name").text(), st.title = s.at("title").text(), st.problem = s.at("problem").text();
+    // The name becomes a folder and plot file names: held to the spec's grammar, so that a results file from
+    // elsewhere cannot reach outside its folder.
+    if (const std::string why = study::name_problem(st.name); !why.empty())
+      s.at("name").fail("'" + st.name + "' " + why);
+    for (const auto& other : r.studies)
+      if (other.name == st.name) s.at("name").fail("'" + st.name + "' is the name of an earlier study too");
     st.t_end = s.at("t_end").number();
     if (s.has("spec")) st.spec_file = s.at("spec").text();
     if (s.has("params"))
-      for (const auto& [k, v] : doc["studies"][i]["params"].items()) st.params.emplace_back(k, s.at("params").at(k).text());
+      for (const auto& k : s.at("params").keys()) st.params.emplace_back(k, s.at("params").at(k).text());
     st.plot_dt = s.has("plot_dt") ? s.at("plot_dt").number() : 0;
     const Node metrics = s.at("metrics");
     for (std::size_t k = 0; k < metrics.size(); ++k) st.metrics.push_back(metrics.at(k).text());
@@ -105,7 +134,7 @@ Results load(const fs::path& dir) {
     if (s.at("reference").has("velocity_scale")) st.velocity_scale = s.at("reference").at("velocity_scale").number();
     if (s.has("auto_dt")) {
       const Node a = s.at("auto_dt");
-      st.auto_runs = static_cast<int>(a.at("runs").number()), st.auto_seconds = a.at("seconds").number();
+      st.auto_runs = static_cast<int>(a.at("runs").whole(0, 1000)), st.auto_seconds = a.at("seconds").number();
       for (std::size_t k = 0; k < a.at("ladder").size(); ++k) st.ladder.push_back(a.at("ladder").at(k).number());
     }
     if (s.has("problem_info")) {
@@ -120,17 +149,17 @@ Results load(const fs::path& dir) {
         const Node x = ints.at(k);
         IntegratorRow& d = st.declared.emplace_back();
         d.label = x.at("label").text(), d.id = x.at("id").text();
-        d.expected_global = static_cast<int>(x.at("expected_global").number());
-        d.expected_local = static_cast<int>(x.at("expected_local").number());
+        d.expected_global = static_cast<int>(x.at("expected_global").whole(0, 100));
+        d.expected_local = static_cast<int>(x.at("expected_local").whole(0, 100));
         d.symplectic = x.at("symplectic").boolean(), d.symmetric = x.at("symmetric").boolean(), d.implicit = x.at("implicit").boolean();
         // Written since method tables (results before them: a built-in's declared order is its expected one).
-        d.declared_order = x.has("declared_order") ? static_cast<int>(x.at("declared_order").number()) : d.expected_global;
+        d.declared_order = x.has("declared_order") ? static_cast<int>(x.at("declared_order").whole(0, 100)) : d.expected_global;
         if (x.has("table")) d.table = x.at("table").text();
         if (x.has("source")) d.source = x.at("source").text();
         if (x.has("predicted") && !x.at("predicted").is_null()) {
           const Node p = x.at("predicted");
-          d.predicted_order = static_cast<int>(p.at("order").number());
-          d.predicted_exact_order = static_cast<int>(p.at("exact_order").number());
+          d.predicted_order = static_cast<int>(p.at("order").whole(0, 100));
+          d.predicted_exact_order = static_cast<int>(p.at("exact_order").whole(0, 100));
           d.error_coefficient = p.at("error_coefficient").number();
           d.conditions = p.at("conditions").text(), d.first_failing = p.at("first_failing").text();
         }
@@ -141,11 +170,11 @@ Results load(const fs::path& dir) {
       const Node x = runs.at(k);
       RunRow row;
       row.integrator = x.at("integrator").text(), row.status = x.at("status").text();
-      if (x.has("id")) row.id = x.at("id").text(), row.substeps = static_cast<int>(x.at("substeps").number());
-      row.dt = x.at("dt").number(), row.steps = static_cast<long>(x.at("steps").number());
+      if (x.has("id")) row.id = x.at("id").text(), row.substeps = static_cast<int>(x.at("substeps").whole(1, 1000000));
+      row.dt = x.at("dt").number(), row.steps = x.at("steps").whole(0, max_count);
       if (x.has("diverged")) {
         const Node d = x.at("diverged");
-        row.diverged_step = static_cast<long>(d.at("step").number()), row.diverged_t = d.at("t").number();
+        row.diverged_step = d.at("step").whole(0, max_count), row.diverged_t = d.at("t").number();
         row.reason = d.at("reason").text();
       }
       const Node err = x.at("error");
@@ -188,10 +217,10 @@ Results load(const fs::path& dir) {
       const Node x = orders.at(k);
       OrderRow o;
       o.integrator = x.at("integrator").text(), o.metric = x.at("metric").text();
-      o.expected = static_cast<int>(x.at("expected").number());
+      o.expected = static_cast<int>(x.at("expected").whole(0, 100));
       o.observed = x.at("observed").number();
       o.dt_min = x.at("window").at("dt_min").number(), o.dt_max = x.at("window").at("dt_max").number();
-      o.points = static_cast<long>(x.at("window").at("points").number());
+      o.points = x.at("window").at("points").whole(0, max_count);
       o.r2 = x.at("r2").number();
       if (x.has("reason")) o.reason = x.at("reason").text();
       if (x.has("verdict")) {  // schema 2
@@ -212,7 +241,7 @@ Results load(const fs::path& dir) {
       for (std::size_t k = 0; k < e.size(); ++k) {
         st.energy_long.push_back({e.at(k).at("integrator").text(), e.at(k).at("status").text(), e.at(k).at("dt").number(),
                                   e.at(k).at("growth_exponent").number(), e.at(k).at("final_rel").number()});
-        if (e.at(k).has("steps")) st.energy_long.back().steps = static_cast<long>(e.at(k).at("steps").number());
+        if (e.at(k).has("steps")) st.energy_long.back().steps = e.at(k).at("steps").whole(0, max_count);
         st.energy_long.back().diverged_t = e.at(k).number_or_nan("diverged_t");
         if (e.at(k).has("growth_interval") && !e.at(k).at("growth_interval").is_null())
           st.energy_long.back().growth_lo = e.at(k).at("growth_interval").at(0).number(),
@@ -241,16 +270,19 @@ std::optional<Bench> load_bench(const fs::path& dir) {
   const fs::path file = dir / "bench.json";
   std::ifstream in(file);
   if (!in) return std::nullopt;
-  const Json doc = parse(in, file);
+  return load_bench_document(parse(in, file), file);
+}
+
+Bench load_bench_document(const nlohmann::json& doc, const fs::path& file) {
   const Node root(doc, "bench", file);
   Bench b;
   const Node meta = root.at("meta");
   b.compiler = meta.at("compiler").text(), b.flags = meta.at("flags").text(), b.cpu = meta.at("cpu").text();
   b.revision = meta.at("revision").text(), b.date = meta.at("date").text();
-  b.cpus = static_cast<int>(meta.at("cpus").number()), b.mhz = meta.at("mhz").number();
+  b.cpus = static_cast<int>(meta.at("cpus").whole(0, 1 << 20)), b.mhz = meta.at("mhz").number();
   const Node method = root.at("method");
-  b.steps = static_cast<long>(method.at("steps_per_iteration").number()), b.min_time = method.at("min_time_seconds").number();
-  b.repetitions = static_cast<int>(method.at("repetitions").number()), b.statistic = method.at("statistic").text();
+  b.steps = method.at("steps_per_iteration").whole(0, max_count), b.min_time = method.at("min_time_seconds").number();
+  b.repetitions = static_cast<int>(method.at("repetitions").whole(0, 1 << 20)), b.statistic = method.at("statistic").text();
   const Node problems = root.at("problems");
   for (std::size_t i = 0; i < problems.size(); ++i) {
     const Node p = problems.at(i);
@@ -312,6 +344,10 @@ double Table::number(std::size_t r, const std::string& name) const {
 std::optional<Table> read_table(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return std::nullopt;
+  return parse_table(in, file);
+}
+
+Table parse_table(std::istream& in, const fs::path& file) {
   Table t;
   t.file = file;
   // RFC 4180: a quoted field may hold commas, doubled quotes and line breaks; records end in LF or CRLF.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json_fwd.hpp>
 
 namespace report {
 
@@ -144,6 +145,8 @@ struct Bench {
 
 /// Reads DIR/bench.json if there is one (nullopt: `study bench` was not run).  Throws ReportError naming the field.
 std::optional<Bench> load_bench(const std::filesystem::path& dir);
+/// The same for a document already parsed.
+Bench load_bench_document(const nlohmann::json& doc, const std::filesystem::path& file);
 /// The report's section on it: one table per problem and the goals, met or not, computed from the numbers.
 std::string bench_markdown(const Bench& b);
 
@@ -164,6 +167,8 @@ struct Table {
 /// Reads a CSV table (RFC 4180 quoting); nullopt when there is no such file.  Throws ReportError naming the file
 /// and line when a row has another number of fields than the header.
 std::optional<Table> read_table(const std::filesystem::path& file);
+/// The same for text already open (`file` names it in messages).
+Table parse_table(std::istream& in, const std::filesystem::path& file);
 
 /// One row of samples.csv.
 struct Sample {
@@ -173,6 +178,8 @@ struct Sample {
 
 /// Reads DIR/results.json.  Throws ReportError naming the file and the field.
 Results load(const std::filesystem::path& dir);
+/// The same for a document already parsed (`file` names it in messages; `dir` is where its tables are).
+Results load_document(const nlohmann::json& doc, const std::filesystem::path& file, const std::filesystem::path& dir);
 /// The samples of every integrator of a study at step dt (from samples.csv), by integrator label.
 std::map<std::string, std::vector<Sample>> samples_at(const Results& res, const Study& s, double dt);
 /// The long energy run of each integrator (energy_long.csv): (t, relative energy error) by integrator label.

@@ -7,7 +7,12 @@
 #include <set>
 #include <sstream>
 
+#include <unistd.h>
+
+#include "reports/process.hpp"
+#include "reports/render.hpp"
 #include "study/atomic_file.hpp"
+#include "study/names.hpp"
 
 namespace report {
 namespace {
@@ -24,12 +29,27 @@ std::string style(const Study& s, const std::string& integrator) {
   return fmt::format("lc rgb '{}' pt {}", colours[i % 16], shapes[i % 6]);
 }
 
-/// gnuplot single-quoted text (a ' inside becomes a typographic apostrophe: gnuplot's '' escape does not
-/// survive a do-for block).
+/// Text from a results file made safe for a gnuplot script or data line: control characters (a line break would
+/// start a new command) become spaces; quotes and backquotes (command substitution) become typographic ones.
+std::string script_text(const std::string& x) {
+  std::string q;
+  for (char c : x) {
+    if (c == '\'') q += "’";
+    else if (c == '"') q += "”";
+    else if (c == '`') q += "‘";
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) q += ' ';
+    else q += c;
+  }
+  return q;
+}
+
+/// gnuplot single-quoted text: no command substitution happens inside single quotes; a ' inside becomes a
+/// typographic apostrophe (gnuplot's '' escape does not survive a do-for block).
 std::string quoted(const std::string& x) {
-  std::string q = "'";
-  for (char c : x) q += c == '\'' ? std::string("’") : std::string(1, c);
-  return q + "'";
+  std::string q(1, '\'');  // appended piecewise: "'" + std::string&& trips GCC 12's false -Wrestrict (bug 105329)
+  q += script_text(x);
+  q += '\'';
+  return q;
 }
 
 /// The script: draws `body` once as SVG (for the report) and once as PNG (beside it), into temporary names
@@ -37,14 +57,17 @@ std::string quoted(const std::string& x) {
 void write_plot(const fs::path& dir, const std::string& name, const std::string& about, const std::string& body,
                 const std::string& data, int width = 960, int height = 600) {
   std::ostringstream gp;
-  gp << "# " << about << "\n# Data: " << name << ".dat.  Regenerate with: gnuplot " << name << ".gp\n"
+  // `study report` passes -e "out = '<temporary name>'" so that the pictures appear whole, under names no other
+  // process uses; run by hand, the script writes NAME.svg and NAME.png.
+  gp << "# " << script_text(about) << "\n# Data: " << name << ".dat.  Regenerate with: gnuplot " << name << ".gp\n"
+     << "if (!exists(\"out\")) out = '" << name << "'\n"
      << "do for [i = 1:2] {\n"
      << "  if (i == 1) {\n"
      << "    set terminal svg size " << width << "," << height << " dynamic font 'Sans,12' background rgb 'white'\n"
-     << "    set output '." << name << ".svg.tmp'\n"
+     << "    set output out.'.svg'\n"
      << "  } else {\n"
      << "    set terminal pngcairo size " << width << "," << height << " font 'Sans,10' background rgb 'white'\n"
-     << "    set output '." << name << ".png.tmp'\n"
+     << "    set output out.'.png'\n"
      << "  }\n"
      << "  reset\n  set grid\n  set key noenhanced\n  set samples 400\n"
      << body << "  set output\n}\n";
@@ -288,7 +311,7 @@ std::optional<Plot> stability_plot(const Study& s, const fs::path& dir) {
   for (std::size_t i = 0; i < s.stability.size(); ++i) {
     const auto& x = s.stability[i];
     unbounded = unbounded || std::isinf(x.theory);
-    data << i << " \"" << x.integrator << "\" " << num17(x.limit) << ' ' << (std::isfinite(x.theory) ? num17(x.theory) : "NaN") << ' '
+    data << i << " \"" << script_text(x.integrator) << "\" " << num17(x.limit) << ' ' << (std::isfinite(x.theory) ? num17(x.theory) : "NaN") << ' '
          << (std::isinf(x.theory) ? num17(0.96 * top) : "NaN") << '\n';
   }
   std::ostringstream body;
@@ -303,26 +326,31 @@ std::optional<Plot> stability_plot(const Study& s, const fs::path& dir) {
   return Plot{name, s.title + ": largest stable ωh, measured against theory"};
 }
 
-bool gnuplot_available(const std::string& gnuplot) {
-  return std::system((gnuplot + " --version > /dev/null 2>&1").c_str()) == 0;
+std::string gnuplot_problem(const Gnuplot& g) {
+  const ProcessResult r = run_process({g.program, "--version"}, {}, std::chrono::seconds(10), g.cancel);
+  return r.ok() ? std::string() : "cannot run gnuplot ('" + g.program + "': " + r.describe(std::chrono::seconds(10)) + ")";
 }
 
-bool draw(const std::string& gnuplot, const fs::path& dir, const std::string& name, std::string& error) {
-  const std::string cmd = "cd '" + dir.string() + "' && " + gnuplot + " '" + name + ".gp' > '." + name + ".log' 2>&1";
-  const bool ok = std::system(cmd.c_str()) == 0 && fs::exists(dir / ("." + name + ".svg.tmp")) &&
-                  fs::exists(dir / ("." + name + ".png.tmp"));
+bool draw(const Gnuplot& g, const fs::path& dir, const std::string& name, std::string& error) {
+  if (const std::string why = study::name_problem(name); !why.empty())
+    throw ReportError("plot name '" + name + "' " + why);  // never a path outside plots/
+  const std::string tmp = "." + name + ".tmp" + std::to_string(::getpid());
+  const fs::path svg = dir / (tmp + ".svg"), png = dir / (tmp + ".png");
+  const ProcessResult r = run_process({g.program, "-e", "out = '" + tmp + "'", name + ".gp"}, dir, g.timeout, g.cancel);
+  if (r.cancelled) throw Interrupted();
   std::error_code ec;
+  // gnuplot may exit 0 after warnings yet write nothing: the pictures must exist and be non-empty.
+  const bool ok = r.ok() && fs::file_size(svg, ec) > 0 && !ec && fs::file_size(png, ec) > 0 && !ec;
   if (ok) {
-    fs::rename(dir / ("." + name + ".svg.tmp"), dir / (name + ".svg"), ec);
-    fs::rename(dir / ("." + name + ".png.tmp"), dir / (name + ".png"), ec);
+    fs::rename(svg, dir / (name + ".svg"), ec);
+    if (!ec) fs::rename(png, dir / (name + ".png"), ec);
+    if (ec) error = "cannot move the picture into place: " + ec.message();
   } else {
-    std::ifstream log(dir / ("." + name + ".log"));
-    std::getline(log, error);
-    fs::remove(dir / ("." + name + ".svg.tmp"), ec);
-    fs::remove(dir / ("." + name + ".png.tmp"), ec);
+    error = r.ok() ? "it wrote no picture" : r.describe(g.timeout);
   }
-  fs::remove(dir / ("." + name + ".log"), ec);
-  return ok;
+  fs::remove(svg, ec);
+  fs::remove(png, ec);
+  return ok && error.empty();
 }
 
 }  // namespace report

@@ -2,6 +2,8 @@
 /// The report's plots: each writes NAME.dat (the data, sampled) and NAME.gp (a gnuplot script that draws
 /// NAME.svg and NAME.png), so that a user can restyle any plot by editing its script (internal to reports/).
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -27,8 +29,18 @@ std::optional<Plot> work_precision_plot(const Study& s, const std::filesystem::p
 /// Measured largest stable omega h against the theoretical value.
 std::optional<Plot> stability_plot(const Study& s, const std::filesystem::path& dir);
 
-bool gnuplot_available(const std::string& gnuplot);
-/// Runs a plot's script in `dir`; moves its SVG and PNG into place on success, else sets `error`.
-bool draw(const std::string& gnuplot, const std::filesystem::path& dir, const std::string& name, std::string& error);
+/// How gnuplot is run: the program (a name on PATH or a path; no shell), a time limit per plot, and the flag
+/// that stops it (Ctrl-C).
+struct Gnuplot {
+  std::string program = "gnuplot";
+  std::chrono::milliseconds timeout{std::chrono::seconds(60)};
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+/// Why gnuplot cannot be run ("" when `gnuplot --version` works).
+std::string gnuplot_problem(const Gnuplot& g);
+/// Runs a plot's script in `dir`; moves its SVG and PNG into place on success, else sets `error` (gnuplot's
+/// exit status and last line of standard error, or its time-out).  Throws Interrupted when cancelled.
+bool draw(const Gnuplot& g, const std::filesystem::path& dir, const std::string& name, std::string& error);
 
 }  // namespace report

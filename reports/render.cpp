@@ -143,15 +143,18 @@ Outcome render(const Options& options) {
                    trajectory_plot(results, s, plots_dir), stability_plot(s, plots_dir)})
       if (p) list.push_back(*p);
   }
-  const bool can_draw = options.plots && gnuplot_available(options.gnuplot);
+  const Gnuplot gnuplot{options.gnuplot, options.gnuplot_timeout, options.interrupted};
+  const std::string gnuplot_missing = options.plots ? gnuplot_problem(gnuplot) : std::string();
+  const bool can_draw = options.plots && gnuplot_missing.empty();
   if (options.plots && !can_draw)
-    outcome.problem = "gnuplot was not found ('" + options.gnuplot + "'; Debian: apt-get install gnuplot-nox)";
+    outcome.problem = gnuplot_missing + " (Debian: apt-get install gnuplot-nox)";
   else if (!options.plots)
     outcome.problem = "plots were not drawn (--no-plots)";
   for (const auto& [study, list] : plots)
     for (const auto& p : list) {
       std::string error;
-      if (can_draw && draw(options.gnuplot, plots_dir, p.name, error)) {
+      if (options.interrupted && *options.interrupted) throw Interrupted();
+      if (can_draw && draw(gnuplot, plots_dir, p.name, error)) {
         outcome.plots.push_back(p.name);
       } else {
         outcome.missing.push_back(p.name);

@@ -3,6 +3,8 @@
 /// beside it and bench.json (when `study bench` wrote one) only: no integrator, problem or Odeint code, so a
 /// report can be regenerated anywhere in seconds.  Same results, same bytes.
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -15,11 +17,18 @@ struct ReportError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Rendering was stopped by the cancellation flag (Ctrl-C): nothing was published.
+struct Interrupted : std::runtime_error {
+  Interrupted() : std::runtime_error("interrupted") {}
+};
+
 struct Options {
   std::filesystem::path results;  ///< the directory holding results.json
   std::filesystem::path out;      ///< where REPORT.md and plots/ go (default: results)
   bool plots = true;
-  std::string gnuplot = "gnuplot";
+  std::string gnuplot = "gnuplot";  ///< a program name on PATH or a path (started without a shell)
+  std::chrono::milliseconds gnuplot_timeout{std::chrono::seconds(60)};  ///< per plot; then it is stopped
+  const std::atomic<bool>* interrupted = nullptr;                       ///< set by a signal handler: stop
 };
 
 struct Outcome {

@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 #include <toml++/toml.h>
 
+#include "study/names.hpp"
 #include "study/problems/all.hpp"
 #include "study/registry.hpp"
 #include "study/tables/library.hpp"
@@ -122,8 +123,7 @@ void check_keys(const Reader& r, const toml::table& table) {
 /// name and title.
 void read_name(const Reader& r, Spec& s) {
   s.name = r.string("name", true);
-  if (s.name.empty() || s.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos)
-    r.fail("name", "'" + s.name + "' must be lowercase letters, digits, '-' or '_' (it names the output folder)");
+  if (const std::string why = name_problem(s.name); !why.empty()) r.fail("name", "'" + s.name + "' " + why);
   s.title = r.string("title", false);
   if (s.title.empty()) s.title = s.name;
 }

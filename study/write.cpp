@@ -13,9 +13,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#ifndef STUDY_SOURCE_DIR
-#define STUDY_SOURCE_DIR "."
-#endif
 #ifndef STUDY_CXX_FLAGS
 #define STUDY_CXX_FLAGS ""
 #endif
@@ -40,17 +37,6 @@ std::string csv_field(const std::string& s) {
   std::string q = "\"";
   for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
-}
-
-std::string command_output(const std::string& cmd) {
-  std::string out;
-  if (FILE* f = ::popen(cmd.c_str(), "r")) {
-    std::array<char, 256> buf{};
-    while (std::fgets(buf.data(), buf.size(), f)) out += buf.data();
-    ::pclose(f);
-  }
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  return out;
 }
 
 Json run_json(const Run& r) {
@@ -111,8 +97,7 @@ Meta collect_meta() {
       m.cpu = line.substr(line.find(':') + 2);
       break;
     }
-  m.revision = command_output("git -C '" + std::string(STUDY_SOURCE_DIR) + "' describe --always --dirty 2>/dev/null");
-  if (m.revision.empty()) m.revision = "unknown";
+  m.revision = source_revision();  // baked in at build time: no git, no shell at run time
   const std::time_t now = std::time(nullptr);
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));

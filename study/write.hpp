@@ -22,7 +22,9 @@ struct Meta {
   double elapsed_seconds = 0;
 };
 
-/// Compiler, flags, CPU, git revision, date (UTC).
+/// The build's source revision (cmake/revision.cmake, generated at build time).
+const char* source_revision();
+/// Compiler, flags, CPU, source revision, date (UTC).
 Meta collect_meta();
 
 /// The results document (what results.json holds).

@@ -11,6 +11,7 @@
 #include "reports/render.hpp"
 #include "study/order_fit.hpp"
 #include "study/schema.hpp"
+#include "study/suggest.hpp"
 
 namespace check {
 namespace {
@@ -408,16 +409,36 @@ void check_baseline(const Study& s, const Baseline& b, Checks& c) {
     }
 }
 
+/// Text for an XML attribute: markup escaped; control characters (which XML 1.0 forbids) and bytes that are not
+/// UTF-8 replaced by '?', so that a hostile name in a results file cannot make the JUnit file invalid.
 std::string xml(const std::string& s) {
   std::string out;
-  for (char ch : s) switch (ch) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto ch = static_cast<unsigned char>(s[i]);
+    if (ch >= 0x80) {  // a UTF-8 sequence: kept whole when it is one
+      const std::size_t len = ch >= 0xF0 && ch < 0xF5 ? 4 : ch >= 0xE0 ? 3 : ch >= 0xC2 && ch < 0xE0 ? 2 : 0;
+      bool ok = len > 0 && i + len <= s.size();
+      for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+      if (ok && len > 2) {  // no overlong forms, no surrogates, nothing above U+10FFFF
+        const auto second = static_cast<unsigned char>(s[i + 1]);
+        ok = !(ch == 0xE0 && second < 0xA0) && !(ch == 0xED && second > 0x9F) && !(ch == 0xF0 && second < 0x90) &&
+             !(ch == 0xF4 && second > 0x8F);
+      }
+      if (ok) out.append(s, i, len), i += len - 1;
+      else out += '?';
+      continue;
+    }
+    switch (ch) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
       case '\'': out += "&apos;"; break;
-      default: out += ch;
+      case '\t': out += "&#9;"; break;
+      case '\n': out += "&#10;"; break;
+      default: out += ch < 0x20 || ch == 0x7F ? '?' : static_cast<char>(ch);
     }
+  }
   return out;
 }
 
@@ -462,9 +483,32 @@ std::size_t Verdict::count(Outcome::Status s) const {
   return static_cast<std::size_t>(std::count_if(outcomes.begin(), outcomes.end(), [&](const Outcome& o) { return o.status == s; }));
 }
 
+namespace {
+
+/// Whether an outcome is about integrator `name` (its label, or its id followed by options: "rk4 x2").
+bool about(const Outcome& x, const std::string& name) {
+  return x.integrator == name || x.integrator.rfind(name + " ", 0) == 0;
+}
+
+/// A failure for something the user named that the results do not have.
+Outcome missing(const std::string& study, const std::string& integrator, const std::string& what, const std::string& action) {
+  Outcome x;
+  x.status = Outcome::fail, x.study = study, x.problem = "?", x.integrator = integrator, x.metric = "presence";
+  x.expected = what + " in the results", x.observed = "missing", x.off = action;
+  return x;
+}
+
+}  // namespace
+
 Verdict run_checks(const report::Results& results, const Baseline* baseline, const Options& o) {
+  if (!(std::isfinite(o.order_tolerance) && o.order_tolerance > 0))
+    throw std::invalid_argument(fmt::format("order tolerance {} must be a finite number > 0", o.order_tolerance));
+  auto selected = [&](const std::string& name) {
+    return o.studies.empty() || std::find(o.studies.begin(), o.studies.end(), name) != o.studies.end();
+  };
   Verdict v;
   for (const auto& s : results.studies) {
+    if (!selected(s.name)) continue;
     if (s.declared.empty())
       throw report::ReportError((results.dir / "results.json").string() + ": study '" + s.name +
                                 "' has no 'integrators' (written before `study check` existed): run `study run` again");
@@ -480,17 +524,32 @@ Verdict run_checks(const report::Results& results, const Baseline* baseline, con
     check_reversal(s, o, c);
     if (baseline) check_baseline(s, *baseline, c);
   }
-  check_unmeasurable_orders(results, o, v);
+  if (o.studies.empty()) check_unmeasurable_orders(results, o, v);
   if (baseline)
     for (const auto& e : baseline->entries)
-      if (!report::study_named(results, e.study)) {
-        Outcome x;
-        x.status = Outcome::fail, x.study = e.study, x.problem = "?", x.integrator = e.integrator, x.metric = "error constant";
-        x.expected = "the baseline's studies in the results";
-        x.observed = "study not in the results";
-        x.off = "run it, or regenerate the baseline from these results";
+      if (selected(e.study) && !report::study_named(results, e.study)) {
+        Outcome x = missing(e.study, e.integrator, "the baseline's studies", "run it, or regenerate the baseline from these results");
+        x.metric = "error constant", x.observed = "study not in the results";
         v.outcomes.push_back(std::move(x));
       }
+  for (const auto& name : o.studies)
+    if (!report::study_named(results, name))
+      v.outcomes.push_back(missing(name, "?", "study '" + name + "' (--study)", "run it (its spec's name must be " + name + ")"));
+  if (!o.integrators.empty()) {
+    std::erase_if(v.outcomes, [&](const Outcome& x) {
+      return x.metric != "presence" &&
+             std::none_of(o.integrators.begin(), o.integrators.end(), [&](const std::string& n) { return about(x, n); });
+    });
+    for (const auto& name : o.integrators) {
+      bool found = false;
+      for (const auto& s : results.studies)
+        if (selected(s.name))
+          for (const auto& d : s.declared) found = found || d.label == name || d.id == name;
+      if (!found)
+        v.outcomes.push_back(missing(o.studies.empty() ? "any study" : study::join(o.studies), name,
+                                     "integrator '" + name + "' (--integrator)", "add it to the spec's integrators and run again"));
+    }
+  }
   return v;
 }
 

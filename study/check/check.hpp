@@ -17,6 +17,9 @@ struct Options {
   double order_tolerance = report::order_tolerance;  ///< |observed - expected| allowed for an order
   double identity_factor = 10;   ///< identities hold within this many times the runs' measured round-off
   double reversal_allowance = 100;  ///< symmetric methods return to the start within this many eps per step
+  /// Only these studies (names) and integrators (labels or ids) are checked, and each must be in the results;
+  /// empty: every one.
+  std::vector<std::string> studies, integrators;
 };
 
 /// One check and its verdict: pass, fail, or undetermined (the data cannot decide; `off` then says why and
@@ -35,8 +38,11 @@ struct Outcome {
 struct Verdict {
   std::vector<Outcome> outcomes;
   std::size_t count(Outcome::Status s) const;
-  /// No check failed (strict: and none is undetermined either).
-  bool passed(bool strict = false) const { return count(Outcome::fail) == 0 && (!strict || count(Outcome::undetermined) == 0); }
+  /// At least one check was judged (passed or failed), none failed (strict: and none is undetermined either).
+  /// A gate with nothing judged does not pass: it would pass on an empty or unreadable study.
+  bool passed(bool strict = false) const {
+    return count(Outcome::pass) > 0 && count(Outcome::fail) == 0 && (!strict || count(Outcome::undetermined) == 0);
+  }
 };
 
 /// Runs every check on `results`; the baseline's error constants too when one is given.

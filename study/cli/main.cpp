@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -33,10 +34,6 @@
 #include "study/problems/all.hpp"
 #include "study/suggest.hpp"
 #include "study/tables/library.hpp"
-
-namespace study {
-const char* source_revision();  // generated at build time (cmake/revision.cmake)
-}
 
 namespace {
 
@@ -79,6 +76,11 @@ void list_problems() {
     for (const auto& info : P::params) params += fmt::format(" {}={}", info.name, info.default_value);
     fmt::print("  {:<20} dim {:>2}  exact {:<3}  {}  [{} ]\n", P::id, P::dim, yes_no(P::has_exact), P::summary, params);
   });
+}
+
+std::atomic<bool> interrupted{false};
+extern "C" void on_interrupt(int) {
+  if (interrupted.exchange(true)) std::_Exit(130);  // a second Ctrl-C: stop now (files are written atomically)
 }
 
 /// Splits "a,b,c" (spaces allowed) into its items.
@@ -153,10 +155,6 @@ int run_reference(const ReferenceArgs& a) {
   return EXIT_SUCCESS;
 }
 
-std::atomic<bool> interrupted{false};
-extern "C" void on_interrupt(int) {
-  if (interrupted.exchange(true)) std::_Exit(130);  // a second Ctrl-C: stop now (files are written atomically)
-}
 
 /// A spec argument: a path, or the name of a shipped spec ("kepler" for study/specs/kepler.toml).
 std::filesystem::path resolve_spec(const std::string& arg) {
@@ -188,6 +186,7 @@ struct ReportArgs {
   std::string out;
   bool no_plots = false;
   std::string gnuplot = "gnuplot";
+  double gnuplot_timeout = 60;
 };
 
 int run_report(const ReportArgs& a, bool quiet = false) {
@@ -196,6 +195,8 @@ int run_report(const ReportArgs& a, bool quiet = false) {
   o.out = a.out.empty() ? a.results : a.out;
   o.plots = !a.no_plots;
   o.gnuplot = a.gnuplot;
+  o.gnuplot_timeout = std::chrono::milliseconds(static_cast<long>(1000 * a.gnuplot_timeout));
+  o.interrupted = &interrupted;
   const report::Outcome r = report::render(o);
   if (!quiet) std::cout << "wrote " << r.markdown.string() << " with " << r.plots.size() << " plot(s)\n";
   if (!r.missing.empty()) std::cerr << "study report: " << r.missing.size() << " plot(s) missing: " << r.problem << "\n";
@@ -367,8 +368,6 @@ int run_study(const RunArgs& a) {
         last_tenth = tenth, last_phase = phase;
       }
     };
-  std::signal(SIGINT, on_interrupt);
-  std::signal(SIGTERM, on_interrupt);
   if (!a.quiet)
     std::cerr << "study run: " << specs.size() << " spec(s), " << o.jobs << " job(s), results in " << a.out << "/\n";
   const auto t0 = std::chrono::steady_clock::now();
@@ -413,7 +412,7 @@ int run_study(const RunArgs& a) {
     if (reused) std::cout << " (" << reused << " of " << runs << " runs from the run cache, timed again; --rerun measures them anew)";
     std::cout << "\n";
   }
-  if (!a.no_report) return run_report({.results = a.out, .out = "", .no_plots = false, .gnuplot = "gnuplot"}, a.quiet);
+  if (!a.no_report) return run_report({.results = a.out, .out = "", .no_plots = false, .gnuplot = "gnuplot", .gnuplot_timeout = 60}, a.quiet);
   return EXIT_SUCCESS;
 }
 
@@ -421,6 +420,7 @@ struct CheckArgs {
   std::string results = "results";
   std::string baseline, junit;
   double order_tolerance = check::Options{}.order_tolerance;
+  std::vector<std::string> studies, integrators;
   bool verbose = false, strict = false;
 };
 
@@ -431,6 +431,7 @@ int run_check(const CheckArgs& a) {
   if (!a.baseline.empty()) baseline = check::read_baseline(a.baseline);
   check::Options o;
   o.order_tolerance = a.order_tolerance;
+  o.studies = a.studies, o.integrators = a.integrators;
   const check::Verdict v = check::run_checks(results, baseline ? &*baseline : nullptr, o);
   for (const auto& x : v.outcomes)
     if (a.verbose || x.status != check::Outcome::pass) std::cout << x.line() << "\n";
@@ -441,6 +442,9 @@ int run_check(const CheckArgs& a) {
                            a.strict && v.count(check::Outcome::undetermined) ? " (--strict: undetermined fails)" : "",
                            baseline ? "; baseline " + a.baseline : "; error constants not checked (no --baseline)",
                            a.verbose ? "" : " (-v lists the passes too)");
+  if (v.count(check::Outcome::pass) + v.count(check::Outcome::fail) == 0)
+    std::cout << "study check: FAIL: no check was judged (" << v.count(check::Outcome::undetermined)
+              << " undetermined): a gate that judged nothing does not pass; the lines above say what would decide them\n";
   return v.passed(a.strict) ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
@@ -558,7 +562,11 @@ int main(int argc, char** argv) {
   repcmd->add_option("results", rep.results, "results directory holding results.json (default: results)");
   repcmd->add_option("--out,-o", rep.out, "where REPORT.md and plots/ go (default: the results directory)");
   repcmd->add_flag("--no-plots", rep.no_plots, "write the plot data and scripts but do not run gnuplot");
-  repcmd->add_option("--gnuplot", rep.gnuplot, "the gnuplot command (default: gnuplot)");
+  repcmd->add_option("--gnuplot", rep.gnuplot, "the gnuplot program: a name on PATH or a path, started without a shell "
+                                               "(default: gnuplot)");
+  repcmd->add_option("--gnuplot-timeout", rep.gnuplot_timeout, "seconds one plot may take before gnuplot is stopped and the "
+                                                               "plot reported missing (default 60)")
+      ->check(CLI::Range(0.1, 3600.0));
 
   CheckArgs chk;
   auto* chkcmd = app.add_subcommand("check", "the CI gate: check a results directory against the integrators' declared "
@@ -567,13 +575,19 @@ int main(int argc, char** argv) {
   chkcmd->add_option("--baseline", chk.baseline, "baseline of error constants (TOML, written by `study baseline`)");
   chkcmd->add_option("--junit", chk.junit, "also write the verdict as JUnit XML to this file");
   chkcmd->add_option("--order-tolerance", chk.order_tolerance, "largest |observed - expected| order (default 0.2)")
-      ->check(CLI::Range(0.01, 1.0));
+      ->check(CLI::Range(0.01, 1.0))
+      ->check(CLI::Validator([](std::string& x) { return std::isfinite(std::strtod(x.c_str(), nullptr)) ? "" : "must be a finite number"; },
+                             "FINITE"));
+  chkcmd->add_option("--study", chk.studies, "check only this study (repeatable); it must be in the results");
+  chkcmd->add_option("--integrator", chk.integrators, "check only this integrator, a label or an id (repeatable); it must be "
+                                                      "in the results");
   chkcmd->add_flag("--verbose,-v", chk.verbose, "print every check, also those that pass");
   chkcmd->add_flag("--strict", chk.strict, "an undetermined check fails too (for a CI that wants every check decided)");
   chkcmd->footer("Every check is PASS, FAIL, or UNDETERMINED when the data cannot decide (it then says why and what would\n"
                  "decide it). One line per failed or undetermined check: study (problem) | integrator | metric | expected |\n"
                  "observed | window | how far off, or why undetermined | to decide: what to do.\n"
-                 "Exit status: 0 no check failed, 1 a check failed (--strict: or is undetermined), 2 unreadable results or baseline.");
+                 "Exit status: 0 no check failed and at least one passed, 1 a check failed, no check could be judged, or a\n"
+                 "--study/--integrator is missing (--strict: or a check is undetermined), 2 unreadable results or baseline.");
 
   BaselineArgs base;
   auto* basecmd = app.add_subcommand("baseline", "write (or update) a baseline of error constants from a results directory, "
@@ -637,6 +651,8 @@ int main(int argc, char** argv) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
+  std::signal(SIGINT, on_interrupt);  // every command stops at the next check of the flag; a second signal at once
+  std::signal(SIGTERM, on_interrupt);
   try {
     if (*refcmd) return run_reference(ref);
     if (*runcmd) return run_study(run);
@@ -648,6 +664,9 @@ int main(int argc, char** argv) {
     if (*list) study::tables::shipped_library();  // a broken library is an error (exit 2), not a half-printed list
   } catch (const study::Interrupted&) {
     std::cerr << "\nstudy run: interrupted; no results were written\n";
+    return 130;
+  } catch (const report::Interrupted&) {
+    std::cerr << "\nstudy " << app.get_subcommands().front()->get_name() << ": interrupted; the report was not written\n";
     return 130;
   } catch (const study::SpecError& e) {
     std::cerr << "study: " << e.what() << "\n";

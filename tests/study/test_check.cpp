@@ -4,7 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <algorithm>
 #include <limits>
+
+#include <expat.h>
 
 #include "reports/render.hpp"
 #include "study/check/check.hpp"
@@ -121,6 +124,53 @@ TEST_CASE("undetermined fails the gate only when strict", "[check]") {
   CHECK_FALSE(v.passed());
   v.outcomes[1].status = Outcome::pass;
   CHECK(v.passed(true));
+}
+
+TEST_CASE("a gate that judged nothing does not pass: no checks, or only undetermined ones", "[check][hardening]") {
+  check::Verdict v;
+  CHECK_FALSE(v.passed());
+  v.outcomes.resize(2);
+  v.outcomes[0].status = v.outcomes[1].status = Outcome::undetermined;
+  CHECK_FALSE(v.passed());
+  v.outcomes[0].status = Outcome::pass;
+  CHECK(v.passed());
+}
+
+TEST_CASE("the gate named to studies and integrators: only those are checked, and a name the results lack is a failure", "[check][hardening]") {
+  report::Results r;
+  r.schema_version = study::results_schema_version;
+  report::Study s = study_of();
+  s.orders = {order("global", 2, 2.0)};
+  s.runs = {run("m", 0.1, 1e-3)};
+  report::Study t = s;
+  t.name = "t";
+  r.studies = {s, t};
+  check::Options o;
+  const auto all = check::run_checks(r, nullptr, o).outcomes;
+  o.studies = {"t"};
+  const auto only_t = check::run_checks(r, nullptr, o).outcomes;
+  REQUIRE_FALSE(only_t.empty());
+  CHECK(only_t.size() < all.size());
+  for (const auto& x : only_t) CHECK(x.study == "t");
+  o.studies = {"t", "u"};
+  const auto with_u = check::run_checks(r, nullptr, o);
+  CHECK_FALSE(with_u.passed());
+  CHECK(std::count_if(with_u.outcomes.begin(), with_u.outcomes.end(), [](const Outcome& x) {
+          return x.status == Outcome::fail && x.study == "u" && x.observed == "missing";
+        }) == 1);
+  o.studies = {};
+  o.integrators = {"m"};
+  CHECK(check::run_checks(r, nullptr, o).outcomes.size() == all.size());
+  o.integrators = {"m", "rk9"};
+  const auto with_rk9 = check::run_checks(r, nullptr, o);
+  CHECK_FALSE(with_rk9.passed());
+  CHECK(with_rk9.outcomes.back().integrator == "rk9");
+  CHECK(with_rk9.outcomes.back().status == Outcome::fail);
+  o.integrators = {};
+  for (const double bad : {std::nan(""), std::numeric_limits<double>::infinity(), 0.0, -0.1}) {
+    o.order_tolerance = bad;
+    CHECK_THROWS_WITH(check::run_checks(r, nullptr, o), Catch::Contains("must be a finite number > 0"));
+  }
 }
 
 TEST_CASE("a failure line names the study, problem, integrator, metric, expectation, observation, window and distance",
@@ -425,6 +475,35 @@ TEST_CASE("JUnit XML: one testsuite per study, failures and skips with escaped m
   CHECK_THAT(xml, Catch::Contains("<failure message=\"FAIL s&lt;1&gt; (kepler) | rk4 &amp; &quot;friends&quot; | global order"));
   CHECK_THAT(xml, Catch::Contains("<testsuite name=\"t\" tests=\"2\" failures=\"0\" skipped=\"1\">"));
   CHECK_THAT(xml, Catch::Contains("<skipped message="));
+}
+
+namespace {
+/// Whether expat, a conforming XML parser, accepts the whole document; `error` says where it stopped.
+bool well_formed(const std::string& xml, std::string& error) {
+  XML_Parser p = XML_ParserCreate("UTF-8");
+  const bool ok = XML_Parse(p, xml.data(), static_cast<int>(xml.size()), 1) == XML_STATUS_OK;
+  if (!ok) error = std::string(XML_ErrorString(XML_GetErrorCode(p))) + " at line " + std::to_string(XML_GetCurrentLineNumber(p));
+  XML_ParserFree(p);
+  return ok;
+}
+}  // namespace
+
+TEST_CASE("JUnit XML stays well-formed with control characters, bad UTF-8 and markup in names", "[check][junit][hardening]") {
+  check::Verdict v;
+  Outcome a;
+  a.status = Outcome::fail, a.study = std::string("s\x01\x1b[31m\x7f"), a.problem = "kepler", a.metric = "global order";
+  a.integrator = std::string("rk4\n\t<x>&\"'\xff\xc3\x28\xed\xa0\x80 \xc3\xa9");  // é kept, the rest made safe
+  a.expected = "4", a.observed = std::string("\0", 1) + "1";
+  v.outcomes = {a};
+  const std::string xml = check::junit_xml(v);
+  std::string error;
+  CHECK(well_formed(xml, error));
+  INFO(error);
+  CHECK_THAT(xml, Catch::Contains("rk4&#10;&#9;&lt;x&gt;&amp;&quot;&apos;") && Catch::Contains("\xc3\xa9"));
+  // A planted defect: the raw text is rejected by the same parser, so the check above can fail.
+  std::string raw = xml;
+  raw.insert(raw.find("<testsuite "), std::string("<x a=\"\x01\"/>"));
+  CHECK_FALSE(well_formed(raw, error));
 }
 
 TEST_CASE("results written before study check existed, or before verdicts, are refused with a clear message", "[check]") {

@@ -1,0 +1,110 @@
+#include "reports/process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <thread>
+
+extern char** environ;
+
+namespace report {
+
+std::string ProcessResult::describe(std::chrono::milliseconds limit) const {
+  std::string tail = error;
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
+  if (const auto nl = tail.rfind('\n'); nl != std::string::npos) tail = tail.substr(nl + 1);  // its last line
+  if (!started) return error;
+  if (timed_out) return "timed out after " + std::to_string(limit.count() / 1000.0).substr(0, 5) + " s and was stopped";
+  if (cancelled) return "stopped (interrupted)";
+  if (signal) return "killed by signal " + std::to_string(signal) + (tail.empty() ? "" : ": " + tail);
+  return "exit status " + std::to_string(exit_code) + (tail.empty() ? "" : ": " + tail);
+}
+
+ProcessResult run_process(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
+                          std::chrono::milliseconds limit, const std::atomic<bool>* cancel) {
+  ProcessResult r;
+  if (argv.empty() || argv.front().empty()) {
+    r.error = "no program given";
+    return r;
+  }
+  std::string program = argv.front();
+  // A path with a '/' is taken from our directory, not from `cwd` (where the child starts).
+  if (program.find('/') != std::string::npos) program = std::filesystem::absolute(program).string();
+  std::vector<char*> args;
+  args.push_back(program.data());
+  std::vector<std::string> rest(argv.begin() + 1, argv.end());
+  for (auto& a : rest) args.push_back(a.data());
+  args.push_back(nullptr);
+
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    r.error = std::string("cannot create a pipe: ") + std::strerror(errno);
+    return r;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
+  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+  pid_t pid = 0;
+  const int rc = ::posix_spawnp(&pid, program.c_str(), &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fds[1]);
+  if (rc != 0) {
+    ::close(fds[0]);
+    r.error = "cannot start '" + argv.front() + "': " + std::strerror(rc) +
+              (rc == ENOENT ? " (not found: install it, or name the program's path)" : "");
+    return r;
+  }
+  r.started = true;
+  const auto start = std::chrono::steady_clock::now();
+  bool open = true;
+  std::array<char, 4096> buf{};
+  auto drain = [&](int wait_ms) {
+    pollfd p{fds[0], POLLIN, 0};
+    if (::poll(&p, 1, wait_ms) <= 0) return;
+    const ssize_t n = ::read(fds[0], buf.data(), buf.size());
+    if (n <= 0) {
+      open = false;
+      return;
+    }
+    r.error.append(buf.data(), static_cast<std::size_t>(n));
+    if (r.error.size() > 4096) r.error.erase(0, r.error.size() - 4096);
+  };
+  int status = 0;
+  while (true) {
+    if (open) drain(20);
+    else std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const pid_t w = ::waitpid(pid, &status, WNOHANG);
+    if (w == pid) break;
+    if (w < 0 && errno != EINTR) break;
+    const bool late = std::chrono::steady_clock::now() - start > limit, stop = cancel && cancel->load();
+    if (late || stop) {
+      ::kill(pid, SIGKILL);
+      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      r.timed_out = late && !stop, r.cancelled = stop;
+      ::close(fds[0]);
+      return r;
+    }
+  }
+  while (open) {  // what it wrote just before it exited; a grandchild holding the pipe does not keep us here
+    const std::size_t before = r.error.size();
+    drain(0);
+    if (r.error.size() == before) break;
+  }
+  ::close(fds[0]);
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  return r;
+}
+
+}  // namespace report

@@ -1,0 +1,24 @@
+#pragma once
+/// The grammar of every name that becomes a file or folder name (a study's name, a plot's): lowercase letters,
+/// digits, '-' and '_', starting with a letter or digit, at most 64 characters.  The spec parser and the results
+/// loader both hold names to it, so a results file from elsewhere cannot name a path outside its folder.
+
+#include <string>
+#include <string_view>
+
+namespace study {
+
+inline constexpr std::size_t max_name_length = 64;
+
+/// Why `name` is not a valid file name by the grammar above; "" when it is.
+inline std::string name_problem(std::string_view name) {
+  if (name.empty()) return "is empty";
+  if (name.size() > max_name_length)
+    return "is " + std::to_string(name.size()) + " characters long (at most " + std::to_string(max_name_length) + ")";
+  if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string_view::npos)
+    return "must be lowercase letters, digits, '-' or '_' (it names the output folder)";
+  if (name.front() == '-' || name.front() == '_') return "must start with a lowercase letter or a digit";
+  return "";
+}
+
+}  // namespace study

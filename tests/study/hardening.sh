@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Hostile and careless input, each case named after what it proves (issue 18).  Usage: hardening.sh STUDY FIXTURE_DIR
+# FIXTURE_DIR holds a results.json (tests/reports/fixture).  Prints one line per case and "N passed, M failed".
+set -u
+study=$(realpath "$1")
+fixture=$(realpath "$2")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok: $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
+# expect NAME EXIT_CODE PATTERN CMD...: the command exits with EXIT_CODE and its output matches PATTERN.
+expect() {
+  local name=$1 code=$2 pattern=$3
+  shift 3
+  local out rc
+  out=$("$@" 2>&1); rc=$?
+  if [ "$rc" -eq "$code" ] && grep -qE -- "$pattern" <<<"$out"; then ok "$name"; else bad "$name (exit $rc, expected $code): $(head -c 600 <<<"$out")"; fi
+}
+# A copy of the fixture's results.json whose first study has another name (no '|', '&' or '\\' in it).
+hostile_copy() {
+  mkdir -p "$1"
+  sed "0,/\"name\": \"fixture\"/s||\"name\": \"$2\"|" "$fixture/results.json" > "$1/results.json"
+}
+
+cd "$tmp" || exit 1
+
+# 1. No shell: a study name with shell syntax is refused by the loader; nothing runs, nothing is written.
+hostile_copy "$tmp/inj" "x'; touch owned; '"
+expect "a study name with shell syntax is refused, naming the field" 2 "studies\[0\]\.name: 'x'; touch owned; '' must be lowercase" \
+  "$study" report "$tmp/inj"
+[ ! -e "$tmp/owned" ] && [ ! -e "$tmp/inj/owned" ] && [ ! -e "$tmp/inj/REPORT.md" ] && ok "nothing ran and nothing was written for it" ||
+  bad "a hostile name ran a command or wrote a report"
+
+# 2. Path traversal: a name with ../ is refused before any file is opened.
+hostile_copy "$tmp/trav" "../../somewhere"
+expect "a study name with ../ is refused" 2 "studies\[0\]\.name: '\.\./\.\./somewhere' must be lowercase" "$study" report "$tmp/trav"
+[ ! -e "$tmp/somewhere" ] && ok "nothing was written outside the output folder" || bad "a file appeared outside the output folder"
+
+# 3. A title with a line break and a backquote reaches gnuplot as text: no command runs.
+mkdir -p "$tmp/title"
+cp -r "$fixture"/. "$tmp/title/"
+sed -i 's/"title": "Fixture: pendulum"/"title": "Fixture\\n system(\\"touch owned2\\") `touch owned3` '"'"'"/' "$tmp/title/results.json"
+"$study" report "$tmp/title" > "$tmp/title.out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ ! -e "$tmp/title/plots/owned2" ] && [ ! -e "$tmp/title/plots/owned3" ] && [ ! -e "$tmp/owned2" ] &&
+   [ -s "$tmp/title/plots/fixture-global.svg" ]; then
+  ok "a title with a line break and backquotes is drawn as text, and runs nothing"
+else
+  bad "hostile title: exit $rc, $(head -c 400 "$tmp/title.out"); $(ls "$tmp/title/plots" | head -3)"
+fi
+
+# 4. gnuplot is a program started with an argument vector and a time limit.
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\nif [ "$1" = "--version" ]; then echo fake; exit 0; fi\nsleep 30\n' > "$tmp/bin/slowplot"
+printf '#!/bin/sh\nif [ "$1" = "--version" ]; then exit 0; fi\necho "line 3: undefined variable: oops" >&2\nexit 1\n' > "$tmp/bin/failplot"
+chmod +x "$tmp/bin/slowplot" "$tmp/bin/failplot"
+cp -r "$fixture" "$tmp/slow"
+start=$(date +%s)
+expect "a hanging gnuplot is stopped at --gnuplot-timeout and the plots reported missing" 0 "missing: gnuplot failed on .*timed out after 0.3" \
+  "$study" report "$tmp/slow" --gnuplot "$tmp/bin/slowplot" --gnuplot-timeout 0.3
+[ $(( $(date +%s) - start )) -lt 25 ] && ok "the time limit bounds the whole report" || bad "the report waited for a hanging gnuplot"
+cp -r "$fixture" "$tmp/failing"
+expect "gnuplot's own error message reaches the user" 0 "gnuplot failed on .*exit status 1: line 3: undefined variable: oops" \
+  "$study" report "$tmp/failing" --gnuplot "$tmp/bin/failplot"
+cp -r "$fixture" "$tmp/absent"
+expect "a gnuplot that is not installed is named, with the package to install" 0 "cannot run gnuplot \('no-such-gnuplot'.*not found.*apt-get install gnuplot-nox" \
+  "$study" report "$tmp/absent" --gnuplot no-such-gnuplot
+[ -d "$tmp/slow/plots" ] && [ -d "$tmp/failing/plots" ] && [ -z "$(find "$tmp/slow" "$tmp/failing" -name '.*tmp*')" ] && ok "no temporary pictures are left behind" ||
+  bad "temporary files left: $(find "$tmp/slow" "$tmp/failing" -name '.*tmp*' | head -3)"
+
+# 5. SIGINT during study report: it stops within a second, exit 130, and a second signal is not needed.
+cp -r "$fixture" "$tmp/sig"
+"$study" report "$tmp/sig" --gnuplot "$tmp/bin/slowplot" > "$tmp/sig.out" 2>&1 &
+pid=$!
+sleep 0.5
+start=$(date +%s%N)
+kill -INT $pid
+wait $pid
+rc=$?
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+[ $rc -eq 130 ] && [ $ms -lt 1500 ] && grep -q "interrupted; the report was not written" "$tmp/sig.out" &&
+  ok "Ctrl-C stops study report within a second (${ms} ms), exit 130" || bad "SIGINT during report: exit $rc after ${ms} ms: $(cat "$tmp/sig.out")"
+
+# 6. The gate cannot pass on nothing.
+expect "study check with a study the results do not have fails, naming it" 1 "FAIL no-such-study .*missing" \
+  "$study" check "$fixture" --study no-such-study
+expect "study check with an integrator the results do not have fails, naming it" 1 "FAIL .*\| rk9 \| presence .*missing" \
+  "$study" check "$fixture" --integrator rk9
+expect "study check --order-tolerance nan is a usage error" 2 "order-tolerance.*finite" "$study" check "$fixture" --order-tolerance nan
+expect "study check --order-tolerance inf is a usage error" 2 "order-tolerance" "$study" check "$fixture" --order-tolerance inf
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
