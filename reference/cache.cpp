@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -11,8 +13,11 @@
 #include <system_error>
 #include <thread>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <boost/crc.hpp>
-#include <boost/uuid/detail/sha1.hpp>
+#include <xxhash.h>
 
 namespace reference::cache {
 namespace {
@@ -27,18 +32,49 @@ std::string crc32_hex(const std::string& text) {
 
 }  // namespace
 
-std::string sha1_hex(const std::string& text) {
-  boost::uuids::detail::sha1 sha;
-  sha.process_bytes(text.data(), text.size());
-  boost::uuids::detail::sha1::digest_type digest;
-  sha.get_digest(digest);
-  char buf[41];
-  for (int i = 0; i < 5; ++i) std::snprintf(buf + 8 * i, 9, "%08x", digest[i]);
+std::string digest_hex(const std::string& text) {
+  const XXH128_hash_t h = XXH3_128bits(text.data(), text.size());
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(h.high64), static_cast<unsigned long long>(h.low64));
   return buf;
 }
 
+namespace {
+
+/// The whole content of a regular file, or nullopt: a FIFO, a device or a folder under the cache's name is never
+/// read (opened without blocking, checked with fstat before the first read).
+std::optional<std::string> read_regular(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  std::optional<std::string> text;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    text.emplace();
+    char buf[65536];
+    for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) != 0;) {
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        text.reset();
+        break;
+      }
+      text->append(buf, static_cast<std::size_t>(n));
+    }
+  }
+  ::close(fd);
+  return text;
+}
+
+/// Warns once per process that the cache cannot be written, and goes on without it.
+void warn_unwritable(const std::string& what) {
+  static std::atomic<bool> warned{false};
+  if (!warned.exchange(true))
+    std::fprintf(stderr, "study: warning: %s; going on without writing the cache (results are unaffected)\n", what.c_str());
+}
+
+}  // namespace
+
 std::filesystem::path file_for(const std::filesystem::path& dir, const std::string& key) {
-  return dir / (sha1_hex(key) + ".json");
+  return dir / (digest_hex(key) + ".json");
 }
 
 std::optional<nlohmann::json> load(const std::filesystem::path& dir, const std::string& key, std::string* why_not) {
@@ -47,13 +83,13 @@ std::optional<nlohmann::json> load(const std::filesystem::path& dir, const std::
     return std::nullopt;
   };
   const auto path = file_for(dir, key);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return reject("no cache file");
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return reject("no cache file");
+  const std::optional<std::string> text = read_regular(path);
+  if (!text) return reject(path.string() + " is not a regular file (ignored)");
   nlohmann::json file;
   try {
-    file = nlohmann::json::parse(text.str());
+    file = nlohmann::json::parse(*text);
   } catch (const std::exception&) {
     return reject(path.string() + " is not valid JSON (truncated or corrupt)");
   }
@@ -69,13 +105,13 @@ std::optional<nlohmann::json> load(const std::filesystem::path& dir, const std::
 void store(const std::filesystem::path& dir, const std::string& key, const nlohmann::json& payload, int indent) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec) throw std::runtime_error("cannot create the reference cache directory " + dir.string() + ": " + ec.message());
+  if (ec) return warn_unwritable("cannot create the cache folder " + dir.string() + " (" + ec.message() + ")");
   const nlohmann::json file{{"format", format_version}, {"key", key}, {"checksum", crc32_hex(payload.dump())},
                             {"payload", payload}};
   // Unique per process and thread, in the same directory so that rename is atomic.
   static std::atomic<unsigned> counter{0};
   std::ostringstream tmp_name;
-  tmp_name << "." << sha1_hex(key).substr(0, 12) << ".tmp." << ::getpid() << "." << std::this_thread::get_id() << "."
+  tmp_name << "." << digest_hex(key).substr(0, 12) << ".tmp." << ::getpid() << "." << std::this_thread::get_id() << "."
            << counter++;
   const auto target = file_for(dir, key), tmp = dir / tmp_name.str();
   {
@@ -83,14 +119,20 @@ void store(const std::filesystem::path& dir, const std::string& key, const nlohm
     out << file.dump(indent) << '\n';
     out.flush();
     if (!out) {
+      const std::string why = std::strerror(errno);
       std::filesystem::remove(tmp, ec);
-      throw std::runtime_error("cannot write the reference cache file " + tmp.string());
+      return warn_unwritable("cannot write the cache file " + tmp.string() + " (" + why + ")");
     }
+  }
+  // Never over a special file or a folder of that name (rename would replace a FIFO; a folder would make it fail).
+  if (std::filesystem::exists(target, ec) && !std::filesystem::is_regular_file(target, ec)) {
+    std::filesystem::remove(tmp, ec);
+    return warn_unwritable(target.string() + " is not a regular file");
   }
   std::filesystem::rename(tmp, target, ec);
   if (ec) {
     std::filesystem::remove(tmp, ec);
-    throw std::runtime_error("cannot move the reference cache file into place at " + target.string() + ": " + ec.message());
+    return warn_unwritable("cannot move the cache file into place at " + target.string() + " (" + ec.message() + ")");
   }
 }
 

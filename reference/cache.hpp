@@ -1,5 +1,5 @@
 #pragma once
-/// The on-disk reference cache: one JSON file per request, named by the SHA-1 of a canonical key text
+/// The on-disk reference cache: one JSON file per request, named by the XXH3-128 digest of a canonical key text
 /// (format version, solver, problem, every parameter, initial state, times, tolerances).  The file holds the
 /// key itself and a CRC-32 of its payload: a corrupt, truncated or foreign file is detected and ignored,
 /// never trusted.  Writes go to a unique temporary file in the same directory, then rename(2): readers see
@@ -15,8 +15,8 @@ namespace reference::cache {
 
 inline constexpr int format_version = 1;
 
-/// Hex SHA-1 of text.
-std::string sha1_hex(const std::string& text);
+/// The XXH3 128-bit digest of text, in hex (32 digits): cache file names and keys, not a security boundary.
+std::string digest_hex(const std::string& text);
 
 /// The payload stored under `key` in `dir`, if a sound file is there; `why_not` says why a file was rejected.
 std::optional<nlohmann::json> load(const std::filesystem::path& dir, const std::string& key, std::string* why_not = nullptr);

@@ -29,6 +29,7 @@ struct extract_value_type<boost::multiprecision::cpp_bin_float_50, void> {
 #include <boost/numeric/odeint.hpp>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -39,6 +40,7 @@ struct extract_value_type<boost::multiprecision::cpp_bin_float_50, void> {
 
 #include "integrators/method.hpp"
 #include "reference/decimal.hpp"
+#include "reference/reference.hpp"
 
 namespace reference::detail {
 
@@ -68,7 +70,7 @@ Real time_of(const R& t) {
 template <class P>
 SolutionIn<typename P::real_type> solve(const P& p, const typename P::State& start,
                                         const std::vector<typename P::real_type>& times, typename P::real_type tol,
-                                        std::uint64_t max_steps) {
+                                        std::uint64_t max_steps, const std::atomic<bool>* cancel = nullptr) {
   namespace odeint = boost::numeric::odeint;
   using Real = typename P::real_type;
   constexpr std::size_t D = P::dim;
@@ -84,6 +86,7 @@ SolutionIn<typename P::real_type> solve(const P& p, const typename P::State& sta
   SolutionIn<Real> out;
   Real reached = 0;
   auto system = [&](const X& x, X& dx, Real tau) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) throw Cancelled();
     ++out.evaluations;
     reached = std::max(reached, tau * T);
     typename P::Vec q, v, a;
@@ -117,6 +120,8 @@ SolutionIn<typename P::real_type> solve(const P& p, const typename P::State& sta
     odeint::integrate_times(stepper, system, x, taus.begin(), taus.end(), Real(1) / 64, record,
                             odeint::max_step_checker(max_steps));
   } catch (const SolveFailure&) {
+    throw;
+  } catch (const Cancelled&) {
     throw;
   } catch (const std::exception& e) {
     throw SolveFailure(e.what(), time_of(reached));

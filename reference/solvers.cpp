@@ -55,7 +55,8 @@ Solved describe(const std::string& problem, const study::ParamValues& params,
 
 Solved solve_twice(const std::string& problem, const study::ParamValues& params,
                    const std::optional<std::pair<std::vector<Real>, std::vector<Real>>>& initial,
-                   const std::vector<Real>& times, Real tol, Real check_tol, std::uint64_t max_steps, bool concurrent) {
+                   const std::vector<Real>& times, Real tol, Real check_tol, std::uint64_t max_steps, bool concurrent,
+                   const std::atomic<bool>* cancel) {
   Solved out;
   study::with_problem<Real>(problem, params, [&](const auto& p) {
     using P = std::decay_t<decltype(p)>;
@@ -63,7 +64,7 @@ Solved solve_twice(const std::string& problem, const study::ParamValues& params,
     const auto start = start_of(p, initial, problem);
     auto run = [&](Real t, const char* which) {
       try {
-        return solve(p, start, times, t, max_steps);
+        return solve(p, start, times, t, max_steps, cancel);
       } catch (const SolveFailure& f) {
         throw ReferenceError("reference for " + problem + " (" + describe_params(out) + ") failed in the " + which +
                              " solve (tolerance " + to_decimal(t).substr(0, 8) + ") at t = " +

@@ -70,7 +70,13 @@ RefTable build_reference(const Spec& spec, const ParamValues& params, const Engi
   ro.cache_dir = o.cache_dir;
   ro.use_cache = o.use_cache;
   ro.concurrent = o.jobs > 1;  // --jobs 1 means one thread
-  const reference::Reference ref = reference::compute(request, ro);
+  ro.cancel = o.interrupted;
+  reference::Reference ref;
+  try {
+    ref = reference::compute(request, ro);
+  } catch (const reference::Cancelled&) {
+    throw Interrupted();
+  }
 
   RefTable table;
   table.at[RefReal(0)] = {q0, v0};

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <thread>
 
+#include "study/cancel.hpp"
 #include "study/methods.hpp"
 #include "study/stages.hpp"
 
@@ -57,6 +58,7 @@ void run_hand_written_task(TaskKind kind, const Spec& spec, const SpecIntegrator
 
 std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const EngineOptions& o, const TaskRunner& runner) {
   const TaskRunner run_task = runner ? runner : TaskRunner(&run_hand_written_task);
+  cancel_flag.store(o.interrupted);  // the long loops inside each task ask it (study/cancel.hpp)
   std::vector<StudyResult> results(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) results[i].spec = specs[i];
 

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cmath>
 
+#include "study/cancel.hpp"
+#include "study/engine.hpp"
 #include "study/problems/all.hpp"
 
 namespace study::engine {
@@ -21,7 +23,10 @@ Shadow run_shadow(const MethodOn<P>& m, const P& p, const Grid& grid, const Cont
   const auto start = p.initial();
   for (std::size_t i = 0; i < P::dim; ++i) x.q[i] = start.q[i], x.v[i] = start.v[i];
   try {
-    for (long k = 0; k < grid.n; ++k) shadow->step(x, static_cast<long double>(grid.step(k)), pl);
+    for (long k = 0; k < grid.n; ++k) {
+      if (k % cancel_check_interval == 0 && cancelled()) throw Interrupted();
+      shadow->step(x, static_cast<long double>(grid.step(k)), pl);
+    }
   } catch (const ode::ConvergenceError&) {
     return {};
   }
@@ -112,6 +117,7 @@ Run measure(const MethodOn<P>& m, const P& p, const Spec& spec, const Integrator
   double l_max = 0;
   const bool want_energy = spec.wants("energy");  // not in the loop: a string comparison per step cost 7 % of a study
   for (long k = 0;; ++k) {
+    if (k % cancel_check_interval == 0 && cancelled()) throw Interrupted();
     if (next_sample < samples.size() && samples[next_sample] == k) {
       ++next_sample;
       const double phase = ref.present() ? relative_error(s, ref.state(grid.time(k)), ref).first : not_measured;
@@ -187,6 +193,7 @@ Run measure(const MethodOn<P>& m, const P& p, const Spec& spec, const Integrator
     const State start = p.initial();
     try {
       for (long k = n - 1; k >= 0; --k) {
+        if (k % cancel_check_interval == 0 && cancelled()) throw Interrupted();
         stepper->step(back, -grid.step(k), counted);
         if (!finite_and_sane(back, limit)) throw ode::ConvergenceError("left the finite range");
       }
@@ -283,6 +290,7 @@ EnergyLong energy_run(const MethodOn<P>& m, const P& p, const Spec& spec, const 
   const double e0 = p.energy(s), scale = std::abs(e0) > 0 ? std::abs(e0) : 1.0;
   std::size_t next = 0;
   for (long k = 1; k <= e.steps; ++k) {
+    if (k % cancel_check_interval == 0 && cancelled()) throw Interrupted();
     try {
       stepper->step(s, h, counted);
     } catch (const ode::ConvergenceError&) {

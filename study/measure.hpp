@@ -46,7 +46,7 @@ struct Context {
   std::optional<std::filesystem::path> shadow_cache;  ///< where round-off shadows are cached (none: not cached)
   std::optional<std::filesystem::path> run_cache;     ///< where whole runs are cached (none: not cached)
   bool reuse_runs = true;                             ///< read the run cache (else only refresh it)
-  std::string ref_digest;                             ///< SHA-1 of the reference table: part of a run's cache key
+  std::string ref_digest;                             ///< XXH3-128 digest of the reference table: part of a run's cache key
 };
 
 /// t = k h exactly (a double h times an integer k fits in float128's 113 bits).

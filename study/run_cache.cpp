@@ -108,7 +108,7 @@ std::vector<double> exact_vector(const nlohmann::json& a) {
 
 }  // namespace
 
-/// SHA-1 of the reference table (times, states, scales, bound): a run's errors depend on every digit of it.
+/// XXH3-128 digest of the reference table (times, states, scales, bound): a run's errors depend on every digit of it.
 std::string reference_digest(const RefTable& table) {
   std::string text;
   auto add = [&](long double x) { text += ' ', text += hex(x); };
@@ -119,7 +119,7 @@ std::string reference_digest(const RefTable& table) {
     text += '\n';
   }
   for (double x : {table.q_scale, table.v_scale, table.bound}) add(x);
-  return reference::cache::sha1_hex(text);
+  return reference::cache::digest_hex(text);
 }
 
 std::string shadow_key(std::string_view method_type, const std::string& label, const Grid& grid, const Context& ctx) {

@@ -73,6 +73,10 @@ class Reader {
     if (!(dt > 0) || !std::isfinite(dt)) fail(at, key, "dt = " + shortest(dt) + " must be > 0");
     if (dt > t_end) fail(at, key, "dt = " + shortest(dt) + " is larger than t_end = " + shortest(t_end));
     const double ratio = t_end / dt;
+    if (!(ratio <= max_steps_per_run))
+      fail(at, key, "dt = " + shortest(dt) + " would take " + fmt::format("{:.3g}", ratio) + " steps to t_end = " + shortest(t_end) +
+                        "; a run takes at most 1e12 steps: dt from " + shortest(t_end / max_steps_per_run) + " to " +
+                        shortest(t_end));
     const long n = std::lround(ratio);
     if (std::abs(ratio - static_cast<double>(n)) > 1e-9 * ratio) {
       const long lo = std::max(1L, static_cast<long>(std::floor(ratio))), hi = lo + 1;
@@ -203,12 +207,18 @@ void read_auto_sweep(const Reader& r, const toml::node* dt, Spec& s, const Probl
 
 /// dt = { max, min, per_decade }: a geometric range.
 void read_dt_range(const Reader& r, const toml::node* dt, const toml::table& range, Spec& s) {
+  for (auto&& [key, v] : range)
+    if (key.str() != "max" && key.str() != "min" && key.str() != "per_decade")
+      r.fail(&v, "dt." + std::string(key.str()), "unknown key of a range of step sizes; keys: max, min, per_decade");
   const auto hi = range["max"].value<double>(), lo = range["min"].value<double>();
   const auto per = range["per_decade"].value<int64_t>();
   if (!hi || !lo || !per) r.fail(dt, "dt", "a range needs max, min (numbers) and per_decade (a whole number)");
   if (!(*lo > 0) || !(*lo <= *hi) || *hi > s.t_end)
     r.fail(dt, "dt", "the range needs 0 < min <= max <= t_end (got min " + shortest(*lo) + ", max " + shortest(*hi) + ")");
   if (*per < 1 || *per > 100) r.fail(dt, "dt", "per_decade must be between 1 and 100");
+  if (!(s.t_end / *lo <= max_steps_per_run))
+    r.fail(dt, "dt.min", "min = " + shortest(*lo) + " would take " + fmt::format("{:.3g}", s.t_end / *lo) + " steps to t_end = " +
+                             shortest(s.t_end) + "; a run takes at most 1e12 steps: min >= " + shortest(s.t_end / max_steps_per_run));
   // Each dt of the geometric range is rounded to t_end / N, N = round(t_end / dt): N dt = t_end exactly.
   for (int i = 0;; ++i) {
     const double want = *hi * std::pow(10.0, -static_cast<double>(i) / static_cast<double>(*per));
@@ -223,6 +233,11 @@ void read_steps(const Reader& r, Spec& s, const ProblemFacts& f) {
   if (!t_end) r.fail(nullptr, "t_end", "missing (the final time, a number > 0)");
   if (!(*t_end > 0) || !std::isfinite(*t_end)) r.fail("t_end", "must be a finite number > 0");
   s.t_end = *t_end;
+  s.time_scale = f.time_scale;
+  if (!(f.time_scale > 0 && std::isfinite(f.time_scale)) || !(s.t_end / f.time_scale <= max_time_scales))
+    r.fail("t_end", "t_end = " + shortest(s.t_end) + " is " + shortest(s.t_end / f.time_scale) + " time scales of " + s.problem +
+                        " (its time scale with these parameters is " + shortest(f.time_scale) + "); the reference covers at most " +
+                        shortest(max_time_scales) + ": t_end <= " + shortest(max_time_scales * f.time_scale));
   const toml::node* dt = r.get("dt");
   if (!dt) r.fail(nullptr, "dt", "missing (\"auto\", an array of step sizes, or { max, min, per_decade })");
   const toml::table* dt_table = dt->as_table();
@@ -249,6 +264,9 @@ void read_metrics(const Reader& r, Spec& s) {
   if (const toml::node* m = r.get("metrics")) {
     const toml::array* list = m->as_array();
     if (!list) r.fail(m, "metrics", "must be an array, e.g. [\"global\", \"energy\"]");
+    if (list->empty())
+      r.fail(m, "metrics", "is empty: a study must measure something (leave metrics out for global, local, energy, walltime; "
+                           "metrics: " + join(metric_names()) + ")");
     for (const toml::node& x : *list) {
       const auto name = x.value<std::string>();
       if (!name || std::find(metric_names().begin(), metric_names().end(), *name) == metric_names().end())
@@ -318,7 +336,11 @@ std::vector<std::pair<IntegratorChoice, bool>> integrator_entry(const Reader& r,
     for (auto&& [key, v] : *t) {
       const std::string k(key.str());
       if (k == "id" && v.is_string()) c.id = **v.as_string();
-      else if (k == "substeps" && v.is_integer()) c.substeps = static_cast<int>(**v.as_integer()), substeps = true;
+      else if (k == "substeps" && v.is_integer()) {
+        if (**v.as_integer() < 1 || **v.as_integer() > 1000000)
+          r.fail(&v, "integrators", "substeps = " + std::to_string(**v.as_integer()) + " is out of range: 1 to 1000000 steps of dt/k per step");
+        c.substeps = static_cast<int>(**v.as_integer()), substeps = true;
+      }
       else if (k == "start" && v.is_string()) c.start = **v.as_string();
       else if (k == "variant" && v.is_string()) c.variant = **v.as_string();
       else r.fail(&v, "integrators", "'" + k + "' is not an integrator option (id = string, substeps = whole number, start = string, variant = string)");
@@ -357,7 +379,7 @@ void add_integrator(const Reader& r, const toml::node& x, IntegratorChoice c, bo
                                     "implicit-midpoint, gauss-legendre4 or a runge-kutta table");
       }
       SpecIntegrator si{c, info.order, ode::local_order_of(info), info.symplectic, info.symmetric, info.implicit,
-                        info.order, tm ? tm->origin : std::string(), std::string(info.source), {}};
+                        info.order, tm ? tm->origin : std::string(), std::string(info.source), {}, std::max(1, info.evals_per_step)};
       if (tm) {
         si.predicted = predicted_of(*tm);
       } else if (const auto it = tables::builtin_tables().find(c.id); it != tables::builtin_tables().end()) {
@@ -519,6 +541,37 @@ Spec parse_spec(const std::string& text, const std::filesystem::path& file, cons
   read_plot_dt(r, s);
   read_energy_run(r, s, facts);
   return s;
+}
+
+CostEstimate estimate_cost(const Spec& s) {
+  CostEstimate c;
+  double biggest = -1;
+  auto add = [&](double evaluations, const std::string& what) {
+    c.evaluations += evaluations;
+    if (evaluations > biggest) biggest = evaluations, c.biggest = what;
+  };
+  const bool sweeps = s.wants("global") || s.wants("local") || s.wants("energy") || s.wants("walltime") || s.wants("reversibility");
+  // Each run steps once, once more backwards for reversibility, and about three times as long in long double for
+  // its round-off shadow; an implicit method iterates (counted as 8 iterations a step).
+  const double passes = 1.0 + (s.wants("reversibility") ? 1 : 0) + (s.wants("roundoff") ? 3 : 0);
+  const std::size_t runs = s.auto_dt ? std::min<std::size_t>(s.steps.size(), static_cast<std::size_t>(s.auto_dt->runs)) : s.steps.size();
+  for (const auto& i : s.integrators) {
+    const double per_step = i.evals_per_step * (i.implicit ? 8.0 : 1.0);
+    if (sweeps) {
+      double steps = 0;
+      for (std::size_t k = 0; k < runs; ++k) steps += static_cast<double>(s.steps[k]);
+      add(steps * per_step * passes, fmt::format("{}'s {} runs (down to dt {})", i.choice.label(), runs, shortest(s.dt(runs - 1))));
+    }
+    if (s.energy_t_end) {
+      const double steps = std::round(*s.energy_t_end / s.energy_dt);
+      add(steps * per_step, fmt::format("{}'s long energy run ({} steps to t = {})", i.choice.label(), shortest(steps), shortest(*s.energy_t_end)));
+    }
+  }
+  // The reference: two Bulirsch-Stoer solves in float128, measured at about 3e6 double evaluations' time per
+  // time scale (Kepler e = 0.6: 0.1 s for 10 periods, the certifying solve 100 x tighter).
+  if (s.wants("global") || s.wants("local") || s.wants("energy"))
+    add(3e6 * s.t_end / s.time_scale, fmt::format("its reference ({} time scales in float128)", shortest(s.t_end / s.time_scale)));
+  return c;
 }
 
 namespace {

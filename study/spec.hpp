@@ -39,6 +39,7 @@ struct SpecIntegrator {
   std::string table;        ///< "" for a built-in; else where its table is: "file:line"
   std::string source;       ///< where the method's formula and coefficients come from
   PredictedOrder predicted;  ///< from its coefficients (built-ins too, study/methods/builtin.toml)
+  int evals_per_step = 1;    ///< force evaluations per step, substeps included (implicit: per Newton iteration)
 };
 
 /// dt = "auto": the step sizes are chosen per integrator while it runs (sweep.cpp), from a ladder of halvings
@@ -70,6 +71,7 @@ struct Spec {
   double reference_tol = 1e-28;
   int samples = 64;                  ///< trajectory samples per run (max error, energy, plots)
   int local_points = 8;              ///< reference states the one-step error starts from
+  double time_scale = 1;             ///< the problem's period or time scale (what the reference's cost scales with)
 
   double dt(std::size_t i) const { return t_end / static_cast<double>(steps[i]); }
   /// Time of grid point k of the sweep point with n steps (k = n gives t_end exactly).  Constant steps: k
@@ -100,6 +102,20 @@ class Library;
 Spec load_spec(const std::filesystem::path& file, const tables::Library* methods = nullptr);
 /// The same from TOML text (a spec on standard input: `name` is where errors say it came from).
 Spec parse_spec(const std::string& text, const std::filesystem::path& name, const tables::Library* methods = nullptr);
+
+/// The most steps one run may take (t_end / dt): beyond it a spec is refused before anything runs.
+inline constexpr double max_steps_per_run = 1e12;
+/// The longest reference, in time scales of the problem (t_end / time scale).
+inline constexpr double max_time_scales = 1e7;
+
+/// What a spec will cost before it runs: force evaluations of every run (auto sweeps: their whole budget of
+/// runs), its long energy run, and the reference counted as double evaluations; `biggest` says which part
+/// costs most, for the message that refuses it.
+struct CostEstimate {
+  double evaluations = 0;
+  std::string biggest;
+};
+CostEstimate estimate_cost(const Spec& spec);
 
 /// The shipped specs (study/specs/*.toml), sorted by file name.
 std::vector<std::filesystem::path> shipped_specs();

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -98,32 +99,85 @@ std::vector<std::string> split_list(const std::string& text) {
   return items;
 }
 
+/// A folder the command will write into, checked before any work: not empty, not a file, each name within the
+/// system's limit, and writable (or creatable) by us.  Throws SpecError naming the option.
+void check_output_dir(const std::string& dir, const std::string& option) {
+  namespace fs = std::filesystem;
+  if (dir.empty()) throw study::SpecError(option + " \"\": give a folder (e.g. " + option + " results)");
+  if (dir.find('\0') != std::string::npos) throw study::SpecError(option + ": the folder name holds a NUL character");
+  const fs::path p(dir);
+  for (const auto& part : p)
+    if (part.string().size() > 255)
+      throw study::SpecError(option + " " + dir + ": the name '" + part.string().substr(0, 40) + "...' is " +
+                             std::to_string(part.string().size()) + " characters long (at most 255)");
+  std::error_code ec;
+  const auto status = fs::status(p, ec);
+  if (fs::exists(status) && !fs::is_directory(status))
+    throw study::SpecError(option + " " + dir + ": is a file, not a folder (give a folder, or remove the file)");
+  fs::path existing = fs::absolute(p, ec);
+  while (!existing.empty() && !fs::exists(existing, ec) && existing != existing.parent_path()) existing = existing.parent_path();
+  if (!fs::is_directory(existing, ec))
+    throw study::SpecError(option + " " + dir + ": " + existing.string() + " is a file, so the folder cannot be made there");
+  if (::access(existing.c_str(), W_OK | X_OK) != 0)
+    throw study::SpecError(option + " " + dir + ": " + existing.string() + " is not writable by this user");
+}
+
+/// name=value pairs of --param, each name once and each value non-empty.  Throws SpecError.
+std::map<std::string, std::string> param_pairs(const std::vector<std::string>& params) {
+  std::map<std::string, std::string> out;
+  for (const auto& kv : params) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
+      throw study::SpecError("--param '" + kv + "' is not of the form name=value (e.g. --param e=0.7)");
+    if (!out.emplace(kv.substr(0, eq), kv.substr(eq + 1)).second)
+      throw study::SpecError("--param " + kv.substr(0, eq) + " is given twice");
+  }
+  return out;
+}
+
 struct ReferenceArgs {
   std::string problem;
   std::vector<std::string> params;
   std::string at;
   double tolerance = reference::Options{}.tolerance;
   std::string cache_dir;
+  bool cache_dir_given = false;
   bool no_cache = false;
 };
 
 int run_reference(const ReferenceArgs& a) {
   reference::Request request;
   request.problem = a.problem;
-  for (const auto& kv : a.params) {
-    const auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw std::invalid_argument("--param '" + kv + "' is not of the form name=value (e.g. --param e=0.6)");
-    request.params[kv.substr(0, eq)] = kv.substr(eq + 1);
+  for (const auto& [k, v] : param_pairs(a.params)) request.params[k] = v;
+  if (!std::isfinite(a.tolerance) || a.tolerance < 1e-30 || a.tolerance > 1e-10)
+    throw study::SpecError("--tol " + std::to_string(a.tolerance) + ": must lie in [1e-30, 1e-10] (float128 references)");
+  if (a.cache_dir_given) check_output_dir(a.cache_dir, "--cache-dir");
+  // The problem and its parameters first (their errors name the valid range), then the times against its time scale.
+  double time_scale = 1;
+  try {
+    study::with_problem<double>(a.problem, request.params, [&](const auto& p) { time_scale = p.period(); });
+  } catch (const study::ParamError& e) {
+    throw study::SpecError(e.what());
   }
+  const double latest = study::max_time_scales * time_scale;
   for (const auto& t : split_list(a.at)) {
+    double x = 0;
     try {
       request.times.push_back(reference::from_decimal(t));
+      x = static_cast<double>(request.times.back());
     } catch (const std::exception&) {
-      throw std::invalid_argument("--at: '" + t + "' is not a number (give times as --at 1,2.5,10)");
+      throw study::SpecError("--at: '" + t + "' is not a number (give times as --at 1,2.5,10)");
     }
+    if (!(x >= 0 && x <= latest))
+      throw study::SpecError("--at " + t + ": times must lie in [0, " + fmt::format("{:.6g}", latest) + "] (" +
+                             fmt::format("{:g}", study::max_time_scales) + " time scales of " + a.problem + ", whose time scale is " +
+                             fmt::format("{:.6g}", time_scale) + ")");
+    if (request.times.size() > 1 && !(request.times.back() > request.times[request.times.size() - 2]))
+      throw study::SpecError("--at: times must increase (" + t + " comes after a later or equal time)");
   }
+  if (request.times.empty()) throw study::SpecError("--at: give at least one time, e.g. --at 1,2.5,10");
   reference::Options options;
+  options.cancel = &interrupted;
   options.tolerance = a.tolerance;
   options.use_cache = !a.no_cache;
   if (!a.cache_dir.empty()) options.cache_dir = a.cache_dir;
@@ -178,6 +232,8 @@ struct RunArgs {
   std::string out = "results";
   int jobs = 0;
   std::string cache_dir;
+  bool cache_dir_given = false;
+  double max_evaluations = 1e11;
   bool no_cache = false, rerun = false, quiet = false, no_report = false;
 };
 
@@ -187,9 +243,12 @@ struct ReportArgs {
   bool no_plots = false;
   std::string gnuplot = "gnuplot";
   double gnuplot_timeout = 60;
+  bool out_given = false;
 };
 
 int run_report(const ReportArgs& a, bool quiet = false) {
+  if (a.out_given) check_output_dir(a.out, "--out");
+  check_output_dir(a.out.empty() ? a.results : a.out, a.out.empty() ? "results folder" : "--out");
   report::Options o;
   o.results = a.results;
   o.out = a.out.empty() ? a.results : a.out;
@@ -222,6 +281,7 @@ int run_bench(const BenchArgs& a) {
   std::cerr << "study bench: warning: this `study` is a debug or sanitizer build; its timings say little about the "
                "integrators (build the release preset: cmake --workflow --preset build)\n";
 #endif
+  check_output_dir(a.out, "--out");
   bench::Options o;
   o.min_time = a.min_time, o.repetitions = a.repetitions, o.filter = a.filter, o.console = a.console;
   std::ostringstream quiet_log;
@@ -274,13 +334,7 @@ study::Spec command_line_spec(const RunArgs& a, const study::tables::Library& me
   t.insert("name", a.name.empty() ? a.problem : a.name);
   t.insert("problem", a.problem);
   toml::table params;
-  for (const auto& kv : a.params) {
-    const auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
-      throw study::SpecError("--param '" + kv + "' is not of the form name=value (e.g. --param e=0.7)");
-    if (params.contains(kv.substr(0, eq))) throw study::SpecError("--param " + kv.substr(0, eq) + " is given twice");
-    params.insert(kv.substr(0, eq), kv.substr(eq + 1));  // a decimal string: the spec reads it exactly
-  }
+  for (const auto& [k, v] : param_pairs(a.params)) params.insert(k, v);  // decimal strings: the spec reads them exactly
   if (!params.empty()) t.insert("params", std::move(params));
   t.insert("t_end", number("--t-end", a.t_end));
   toml::array ints;
@@ -314,6 +368,8 @@ study::Spec command_line_spec(const RunArgs& a, const study::tables::Library& me
 }
 
 int run_study(const RunArgs& a) {
+  check_output_dir(a.out, "--out");
+  if (a.cache_dir_given) check_output_dir(a.cache_dir, "--cache-dir");
   std::vector<study::Spec> specs;
   const study::tables::Library methods = user_methods(a.methods);
   const bool from_options = !a.problem.empty() || !a.integrators.empty() || !a.t_end.empty() || !a.dt.empty() ||
@@ -345,6 +401,22 @@ int run_study(const RunArgs& a) {
     for (std::size_t j = 0; j < i; ++j)
       if (specs[i].name == specs[j].name)
         throw study::SpecError(specs[i].file.string() + ": name '" + specs[i].name + "' is also the name of " + specs[j].file.string());
+
+  // The cost, before anything runs: a request that would compute for hours is refused, naming its biggest part.
+  double total = 0;
+  for (const auto& spec : specs) {
+    const study::CostEstimate c = study::estimate_cost(spec);
+    total += c.evaluations;
+    if (c.evaluations > a.max_evaluations)
+      throw study::SpecError(fmt::format("{}: this study would take about {:.2g} force evaluations, above the limit of {:.2g} "
+                                         "(most of it: {}); use larger step sizes or a shorter t_end, or raise the limit "
+                                         "with --max-evaluations",
+                                         spec.file.string(), c.evaluations, a.max_evaluations, c.biggest));
+  }
+  if (total > a.max_evaluations)
+    throw study::SpecError(fmt::format("these {} studies would take about {:.2g} force evaluations together, above the limit "
+                                       "of {:.2g}; run fewer at once, or raise the limit with --max-evaluations",
+                                       specs.size(), total, a.max_evaluations));
 
   study::EngineOptions o;
   o.jobs = a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -412,7 +484,9 @@ int run_study(const RunArgs& a) {
     if (reused) std::cout << " (" << reused << " of " << runs << " runs from the run cache, timed again; --rerun measures them anew)";
     std::cout << "\n";
   }
-  if (!a.no_report) return run_report({.results = a.out, .out = "", .no_plots = false, .gnuplot = "gnuplot", .gnuplot_timeout = 60}, a.quiet);
+  if (!a.no_report)
+    return run_report({.results = a.out, .out = "", .no_plots = false, .gnuplot = "gnuplot", .gnuplot_timeout = 60, .out_given = false},
+                      a.quiet);
   return EXIT_SUCCESS;
 }
 
@@ -426,6 +500,11 @@ struct CheckArgs {
 
 /// Exit status: 0 no check failed, 1 some check failed (--strict: or is undetermined), 2 the input could not be read.
 int run_check(const CheckArgs& a) {
+  if (!a.junit.empty()) {
+    const auto parent = std::filesystem::path(a.junit).parent_path();
+    check_output_dir(parent.empty() ? "." : parent.string(), "--junit's folder");
+    if (std::filesystem::is_directory(a.junit)) throw study::SpecError("--junit " + a.junit + ": is a folder; give a file name");
+  }
   const report::Results results = report::load(a.results);
   std::optional<check::Baseline> baseline;
   if (!a.baseline.empty()) baseline = check::read_baseline(a.baseline);
@@ -550,6 +629,10 @@ int main(int argc, char** argv) {
                      "cache directory: references, with the long double round-off shadows in DIR/roundoff/ and whole runs "
                      "in DIR/runs/ (default $STUDY_CACHE_DIR or ~/.cache/ode-study/reference)");
   runcmd->add_flag("--no-cache", run.no_cache, "neither read nor write any cache: compute everything");
+  runcmd->add_option("--max-evaluations", run.max_evaluations,
+                     "refuse a request whose estimated cost (force evaluations of every run, long energy run and "
+                     "reference) is above this, before anything runs (default 1e11, about half an hour)")
+      ->check(CLI::Range(1.0, 1e18));
   runcmd->add_flag("--rerun", run.rerun,
                    "measure every run again, not from the run cache (references and round-off shadows still come "
                    "from the cache); a cached run is the same bytes, its wall time is always measured again");
@@ -651,6 +734,10 @@ int main(int argc, char** argv) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
+  // An option given as "" is an error, not its default (--out "" would write into the current folder).
+  run.cache_dir_given = runcmd->count("--cache-dir") > 0;
+  ref.cache_dir_given = refcmd->count("--cache-dir") > 0;
+  rep.out_given = repcmd->count("--out") > 0;
   std::signal(SIGINT, on_interrupt);  // every command stops at the next check of the flag; a second signal at once
   std::signal(SIGTERM, on_interrupt);
   try {
@@ -664,6 +751,9 @@ int main(int argc, char** argv) {
     if (*list) study::tables::shipped_library();  // a broken library is an error (exit 2), not a half-printed list
   } catch (const study::Interrupted&) {
     std::cerr << "\nstudy run: interrupted; no results were written\n";
+    return 130;
+  } catch (const reference::Cancelled&) {
+    std::cerr << "\nstudy reference: interrupted; nothing was cached\n";
     return 130;
   } catch (const report::Interrupted&) {
     std::cerr << "\nstudy " << app.get_subcommands().front()->get_name() << ": interrupted; the report was not written\n";

@@ -52,12 +52,19 @@ class ParamReader {
     if (info == nullptr) throw std::logic_error("undeclared parameter " + std::string(name));
     const auto it = values_.find(name);
     const std::string_view text = it != values_.end() ? std::string_view(it->second) : info->default_value;
+    Real x;
     try {
-      return ode::from_decimal<Real>(text);
+      x = ode::from_decimal<Real>(text);
     } catch (const std::exception&) {
       throw ParamError(std::string(problem_) + ": parameter '" + std::string(name) + "' = '" + std::string(text) +
                        "' is not a number (" + std::string(info->help) + ")");
     }
+    using std::abs;
+    // Every parameter is a physical quantity: within 1e150 either way, nothing overflows when it is squared.
+    if (!(abs(x) <= Real(1e150)) || (x != 0 && abs(x) < Real(1e-150)))
+      throw ParamError(std::string(problem_) + ": parameter '" + std::string(name) + "' = " + std::string(text) +
+                       " is out of range: its magnitude must be 0 or lie in [1e-150, 1e150] (" + std::string(info->help) + ")");
+    return x;
   }
 
   /// Throws a ParamError for `name` unless `ok`, saying what is valid.

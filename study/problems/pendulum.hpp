@@ -44,6 +44,9 @@ class Pendulum {
     p.require(omega0_ > 0, "omega0", "omega0 must be > 0");
     using std::sin;
     k_ = sin(theta0_ / 2);
+    // Near pi, sin(theta0/2) rounds to 1 and the period 4K(k)/omega0 is infinite: refused, not Boost's overflow.
+    p.require(k_ < 1, "amplitude", "the amplitude is so close to pi that sin(theta0/2) rounds to 1 (an infinite period); "
+                                   "keep theta0 below pi - 1e-7");
     K_ = boost::math::ellint_1(k_);
   }
 

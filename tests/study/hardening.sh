@@ -91,5 +91,62 @@ expect "study check with an integrator the results do not have fails, naming it"
 expect "study check --order-tolerance nan is a usage error" 2 "order-tolerance.*finite" "$study" check "$fixture" --order-tolerance nan
 expect "study check --order-tolerance inf is a usage error" 2 "order-tolerance" "$study" check "$fixture" --order-tolerance inf
 
+# 7. Bounded work and validation before compute: each refused at once (exit 2), nothing written.
+spec() { printf 'name = "w"\nproblem = "harmonic"\nintegrators = ["rk4"]\nmetrics = ["global"]\n%s' "$1" > "$tmp/w.toml"; }
+spec $'t_end = 1.0\ndt = [4.9e-324]\n'
+expect "a subnormal dt is refused with the valid range" 2 "w.toml:6: dt: dt = 5e-324 would take inf steps.*dt from 1e-12 to 1" \
+  "$study" run "$tmp/w.toml" --out "$tmp/o1" --no-cache
+spec $'t_end = 10.0\ndt = [1e-7]\n'
+start=$(date +%s)
+expect "a request above --max-evaluations is refused before it runs, naming its biggest part and the option" 2 \
+  "about 4e\+08 force evaluations, above the limit of 1e\+06 \(most of it: rk4's 1 runs.*--max-evaluations" \
+  "$study" run "$tmp/w.toml" --out "$tmp/o2" --no-cache --max-evaluations 1e6
+printf 'name = "e"\nproblem = "kepler"\nintegrators = ["leapfrog"]\nt_end = 1.0\ndt = [0.1]\nenergy_t_end = 1e12\nenergy_dt = 1.0\n' > "$tmp/e.toml"
+expect "energy_t_end = 1e12 is refused by the default limit" 2 "1e\+12 force evaluations.*long energy run" \
+  "$study" run "$tmp/e.toml" --out "$tmp/o3" --no-cache
+[ $(( $(date +%s) - start )) -lt 10 ] && [ ! -e "$tmp/o1" ] && [ ! -e "$tmp/o2" ] && [ ! -e "$tmp/o3" ] &&
+  ok "refused requests return at once and write nothing" || bad "a refused request took time or wrote output"
+expect "study reference --at 1e308 is refused with the valid range" 2 "--at 1e308: times must lie in \[0, " \
+  "$study" reference kepler --at 1e308 --no-cache
+expect "study reference --param e= is refused" 2 "--param 'e=' is not of the form name=value" "$study" reference kepler --param e= --at 1 --no-cache
+expect "a repeated --param is refused" 2 "--param e is given twice" \
+  "$study" run --problem kepler --param e=0.5 --param e=0.6 --integrators rk4 --t-end 1 --dt 0.1 --out "$tmp/o4" --no-cache
+expect "--out \"\" is refused" 2 "--out \"\": give a folder" "$study" run "$tmp/w.toml" --out "" --no-cache
+expect "--cache-dir \"\" is refused" 2 "--cache-dir \"\": give a folder" "$study" run "$tmp/w.toml" --out "$tmp/o5" --cache-dir ""
+touch "$tmp/afile"
+expect "an output path that is a file is refused before any work" 2 "--out .*afile: is a file, not a folder" \
+  "$study" run "$tmp/w.toml" --out "$tmp/afile" --no-cache
+expect "a folder given as a spec is named as such" 2 "is a directory, not a spec file" "$study" run "$tmp" --out "$tmp/o6" --no-cache
+expect "amplitude near pi gets the pendulum's own message, not Boost's" 2 "sin\(theta0/2\) rounds to 1" \
+  "$study" run --problem pendulum --param amplitude=3.14159265358979 --integrators rk4 --t-end 1 --dt 0.1 --out "$tmp/o7" --no-cache
+
+# 8. Special files in the cache are never opened for reading: a FIFO under a cache file's name is passed over.
+spec $'t_end = 1.0\ndt = [0.1, 0.05, 0.025]\n'
+"$study" run "$tmp/w.toml" --out "$tmp/f1" --cache-dir "$tmp/fc" --no-report -q > /dev/null 2>&1
+n=0
+for f in $(find "$tmp/fc" -name '*.json'); do rm "$f"; mkfifo "$f"; n=$((n + 1)); done
+timeout 60 "$study" run "$tmp/w.toml" --out "$tmp/f2" --cache-dir "$tmp/fc" --no-report -q > "$tmp/fifo.out" 2>&1
+rc=$?
+[ $n -gt 0 ] && [ $rc -eq 0 ] && cmp -s "$tmp/f1/w/orders.csv" "$tmp/f2/w/orders.csv" &&
+  ok "FIFOs in the cache ($n) are passed over: the run completes with the same results" || bad "FIFO cache: exit $rc after $n FIFOs: $(head -c 300 "$tmp/fifo.out")"
+
+# 9. SIGTERM inside one long task (a run of 2e8 steps; a reference over 1e5 periods): it stops within a second.
+stop_within_a_second() {
+  local name=$1
+  shift
+  "$@" > "$tmp/long.out" 2>&1 &
+  local pid=$!
+  sleep 1.5
+  local start=$(date +%s%N)
+  kill -TERM $pid
+  wait $pid
+  local rc=$? ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  [ $rc -eq 130 ] && [ $ms -lt 1000 ] && ok "$name (${ms} ms, exit 130)" || bad "$name: exit $rc after ${ms} ms: $(tail -c 300 "$tmp/long.out")"
+}
+spec $'t_end = 2e5\ndt = [1e-3]\n'
+stop_within_a_second "SIGTERM stops one long run within a second" "$study" run "$tmp/w.toml" --out "$tmp/l1" --no-cache --jobs 1 --max-evaluations 1e12
+stop_within_a_second "SIGTERM stops a long reference solve within a second" "$study" reference kepler --at 100000 --no-cache
+[ ! -e "$tmp/l1" ] && ok "an interrupted run leaves no output folder" || bad "an interrupted run left $tmp/l1"
+
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <cmath>
+#include <numbers>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -256,7 +257,7 @@ TEST_CASE("bad specs are rejected with the file, line, key and what would be val
              Contains("needs a position-only force") && Contains("rk4"));
   CHECK_THAT(message(head + "integrators = [\"rk4\"\ndt = [0.1]\n"), Contains("bad.toml:") && Contains("not valid TOML"));
   CHECK_THAT(message("name = \"bad\"\nproblem = \"kepler\"\nintegrators = [\"rk4\"]\ndt = [0.1]\n"), Contains("t_end: missing"));
-  CHECK_THAT(message(head + "integrators = [{ id = \"rk4\", substeps = 0 }]\ndt = [0.1]\n"), Contains("substeps must be >= 1"));
+  CHECK_THAT(message(head + "integrators = [{ id = \"rk4\", substeps = 0 }]\ndt = [0.1]\n"), Contains("substeps = 0 is out of range: 1 to 1000000"));
   CHECK_THAT(message(head + "integrators = [{ id = \"rk4\", start = \"taylor\" }]\ndt = [0.1]\n"),
              Contains("applies to stormer-verlet only"));
   CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.1]\nmetrics = [\"stability\"]\n"), Contains("problem = \"harmonic\""));
@@ -394,8 +395,64 @@ TEST_CASE("dt = \"auto\": a ladder of halvings from the problem's time scale, ba
   CHECK_THAT(message(head + "dt = { auto = true, run = 4 }\n"), Contains("dt.run: unknown key of an automatic sweep"));
   CHECK_THAT(message(head + "dt = { auto = false }\n"), Contains("dt.auto: must be true"));
   CHECK_THAT(message(head + "dt = \"auto\"\nmetrics = [\"energy\"]\n"), Contains("metrics: dt = \"auto\" chooses the step sizes from the errors"));
-  CHECK_THAT(message("name = \"a\"\nproblem = \"harmonic\"\nt_end = 1e9\nintegrators = [\"rk4\"]\ndt = \"auto\"\n"),
+  CHECK_THAT(message("name = \"a\"\nproblem = \"harmonic\"\nt_end = 1e7\nintegrators = [\"rk4\"]\ndt = \"auto\"\n"),
              Contains("would exceed 16777216 steps"));
+}
+
+TEST_CASE("unbounded work is refused before anything runs: tiny steps, huge spans, overflowing parameters, big counts",
+          "[spec][hardening]") {
+  testing::TempDir dir("engine-bounded");
+  auto message = [&](const std::string& text) {
+    try {
+      study::load_spec(dir.file("big.toml", text));
+    } catch (const study::SpecError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string head = "name = \"a\"\nproblem = \"harmonic\"\nintegrators = [\"rk4\"]\n";
+  using Catch::Contains;
+  // A subnormal or tiny step: the number of steps would not even fit a long.
+  CHECK_THAT(message(head + "t_end = 1.0\ndt = [4.9e-324]\n"), Contains("big.toml:5: dt: dt = 5e-324 would take inf steps") &&
+                                                             Contains("a run takes at most 1e12 steps: dt from 1e-12 to 1"));
+  CHECK_THAT(message(head + "t_end = 1e3\ndt = [1e-10]\n"), Contains("would take 1e+13 steps"));
+  CHECK(message(head + "t_end = 1.0\ndt = [1e-12]\n") == "no error");  // the edge itself is allowed (the cost limit is the CLI's)
+  CHECK_THAT(message(head + "t_end = 1.0\ndt = { max = 0.1, min = 1e-300, per_decade = 1 }\n"),
+             Contains("dt.min: min = 1e-300 would take 1e+300 steps"));
+  CHECK_THAT(message(head + "t_end = 1.0\ndt = { max = 0.1, min = 0.01, per_decade = 2, step = 3 }\n"),
+             Contains("dt.step: unknown key of a range of step sizes; keys: max, min, per_decade"));
+  // The reference's span, in the problem's time scales (harmonic: 2 pi / omega).
+  CHECK_THAT(message(head + "t_end = 1e308\ndt = [1e307]\n"), Contains("t_end: t_end = 1e+308 is") && Contains("the reference covers at most 1e+07"));
+  CHECK(message(head + "t_end = 6e7\ndt = [6e6]\n") == "no error");
+  CHECK_THAT(message(head + "params = { omega = 1e200 }\nt_end = 1.0\ndt = [0.1]\n"),
+             Contains("harmonic: parameter 'omega' = 1e+200 is out of range: its magnitude must be 0 or lie in [1e-150, 1e150]"));
+  CHECK_THAT(message(head + "params = { omega = 1e100 }\nt_end = 1.0\ndt = [0.1]\n"), Contains("time scales of harmonic"));
+  CHECK_THAT(message("name = \"a\"\nproblem = \"pendulum\"\nintegrators = [\"rk4\"]\nparams = { amplitude = \"3.14159265358979\" }\n"
+                     "t_end = 1.0\ndt = [0.1]\n"),
+             Contains("sin(theta0/2) rounds to 1") && Contains("keep theta0 below pi - 1e-7"));
+  // Counts: never silently truncated.
+  CHECK_THAT(message("name = \"a\"\nproblem = \"harmonic\"\nt_end = 1.0\ndt = [0.1]\nintegrators = [{ id = \"rk4\", substeps = 4294967298 }]\n"),
+             Contains("substeps = 4294967298 is out of range: 1 to 1000000"));
+  CHECK_THAT(message(head + "t_end = 1.0\ndt = [0.1]\nmetrics = []\n"), Contains("metrics: is empty: a study must measure something"));
+  CHECK_THAT(message("name = \"" + std::string(65, 'a') + "\"\nproblem = \"harmonic\"\nintegrators = [\"rk4\"]\nt_end = 1.0\ndt = [0.1]\n"),
+             Contains("is 65 characters long (at most 64)"));
+}
+
+TEST_CASE("the cost estimate counts every run, pass and long energy run, and the reference by its span", "[spec][hardening]") {
+  testing::TempDir dir("engine-cost");
+  auto spec = [&](const std::string& text) { return study::load_spec(dir.file("c.toml", text)); };
+  // rk4 (4 evaluations a step) at 10 and 20 steps, global error only: 120 evaluations, and the reference over
+  // t_end / (2 pi) time scales at 3e6 each.
+  const auto a = spec("name = \"a\"\nproblem = \"harmonic\"\nintegrators = [\"rk4\"]\nt_end = 1.0\ndt = [0.1, 0.05]\n"
+                      "metrics = [\"global\"]\n");
+  const double reference = 3e6 / (2 * std::numbers::pi);
+  CHECK_THAT(study::estimate_cost(a).evaluations, Catch::WithinRel(120 + reference, 1e-12));
+  CHECK_THAT(study::estimate_cost(a).biggest, Catch::Contains("its reference (0.159"));
+  // Reversibility doubles the runs; a long energy run of 1e6 steps of leapfrog (1 evaluation) adds 1e6.
+  const auto b = spec("name = \"a\"\nproblem = \"harmonic\"\nintegrators = [\"rk4\", \"leapfrog\"]\nt_end = 1.0\n"
+                      "dt = [0.1, 0.05]\nmetrics = [\"walltime\", \"reversibility\"]\nenergy_t_end = 1e5\nenergy_dt = 0.1\n");
+  CHECK_THAT(study::estimate_cost(b).evaluations, Catch::WithinRel(2 * 120 + 2 * 30 + 4e6 + 1e6, 1e-12));
+  CHECK_THAT(study::estimate_cost(b).biggest, Catch::Contains("rk4's long energy run (1e+06 steps to t = 1e+05)"));
 }
 
 TEST_CASE("dt = \"auto\": each integrator halves its step until its orders are decided, its error nears the noise floor, or "
