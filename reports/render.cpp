@@ -314,7 +314,8 @@ Outcome render(const Options& options) {
      << "- revision `" << results.revision << "`, run " << results.date
      << (std::isfinite(results.elapsed) ? fmt::format(" in {:.0f} s", results.elapsed) : "") << "\n"
      << "- compiler " << results.compiler << ", flags `" << results.flags << "`\n- CPU " << results.cpu << "\n"
-     << (bench ? "" : "- time per step against Boost.Odeint: not measured (`study bench --out " + options.results.string() + "` adds it)\n")
+     << (bench ? "" : "- time per step against Boost.Odeint: not measured (`study bench --out " +
+                        (options.shown_results.empty() ? options.results : options.shown_results).string() + "` adds it)\n")
      << "\n"
      << "References: Boost.Odeint Bulirsch–Stoer in float128 at the spec's tolerance, certified by a second solve 100 times tighter; "
         "the bound is twice their difference plus 100 eps per evaluation, and at least the distance to the exact solution where one exists.\n\n"

@@ -25,6 +25,7 @@ struct Interrupted : std::runtime_error {
 struct Options {
   std::filesystem::path results;  ///< the directory holding results.json
   std::filesystem::path out;      ///< where REPORT.md and plots/ go (default: results)
+  std::filesystem::path shown_results;  ///< how the report names the results folder (default: results)
   bool plots = true;
   std::string gnuplot = "gnuplot";  ///< a program name on PATH or a path (started without a shell)
   std::chrono::milliseconds gnuplot_timeout{std::chrono::seconds(60)};  ///< per plot; then it is stopped

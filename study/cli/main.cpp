@@ -31,6 +31,7 @@
 #include "study/bench/steppers.hpp"
 #endif
 #include "study/atomic_file.hpp"
+#include "study/publish.hpp"
 #include "study/check/check.hpp"
 #include "study/problems/all.hpp"
 #include "study/suggest.hpp"
@@ -246,19 +247,41 @@ struct ReportArgs {
   bool out_given = false;
 };
 
-int run_report(const ReportArgs& a, bool quiet = false) {
-  if (a.out_given) check_output_dir(a.out, "--out");
-  check_output_dir(a.out.empty() ? a.results : a.out, a.out.empty() ? "results folder" : "--out");
+/// Renders the report of the results in `results` into `staged` (a staging folder, published by the caller);
+/// `shown` is how messages and the report name the results folder.
+report::Outcome render_report(const ReportArgs& a, const std::filesystem::path& results, const std::filesystem::path& staged,
+                              const std::string& shown) {
   report::Options o;
-  o.results = a.results;
-  o.out = a.out.empty() ? a.results : a.out;
+  o.results = results;
+  o.out = staged;
+  o.shown_results = shown;
   o.plots = !a.no_plots;
   o.gnuplot = a.gnuplot;
   o.gnuplot_timeout = std::chrono::milliseconds(static_cast<long>(1000 * a.gnuplot_timeout));
   o.interrupted = &interrupted;
-  const report::Outcome r = report::render(o);
-  if (!quiet) std::cout << "wrote " << r.markdown.string() << " with " << r.plots.size() << " plot(s)\n";
+  return report::render(o);
+}
+
+void print_report(const report::Outcome& r, const std::filesystem::path& out, bool quiet) {
+  if (!quiet) std::cout << "wrote " << (out / "REPORT.md").string() << " with " << r.plots.size() << " plot(s)\n";
   if (!r.missing.empty()) std::cerr << "study report: " << r.missing.size() << " plot(s) missing: " << r.problem << "\n";
+}
+
+/// `study report`: REPORT.md and plots/ rendered into a staging folder and published whole with the folder's
+/// other files (results, bench.json, the user's own) carried over: the folder is old or new, never half of each.
+int run_report(const ReportArgs& a, bool quiet = false) {
+  namespace fs = std::filesystem;
+  if (a.out_given) check_output_dir(a.out, "--out");
+  const fs::path out = a.out.empty() ? a.results : a.out;
+  check_output_dir(out.string(), a.out.empty() ? "results folder" : "--out");
+  (void)report::load(a.results);  // a missing or malformed results file is an error before anything is staged
+  std::error_code ec;
+  const bool in_place = fs::equivalent(a.results, out, ec) && !ec;
+  study::StagedFolder staged(out);
+  staged.carry_forward({"REPORT.md", "plots"});
+  const report::Outcome r = render_report(a, in_place ? staged.path() : fs::path(a.results), staged.path(), a.results);
+  staged.publish();
+  print_report(r, out, quiet);
   return EXIT_SUCCESS;
 }
 
@@ -447,7 +470,18 @@ int run_study(const RunArgs& a) {
   study::Meta meta = study::collect_meta();
   meta.jobs = o.jobs;
   meta.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  study::write_results(a.out, results, meta);
+  // Results, tables and report built beside the output folder and published with one rename: an interrupted or
+  // failed run leaves the folder as it was.  Other files in it (bench.json, the user's) are carried over.
+  study::StagedFolder staged(a.out);
+  study::write_results(staged.path(), results, meta);
+  staged.carry_forward({"results.json", "REPORT.md", "plots"});
+  std::optional<report::Outcome> rendered;
+  if (!a.no_report) {
+    ReportArgs rep;
+    rep.results = a.out;
+    rendered = render_report(rep, staged.path(), staged.path(), a.out);
+  }
+  staged.publish();
 
   if (!a.quiet) {
     for (const auto& r : results) {
@@ -484,9 +518,7 @@ int run_study(const RunArgs& a) {
     if (reused) std::cout << " (" << reused << " of " << runs << " runs from the run cache, timed again; --rerun measures them anew)";
     std::cout << "\n";
   }
-  if (!a.no_report)
-    return run_report({.results = a.out, .out = "", .no_plots = false, .gnuplot = "gnuplot", .gnuplot_timeout = 60, .out_given = false},
-                      a.quiet);
+  if (rendered) print_report(*rendered, a.out, a.quiet);
   return EXIT_SUCCESS;
 }
 

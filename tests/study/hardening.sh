@@ -148,5 +148,33 @@ stop_within_a_second "SIGTERM stops one long run within a second" "$study" run "
 stop_within_a_second "SIGTERM stops a long reference solve within a second" "$study" reference kepler --at 100000 --no-cache
 [ ! -e "$tmp/l1" ] && ok "an interrupted run leaves no output folder" || bad "an interrupted run left $tmp/l1"
 
+# 10. Atomic output: a run killed with SIGKILL leaves the folder as it was; two reports of one folder at once both
+# succeed with every plot.
+spec $'t_end = 1.0\ndt = [0.1, 0.05]\n'
+"$study" run "$tmp/w.toml" --out "$tmp/atomic" --no-cache -q > /dev/null 2>&1
+cp "$tmp/atomic/results.json" "$tmp/before.json"
+spec $'t_end = 2e5\ndt = [1e-3]\n'
+"$study" run "$tmp/w.toml" --out "$tmp/atomic" --no-cache --jobs 1 --max-evaluations 1e12 > /dev/null 2>&1 &
+pid=$!
+sleep 1.5
+kill -KILL $pid
+wait $pid 2> /dev/null
+cmp -s "$tmp/before.json" "$tmp/atomic/results.json" && [ -s "$tmp/atomic/REPORT.md" ] && [ -s "$tmp/atomic/w/runs.csv" ] &&
+  ok "after SIGKILL the output folder is the old one, whole" || bad "SIGKILL left the output folder changed or incomplete"
+spec $'t_end = 1.0\ndt = [0.1, 0.05]\n'
+"$study" run "$tmp/w.toml" --out "$tmp/atomic" --no-cache -q > /dev/null 2>&1
+[ -z "$(find "$tmp" -maxdepth 1 -name '.atomic.tmp.*')" ] && ok "the next run removes the staging folder the killed one left" ||
+  bad "a staging folder was left: $(find "$tmp" -maxdepth 1 -name '.atomic.tmp.*')"
+echo mine > "$tmp/atomic/notes.txt"
+cp "$tmp/atomic/results.json" "$tmp/before.json"
+"$study" report "$tmp/atomic" > "$tmp/r1.out" 2>&1 & a=$!
+"$study" report "$tmp/atomic" > "$tmp/r2.out" 2>&1 & b=$!
+wait $a; ra=$?
+wait $b; rb=$?
+[ $ra -eq 0 ] && [ $rb -eq 0 ] && ! grep -q "missing" "$tmp/r1.out" "$tmp/r2.out" && [ -s "$tmp/atomic/REPORT.md" ] &&
+  [ "$(cat "$tmp/atomic/notes.txt")" = mine ] && cmp -s "$tmp/before.json" "$tmp/atomic/results.json" &&
+  ok "two reports of one folder at once both succeed, with every plot, the user's file kept" ||
+  bad "concurrent reports: exit $ra/$rb: $(cat "$tmp/r1.out" "$tmp/r2.out" | head -c 400)"
+
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

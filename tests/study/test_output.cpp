@@ -20,6 +20,7 @@
 #include "reports/model.hpp"
 #include "reports/render.hpp"
 #include "study/spec.hpp"
+#include "study/publish.hpp"
 #include "study/write.hpp"
 #include "tests/support.hpp"
 
@@ -597,4 +598,46 @@ TEST_CASE("results written before a field existed still load, the field not meas
   for (const auto& x : s.stability) CHECK_FALSE(x.beyond_search);
   for (const auto& d : s.declared)  // a built-in's declared order was its expected one
     CHECK((d.declared_order == d.expected_global && d.table.empty() && d.source.empty() && d.predicted_order == 0));
+}
+
+TEST_CASE("an output folder is published whole: old or new, the user's files kept, nothing left when abandoned",
+          "[output][hardening]") {
+  namespace fs = std::filesystem;
+  testing::TempDir dir("publish");
+  const fs::path target = dir.path / "results";
+  fs::create_directories(target / "plots");
+  dir.file("results/results.json", "old");
+  dir.file("results/plots/a.svg", "old plot");
+  dir.file("results/notes.txt", "mine");
+  {  // abandoned: the target is untouched and the staging folder is gone
+    study::StagedFolder staged(target);
+    std::ofstream(staged.path() / "results.json") << "new";
+    CHECK(staged.path().parent_path() == dir.path);
+    CHECK(staged.path().filename().string().rfind(".results.tmp.", 0) == 0);
+  }
+  CHECK(testing::read_file(target / "results.json") == "old");
+  CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);
+  {  // published: new results, the old plots gone, the user's file carried over
+    study::StagedFolder staged(target);
+    std::ofstream(staged.path() / "results.json") << "new";
+    staged.carry_forward({"results.json", "plots"});
+    CHECK(testing::read_file(staged.path() / "notes.txt") == "mine");
+    CHECK_FALSE(fs::exists(staged.path() / "plots"));
+    staged.publish();
+  }
+  CHECK(testing::read_file(target / "results.json") == "new");
+  CHECK(testing::read_file(target / "notes.txt") == "mine");
+  CHECK_FALSE(fs::exists(target / "plots"));
+  CHECK(std::distance(fs::directory_iterator(dir.path), fs::directory_iterator()) == 1);
+  // A staging folder left by a killed process (a pid that cannot be running) is removed by the next one.
+  fs::create_directories(dir.path / ".results.tmp.2147483646.0");
+  { study::StagedFolder staged(target); }
+  CHECK_FALSE(fs::exists(dir.path / ".results.tmp.2147483646.0"));
+  // A first publication creates the folder.
+  {
+    study::StagedFolder staged(dir.path / "fresh");
+    std::ofstream(staged.path() / "x") << "1";
+    staged.publish();
+  }
+  CHECK(testing::read_file(dir.path / "fresh" / "x") == "1");
 }

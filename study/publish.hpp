@@ -1,0 +1,124 @@
+#pragma once
+/// Whole folders that are never seen half-written: a run or a report is built in a staging folder beside its
+/// target (".NAME.tmp.PID.N", unique per process) and published with one rename(2) -- renameat2 RENAME_EXCHANGE
+/// when the target exists, so that the target is at every instant either the old folder or the new one, whole.
+/// After SIGKILL or a full disk the target is untouched and the staging folder is removed by the next run.
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace study {
+
+class StagedFolder {
+ public:
+  /// A new, empty staging folder for `target` (removing the staging folders of processes that no longer run).
+  /// Throws std::runtime_error naming the folder when it cannot be made.
+  explicit StagedFolder(const std::filesystem::path& target) : target_(std::filesystem::absolute(target).lexically_normal()) {
+    namespace fs = std::filesystem;
+    if (target_.filename().empty()) target_ = target_.parent_path();
+    const fs::path parent = target_.parent_path();
+    std::error_code ec;
+    fs::create_directories(parent, ec);
+    if (ec) throw std::runtime_error("cannot create " + parent.string() + ": " + ec.message());
+    remove_abandoned(parent);
+    static std::atomic<unsigned> counter{0};
+    staged_ = parent / (prefix() + std::to_string(::getpid()) + "." + std::to_string(counter++));
+    fs::remove_all(staged_, ec);
+    if (!fs::create_directory(staged_, ec) || ec)
+      throw std::runtime_error("cannot create " + staged_.string() + ": " + (ec ? ec.message() : "it exists"));
+  }
+  StagedFolder(const StagedFolder&) = delete;
+  StagedFolder& operator=(const StagedFolder&) = delete;
+  ~StagedFolder() {
+    std::error_code ec;
+    if (!published_) std::filesystem::remove_all(staged_, ec);
+  }
+
+  const std::filesystem::path& path() const { return staged_; }
+  const std::filesystem::path& target() const { return target_; }
+
+  /// Copies into the staging folder every entry of the current target that it does not have and that is not in
+  /// `except` (the user's other files, bench.json), so that publishing replaces only what was regenerated.
+  void carry_forward(const std::set<std::string>& except) const {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_directory(target_, ec)) return;
+    for (const auto& e : fs::directory_iterator(target_, ec)) {
+      const std::string name = e.path().filename().string();
+      if (except.count(name) || fs::exists(staged_ / name, ec)) continue;
+      if (!e.is_regular_file(ec) && !e.is_directory(ec)) continue;  // no FIFOs, devices or sockets
+      fs::copy(e.path(), staged_ / name, fs::copy_options::recursive, ec);
+      if (ec) throw std::runtime_error("cannot copy " + e.path().string() + " into the new output: " + ec.message());
+    }
+  }
+
+  /// Puts the staging folder in the target's place with one rename; the old target is removed afterwards.
+  void publish() {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::exists(target_, ec)) {
+      fs::rename(staged_, target_, ec);
+      if (ec) throw std::runtime_error("cannot move " + staged_.string() + " to " + target_.string() + ": " + ec.message());
+      published_ = true;
+      return;
+    }
+    if (!fs::is_directory(target_, ec)) throw std::runtime_error(target_.string() + " is not a folder");
+    if (::renameat2(AT_FDCWD, staged_.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) == 0) {
+      published_ = true;
+      fs::remove_all(staged_, ec);  // now the old output
+      return;
+    }
+    const int err = errno;
+    if (err != EINVAL && err != ENOSYS && err != ENOTSUP)
+      throw std::runtime_error("cannot replace " + target_.string() + ": " + std::strerror(err));
+    // A file system without RENAME_EXCHANGE: the old folder aside, the new one in, the old one removed.
+    const fs::path old = target_.parent_path() / (prefix() + std::to_string(::getpid()) + ".old");
+    fs::remove_all(old, ec);
+    fs::rename(target_, old, ec);
+    if (ec) throw std::runtime_error("cannot move " + target_.string() + " aside: " + ec.message());
+    fs::rename(staged_, target_, ec);
+    if (ec) {
+      std::error_code back;
+      fs::rename(old, target_, back);
+      throw std::runtime_error("cannot move " + staged_.string() + " to " + target_.string() + ": " + ec.message());
+    }
+    published_ = true;
+    fs::remove_all(old, ec);
+  }
+
+ private:
+  std::string prefix() const {
+    std::string p(1, '.');  // appended piecewise: "." + std::string&& trips GCC 12's false -Wrestrict (bug 105329)
+    p += target_.filename().string();
+    p += ".tmp.";
+    return p;
+  }
+
+  /// Staging folders of this target left by processes that were killed.
+  void remove_abandoned(const std::filesystem::path& parent) const {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const std::string p = prefix();
+    for (const auto& e : fs::directory_iterator(parent, ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.rfind(p, 0) != 0) continue;
+      const long pid = std::strtol(name.c_str() + p.size(), nullptr, 10);
+      if (pid > 0 && pid != ::getpid() && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) fs::remove_all(e.path(), ec);
+    }
+  }
+
+  std::filesystem::path target_, staged_;
+  bool published_ = false;
+};
+
+}  // namespace study
