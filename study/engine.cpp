@@ -1,50 +1,27 @@
 // run_studies: the stages of a study (study/stages.hpp) top-down, spread over threads.
 #include "study/engine.hpp"
 
-#include <atomic>
-#include <exception>
-#include <mutex>
-#include <thread>
+#include <functional>
 
 #include "study/cancel.hpp"
 #include "study/methods.hpp"
+#include "study/parallel.hpp"
 #include "study/stages.hpp"
 
 namespace study {
 namespace {
 
-/// Runs `work(i)` for i < count on `jobs` threads, reporting progress from this thread; rethrows the first error.
+/// Runs `work(i)` for i < count on `jobs` threads (study/parallel.hpp), reporting progress; rethrows the first
+/// error; Interrupted when the signal's flag stopped it.
 void parallel(std::size_t count, int jobs, const std::function<void(std::size_t)>& work, const EngineOptions& o,
               const std::string& phase, const std::function<std::string(std::size_t)>& describe) {
-  std::atomic<std::size_t> next{0}, done{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  auto worker = [&] {
-    for (std::size_t i; (i = next++) < count;) {
-      if (error || (o.interrupted && *o.interrupted)) continue;
-      try {
-        work(i);
-      } catch (...) {
-        std::lock_guard lock(error_mutex);
-        if (!error) error = std::current_exception();
-      }
-      ++done;
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int j = 0; j < std::max(1, jobs); ++j) threads.emplace_back(worker);
-  std::size_t shown = static_cast<std::size_t>(-1);
-  while (true) {
-    const std::size_t d = done.load(), n = std::min(next.load(), count);
-    if (o.progress && d != shown) o.progress(phase, d, count, n > 0 ? describe(n - 1) : std::string());
-    shown = d;
-    if (d >= count || ((error || (o.interrupted && *o.interrupted)) && next.load() >= count)) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  for (auto& t : threads) t.join();
-  if (o.progress && shown != done.load()) o.progress(phase, done.load(), count, "");
-  if (error) std::rethrow_exception(error);
-  if (o.interrupted && *o.interrupted) throw Interrupted();
+  auto stop = [&] { return o.interrupted && o.interrupted->load(); };
+  parallel_for(count, jobs, work,
+               [&](std::size_t done, std::size_t started) {
+                 if (o.progress) o.progress(phase, done, count, started > 0 && done < count ? describe(started - 1) : std::string());
+               },
+               stop);
+  if (stop()) throw Interrupted();
 }
 
 }  // namespace

@@ -420,13 +420,18 @@ void read_expect(const Reader& r, Spec& s) {
       }
       for (auto it = hit; it != s.integrators.end(); ++it) {
         if (it->choice.label() != k && it->choice.id != k) continue;
+        auto order = [&](const toml::node& n) {
+          if (**n.as_integer() < 0 || **n.as_integer() > 20)
+            r.fail(&n, "expect." + k, std::to_string(**n.as_integer()) + " is not an order: a whole number from 0 to 20");
+          return static_cast<int>(**n.as_integer());
+        };
         if (v.is_integer()) {
-          it->expected_global = static_cast<int>(**v.as_integer());
+          it->expected_global = order(v);
         } else if (const toml::table* t = v.as_table()) {
           for (auto&& [mk, mv] : *t) {
             if (!mv.is_integer() || (mk.str() != "global" && mk.str() != "local"))
               r.fail(&mv, "expect." + k, "use global = <order> and/or local = <order> (whole numbers)");
-            (mk.str() == "global" ? it->expected_global : it->expected_local) = static_cast<int>(**mv.as_integer());
+            (mk.str() == "global" ? it->expected_global : it->expected_local) = order(mv);
           }
         } else {
           r.fail(&v, "expect." + k, "must be an order (whole number) or { global = p, local = q }");

@@ -64,7 +64,8 @@ Baseline read_baseline(const std::filesystem::path& file) {
         } catch (const std::exception&) {
           dt = 0;
         }
-        if (!(dt > 0)) fail(dv, where + "." + quoted(key), "the key must be a step size (a positive number, e.g. \"0.05\")");
+        if (!(dt > 0) || !std::isfinite(dt))
+          fail(dv, where + "." + quoted(key), "the key must be a step size (a positive number, e.g. \"0.05\")");
         const auto err = dv.value<double>();
         if (!err || !(*err > 0) || !std::isfinite(*err))
           fail(dv, where + "." + quoted(key), "must be a positive relative global error, e.g. 1.234e-06");

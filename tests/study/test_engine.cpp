@@ -434,6 +434,9 @@ TEST_CASE("unbounded work is refused before anything runs: tiny steps, huge span
   CHECK_THAT(message("name = \"a\"\nproblem = \"harmonic\"\nt_end = 1.0\ndt = [0.1]\nintegrators = [{ id = \"rk4\", substeps = 4294967298 }]\n"),
              Contains("substeps = 4294967298 is out of range: 1 to 1000000"));
   CHECK_THAT(message(head + "t_end = 1.0\ndt = [0.1]\nmetrics = []\n"), Contains("metrics: is empty: a study must measure something"));
+  CHECK_THAT(message(head + "t_end = 1.0\ndt = [0.1]\nexpect = { rk4 = 4294967300 }\n"),
+             Contains("expect.rk4: 4294967300 is not an order: a whole number from 0 to 20"));
+  CHECK_THAT(message(head + "t_end = 1.0\ndt = [0.1]\nexpect = { rk4 = { local = -1 } }\n"), Contains("-1 is not an order"));
   CHECK_THAT(message("name = \"" + std::string(65, 'a') + "\"\nproblem = \"harmonic\"\nintegrators = [\"rk4\"]\nt_end = 1.0\ndt = [0.1]\n"),
              Contains("is 65 characters long (at most 64)"));
 }
