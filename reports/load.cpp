@@ -21,21 +21,32 @@ using Json = nlohmann::json;
 /// The largest count a results file may hold (2^53: every whole number up to it is a double).
 constexpr long max_count = 9007199254740992L;
 
-/// A JSON value with the path that reached it, so that a malformed file is reported field by field.
+/// A JSON value with the path that reached it, so that a malformed file is reported field by field.  The path is
+/// spelled out only for a message (a child keeps a pointer to its parent: a named Node must be taken from a named
+/// parent, never from a temporary one), which keeps loading cheap.
 class Node {
  public:
-  Node(const Json& j, std::string path, const fs::path& file) : j_(j), path_(std::move(path)), file_(file) {}
+  Node(const Json& j, std::string root, const fs::path& file) : j_(j), name_(std::move(root)), file_(file) {}
 
   bool has(const std::string& key) const { return j_.is_object() && j_.contains(key); }
   bool is_null() const { return j_.is_null(); }
   bool is_string() const { return j_.is_string(); }
   Node at(const std::string& key) const {
-    if (!has(key)) fail("missing '" + key + "'");
-    return {j_[key], path_ + "." + key, file_};
+    const auto it = j_.is_object() ? j_.find(key) : j_.end();
+    if (it == j_.end()) fail("missing '" + key + "'");
+    return {*it, this, key, no_index, file_};
   }
   Node at(std::size_t i) const {
     if (i >= size()) fail("has no element " + std::to_string(i));
-    return {j_[i], path_ + "[" + std::to_string(i) + "]", file_};
+    return {j_[i], this, std::string(), i, file_};
+  }
+  /// "results.studies[0].runs[3]".
+  std::string path() const {
+    if (!parent_) return name_;
+    std::string p = parent_->path();  // appended piecewise: GCC 12's false -Wrestrict (bug 105329) on "." + std::string
+    if (index_ == no_index) p += '.', p += name_;
+    else p += '[', p += std::to_string(index_), p += ']';
+    return p;
   }
   std::size_t size() const {
     if (!j_.is_array()) fail("must be an array");
@@ -72,12 +83,18 @@ class Node {
     return j_.get<std::string>();
   }
   [[noreturn]] void fail(const std::string& what) const {
-    throw ReportError(file_.string() + ": " + path_ + ": " + what);
+    throw ReportError(file_.string() + ": " + path() + ": " + what);
   }
 
  private:
+  static constexpr std::size_t no_index = static_cast<std::size_t>(-1);
+  Node(const Json& j, const Node* parent, std::string key, std::size_t index, const fs::path& file)
+      : j_(j), parent_(parent), name_(std::move(key)), index_(index), file_(file) {}
+
   const Json& j_;
-  std::string path_;
+  const Node* parent_ = nullptr;
+  std::string name_;  ///< the root's name, or this value's key in its parent object
+  std::size_t index_ = no_index;  ///< this value's index in its parent array
   const fs::path& file_;
 };
 
@@ -117,7 +134,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
     // The name becomes a folder and plot file names: held to the spec's grammar, so that a results file from
     // elsewhere cannot reach outside its folder.
     if (const std::string why = study::name_problem(st.name); !why.empty())
-      s.at("name").fail("'" + st.name + "' " + why);
+      s.at("name").fail("'" + study::printable(st.name) + "' " + why);
     for (const auto& other : r.studies)
       if (other.name == st.name) s.at("name").fail("'" + st.name + "' is the name of an earlier study too");
     st.t_end = s.at("t_end").number();
@@ -193,10 +210,11 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
       row.force_evals = x.at("force_evals").number();
       row.jacobian_evals = x.number_or_nan("jacobian_evals"), row.iterations = x.number_or_nan("iterations");
       row.evals_per_step = row.force_evals / static_cast<double>(std::max(1L, row.steps));
-      const Node fq = x.at("final_state").at("q");
+      const Node final_state = x.at("final_state");
+      const Node fq = final_state.at("q");
       for (std::size_t c = 0; c < fq.size(); ++c) row.final_q.push_back(fq.at(c).number());
-      if (x.at("final_state").has("v")) {
-        const Node fv = x.at("final_state").at("v");
+      if (final_state.has("v")) {
+        const Node fv = final_state.at("v");
         for (std::size_t c = 0; c < fv.size(); ++c) row.final_v.push_back(fv.at(c).number());
       }
       if (std::find(st.integrators.begin(), st.integrators.end(), row.integrator) == st.integrators.end())
@@ -207,7 +225,8 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
       const Node w = s.at("sweeps");
       for (std::size_t k = 0; k < w.size(); ++k) {
         SweepRow row{w.at(k).at("integrator").text(), w.at(k).at("automatic").boolean(), {}, w.at(k).at("stop").text()};
-        const Node dts = w.at(k).at("dts");
+        const Node sweep = w.at(k);
+        const Node dts = sweep.at("dts");
         for (std::size_t q = 0; q < dts.size(); ++q) row.dts.push_back(dts.at(q).number());
         st.sweeps.push_back(std::move(row));
       }
@@ -253,7 +272,8 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
       for (std::size_t k = 0; k < e.size(); ++k) {
         StabilityRow row{e.at(k).at("integrator").text(), e.at(k).at("note").text(), "", e.at(k).at("limit").number(), std::nan("")};
         if (e.at(k).has("theory")) {
-          const Node t = e.at(k).at("theory");
+          const Node entry = e.at(k);
+          const Node t = entry.at("theory");
           row.theory = t.is_string() && t.text() == "unbounded" ? INFINITY : t.number();
           row.theory_basis = e.at(k).at("theory_basis").text();
         }
@@ -310,7 +330,8 @@ Bench load_bench_document(const nlohmann::json& doc, const fs::path& file) {
                              x.at("builtin_ns_per_step").number(), x.at("builtin_spread").number(), x.at("ratio").number()});
       }
     }
-    const Node checks = root.at("checks").at(bp.problem);
+    const Node all_checks = root.at("checks");
+    const Node checks = all_checks.at(bp.problem);
     for (std::size_t k = 0; k < checks.size(); ++k) {
       const Node x = checks.at(k);
       b.checks.push_back({bp.problem, x.at("integrator").text(), x.at("odeint").text(), x.at("criterion").text(),

@@ -3,6 +3,9 @@
 
 #include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -20,14 +23,19 @@ inline void write_atomic(const std::filesystem::path& path, const std::string& t
   name += path.filename().string();
   name += ".tmp.";
   name += std::to_string(::getpid());
+  static std::atomic<unsigned> counter{0};  // unique per process and call: two threads never share a temporary
+  name += '.';
+  name += std::to_string(counter++);
   const auto tmp = path.parent_path() / name;
   {
+    errno = 0;
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << text;
     out.flush();
     if (!out) {
+      const std::string why = errno ? std::strerror(errno) : "write failed";
       std::filesystem::remove(tmp, ec);
-      throw std::runtime_error("cannot write " + tmp.string());
+      throw std::runtime_error("cannot write " + path.string() + " (" + why + ")");
     }
   }
   std::filesystem::rename(tmp, path, ec);

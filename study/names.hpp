@@ -10,6 +10,24 @@ namespace study {
 
 inline constexpr std::size_t max_name_length = 64;
 
+/// `text` for a message: control characters (a NUL, an escape sequence) shown as \xNN, never sent raw to a
+/// terminal.
+inline std::string printable(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7F) {
+      static constexpr char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 /// Why `name` is not a valid file name by the grammar above; "" when it is.
 inline std::string name_problem(std::string_view name) {
   if (name.empty()) return "is empty";

@@ -127,7 +127,7 @@ void check_keys(const Reader& r, const toml::table& table) {
 /// name and title.
 void read_name(const Reader& r, Spec& s) {
   s.name = r.string("name", true);
-  if (const std::string why = name_problem(s.name); !why.empty()) r.fail("name", "'" + s.name + "' " + why);
+  if (const std::string why = name_problem(s.name); !why.empty()) r.fail("name", "'" + printable(s.name) + "' " + why);
   s.title = r.string("title", false);
   if (s.title.empty()) s.title = s.name;
 }

@@ -473,15 +473,20 @@ int run_study(const RunArgs& a) {
   // Results, tables and report built beside the output folder and published with one rename: an interrupted or
   // failed run leaves the folder as it was.  Other files in it (bench.json, the user's) are carried over.
   study::StagedFolder staged(a.out);
-  study::write_results(staged.path(), results, meta);
-  staged.carry_forward({"results.json", "REPORT.md", "plots"});
   std::optional<report::Outcome> rendered;
-  if (!a.no_report) {
-    ReportArgs rep;
-    rep.results = a.out;
-    rendered = render_report(rep, staged.path(), staged.path(), a.out);
+  try {
+    study::write_results(staged.path(), results, meta);
+    staged.carry_forward({"results.json", "REPORT.md", "plots"});
+    if (!a.no_report) {
+      ReportArgs rep;
+      rep.results = a.out;
+      rendered = render_report(rep, staged.path(), staged.path(), a.out);
+    }
+    staged.publish();
+  } catch (const std::runtime_error& e) {
+    if (dynamic_cast<const report::Interrupted*>(&e) || dynamic_cast<const report::ReportError*>(&e)) throw;
+    throw std::runtime_error("the results were not written (" + a.out + " is unchanged): " + e.what());
   }
-  staged.publish();
 
   if (!a.quiet) {
     for (const auto& r : results) {

@@ -176,5 +176,16 @@ wait $b; rb=$?
   ok "two reports of one folder at once both succeed, with every plot, the user's file kept" ||
   bad "concurrent reports: exit $ra/$rb: $(cat "$tmp/r1.out" "$tmp/r2.out" | head -c 400)"
 
+# 11. A full disk (a file size limit: writes fail with EFBIG): the cache is one warning, the output folder stays
+# the old one, and the error names the file and the reason.
+cp "$tmp/atomic/results.json" "$tmp/before.json"
+( ulimit -f 2; trap '' XFSZ; exec "$study" run "$tmp/w.toml" --out "$tmp/atomic" --cache-dir "$tmp/full-cache" -q ) > "$tmp/full.out" 2>&1
+rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 130 ] && grep -q "cannot write .*(File too large)" "$tmp/full.out" &&
+  [ "$(grep -c "warning: cannot write the cache file" "$tmp/full.out")" -eq 1 ] && cmp -s "$tmp/before.json" "$tmp/atomic/results.json" &&
+  [ -z "$(find "$tmp" -maxdepth 1 -name '.atomic.tmp.*')" ] &&
+  ok "a full disk: one warning for the cache, a clear error, the output folder unchanged" ||
+  bad "full disk: exit $rc: $(head -c 500 "$tmp/full.out")"
+
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
