@@ -98,6 +98,13 @@ class Node {
   const fs::path& file_;
 };
 
+/// A results file that exists must be a regular file: a FIFO or a device would block the read or never end.
+void require_regular(const fs::path& file) {
+  std::error_code ec;
+  if (fs::exists(file, ec) && !fs::is_regular_file(file, ec))
+    throw ReportError(file.string() + ": is not a regular file (a FIFO, a device or a folder is never read)");
+}
+
 /// The document in an open JSON file; ReportError naming the file when it does not parse.
 Json parse(std::ifstream& in, const fs::path& file) {
   try {
@@ -111,6 +118,7 @@ Json parse(std::ifstream& in, const fs::path& file) {
 
 Results load(const fs::path& dir) {
   const fs::path file = dir / "results.json";
+  require_regular(file);
   std::ifstream in(file);
   if (!in) throw ReportError(file.string() + ": no results file (run `study run --out " + dir.string() + "` first)");
   return load_document(parse(in, file), file, dir);
@@ -288,6 +296,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
 
 std::optional<Bench> load_bench(const fs::path& dir) {
   const fs::path file = dir / "bench.json";
+  require_regular(file);
   std::ifstream in(file);
   if (!in) return std::nullopt;
   return load_bench_document(parse(in, file), file);
@@ -363,6 +372,7 @@ double Table::number(std::size_t r, const std::string& name) const {
 }
 
 std::optional<Table> read_table(const fs::path& file) {
+  require_regular(file);
   std::ifstream in(file, std::ios::binary);
   if (!in) return std::nullopt;
   return parse_table(in, file);

@@ -520,6 +520,8 @@ Spec load_spec(const std::filesystem::path& file, const tables::Library* methods
   std::error_code ec;
   if (!std::filesystem::exists(file, ec)) throw SpecError(file.string() + ": no such spec file");
   if (std::filesystem::is_directory(file, ec)) throw SpecError(file.string() + ": is a directory, not a spec file (TOML)");
+  if (!std::filesystem::is_regular_file(file, ec))  // a FIFO or a device would block the read, or never end
+    throw SpecError(file.string() + ": is not a regular file (give a spec file, or - for standard input)");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw SpecError(file.string() + ": cannot read this spec file");
   std::ostringstream text;

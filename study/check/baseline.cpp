@@ -26,6 +26,9 @@ const BaselineEntry* Baseline::find(const std::string& study, const std::string&
 
 Baseline read_baseline(const std::filesystem::path& file) {
   toml::table root;
+  std::error_code ec;
+  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec))
+    throw BaselineError(file.string() + ": is not a regular file (a FIFO or a device is never read)");
   try {
     root = toml::parse_file(file.string());
   } catch (const toml::parse_error& e) {

@@ -275,6 +275,7 @@ int run_report(const ReportArgs& a, bool quiet = false) {
   const fs::path out = a.out.empty() ? a.results : a.out;
   check_output_dir(out.string(), a.out.empty() ? "results folder" : "--out");
   (void)report::load(a.results);  // a missing or malformed results file is an error before anything is staged
+  (void)report::load_bench(a.results);
   std::error_code ec;
   const bool in_place = fs::equivalent(a.results, out, ec) && !ec;
   study::StagedFolder staged(out);

@@ -130,6 +130,13 @@ rc=$?
 [ $n -gt 0 ] && [ $rc -eq 0 ] && cmp -s "$tmp/f1/w/orders.csv" "$tmp/f2/w/orders.csv" &&
   ok "FIFOs in the cache ($n) are passed over: the run completes with the same results" || bad "FIFO cache: exit $rc after $n FIFOs: $(head -c 300 "$tmp/fifo.out")"
 
+# Input files that are FIFOs are refused, never read (a read would block for ever).
+mkfifo "$tmp/spec.fifo"
+expect "a FIFO given as a spec is refused, not read" 2 "spec.fifo: is not a regular file" timeout 20 "$study" run "$tmp/spec.fifo" --out "$tmp/o8"
+mkdir -p "$tmp/fifo-results" && cp "$fixture/results.json" "$tmp/fifo-results/" && mkfifo "$tmp/fifo-results/bench.json"
+expect "a FIFO as bench.json in a results folder is refused, not read" 2 "bench.json: is not a regular file" \
+  timeout 20 "$study" report "$tmp/fifo-results" --no-plots
+
 # 9. SIGTERM inside one long task (a run of 2e8 steps; a reference over 1e5 periods): it stops within a second.
 stop_within_a_second() {
   local name=$1
