@@ -24,6 +24,10 @@ using Kind = ode::MethodTable::Kind;
 constexpr double eps = std::numeric_limits<double>::epsilon();
 
 const std::vector<std::string> kinds{"splitting", "runge-kutta", "composition", "nystrom"};
+/// Bounds on a table's size: its order conditions (1205 rooted trees, each summed over the stages squared, in
+/// 50 digits) stay within a few seconds.
+constexpr std::size_t max_coefficients = 128, max_stages = 64;
+
 const std::vector<std::string> common_keys{"kind", "order", "source", "summary", "substeps"};
 
 std::vector<std::string> keys_of(const std::string& kind) {
@@ -156,6 +160,9 @@ class Reader {
     if (!n) fail(nullptr, key, "missing (" + what + ")");
     const toml::array* a = n->as_array();
     if (!a || a->empty()) fail(n, key, "must be a non-empty array of coefficients (" + what + ")");
+    if (a->size() > max_coefficients)
+      fail(n, key, "has " + std::to_string(a->size()) + " coefficients; at most " + std::to_string(max_coefficients) +
+                       " (the order conditions' cost grows with the square of the stages)");
     std::vector<Rational> out;
     for (std::size_t i = 0; i < a->size(); ++i) out.push_back(coefficient(*a->get(i), key + "[" + std::to_string(i) + "]"));
     return out;
@@ -363,6 +370,7 @@ Method read_method(const Document& doc, const std::string& section, const std::s
     x.kind = Kind::runge_kutta;
     x.b = r.list("b", "the weights b_i");
     const std::size_t s = x.b.size();
+    if (s > max_stages) r.fail(r.get("b"), "b", fmt::format("{} stages; at most {} (Feagin's order-14 method has 35)", s, max_stages));
     x.a = r.matrix("a", s, s, "the stage coefficients a_ij, one row per stage: [[], [\"1/2\"], ...] for an explicit method");
     r.sums_to(x.b, 1, "b", "the weights must add up to 1 (the method is not consistent)");
     x.c = row_sums(x.a);
@@ -387,6 +395,7 @@ Method read_method(const Document& doc, const std::string& section, const std::s
     x.kind = Kind::nystrom;
     x.b = r.list("b", "the velocity weights b_i of h a(X_i)");
     const std::size_t s = x.b.size();
+    if (s > max_stages) r.fail(r.get("b"), "b", fmt::format("{} stages; at most {}", s, max_stages));
     x.bbar = r.list("bbar", "the position weights bbar_i of h^2 a(X_i)");
     x.c = r.list("c", "the nodes c_i: X_i = x + c_i h v + h^2 sum_j abar_ij a(X_j)");
     if (x.bbar.size() != s) r.fail(r.get("bbar"), "bbar", fmt::format("has {} weights, but b has {}", x.bbar.size(), s));
@@ -410,12 +419,17 @@ Method read_method(const Document& doc, const std::string& section, const std::s
     r.sums_to(w, 1, "weights", "the steps must add up to one step (the method is not consistent)");
     x.kind = base->kind;
     if (base->kind == Kind::splitting) {
+      if (w.size() * base->ops.size() > 2 * max_coefficients)
+        r.fail(r.get("weights"), "weights", fmt::format("{} steps of a base of {} drifts and kicks: more than {} operations", w.size(),
+                                                        base->ops.size(), 2 * max_coefficients));
       for (const auto& wi : w)
         for (const auto& [kick, c] : base->ops) x.ops.emplace_back(kick, wi * c);
       x.ops = canonical(x.ops);
     } else if (base->kind == Kind::runge_kutta) {
       // Block tableau: stage block i takes w_i a on its diagonal and w_j b in every row of block (i, j < i).
       const std::size_t s = base->b.size(), n = s * w.size();
+      if (n > max_stages)
+        r.fail(r.get("weights"), "weights", fmt::format("{} steps of a {}-stage base make {} stages; at most {}", w.size(), s, n, max_stages));
       x.a.assign(n, std::vector<Rational>(n, Rational(0)));
       for (std::size_t i = 0; i < w.size(); ++i)
         for (std::size_t r1 = 0; r1 < s; ++r1) {

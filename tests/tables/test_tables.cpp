@@ -338,6 +338,19 @@ TEST_CASE("bad method tables are refused before anything runs, naming file, line
   CHECK_THAT(err("[methods.x\n"), Catch::Contains("m.toml:1: not valid TOML"));
   CHECK_THAT(error_of([&] { tables::read_methods_file(dir.path / "missing.toml"); }), Catch::Contains("cannot read this methods file"));
   CHECK_THAT(error_of([&] { tables::read_methods_file(dir.path); }), Catch::Contains("is a directory"));
+  // Bounded size: the order conditions of a huge table would take hours.
+  std::string b65 = "b = [", a65 = "a = [";
+  for (int i = 0; i < 65; ++i) b65 += std::string(i ? ", " : "") + "\"1/65\"", a65 += std::string(i ? ", " : "") + "[]";
+  CHECK_THAT(err(head + "kind = \"runge-kutta\"\norder = 1\n" + a65 + "]\n" + b65 + "]\n"),
+             Catch::Contains("methods.x.b: 65 stages; at most 64"));
+  std::string w129 = "weights = [";
+  for (int i = 0; i < 129; ++i) w129 += std::string(i ? ", " : "") + "\"1/129\"";
+  CHECK_THAT(err(head + "kind = \"composition\"\norder = 1\nbase = \"leapfrog\"\n" + w129 + "]\n"),
+             Catch::Contains("methods.x.weights: has 129 coefficients; at most 128"));
+  std::string w20 = "weights = [";
+  for (int i = 0; i < 20; ++i) w20 += std::string(i ? ", " : "") + "\"1/20\"";
+  CHECK_THAT(err(head + "kind = \"composition\"\norder = 1\nbase = \"rk4\"\n" + w20 + "]\n"),
+             Catch::Contains("20 steps of a 4-stage base make 80 stages; at most 64"));
 }
 
 TEST_CASE("TOML numbers are read from their digits: 0.1 is one tenth, and rounded digits count as rounded") {
