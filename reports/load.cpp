@@ -78,9 +78,14 @@ class Node {
     if (!j_.is_boolean()) fail("must be true or false");
     return j_.get<bool>();
   }
+  /// The string, control characters made spaces: no text from a results file can break a line of the report, a
+  /// table row or a script.
   std::string text() const {
     if (!j_.is_string()) fail("must be a string");
-    return j_.get<std::string>();
+    std::string s = j_.get<std::string>();
+    for (char& c : s)
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = ' ';
+    return s;
   }
   [[noreturn]] void fail(const std::string& what) const {
     throw ReportError(file_.string() + ": " + path() + ": " + what);

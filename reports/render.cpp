@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 /// Text for a Markdown table cell: a '|' would end the cell.
 std::string cell(const std::string& text) {
   std::string out;
-  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  for (char c : text) out += c == '|' ? std::string("\\|") : c == '<' ? std::string("&lt;") : std::string(1, c);
   return out;
 }
 

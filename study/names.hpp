@@ -36,6 +36,7 @@ inline std::string name_problem(std::string_view name) {
   if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string_view::npos)
     return "must be lowercase letters, digits, '-' or '_' (it names the output folder)";
   if (name.front() == '-' || name.front() == '_') return "must start with a lowercase letter or a digit";
+  if (name == "plots") return "is the name of the report's folder of plots: give the study another name";
   return "";
 }
 

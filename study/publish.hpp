@@ -49,17 +49,40 @@ class StagedFolder {
 
   /// Copies into the staging folder every entry of the current target that it does not have and that is not in
   /// `except` (the user's other files, bench.json), so that publishing replaces only what was regenerated.
-  void carry_forward(const std::set<std::string>& except) const {
+  /// Symbolic links are carried as links (never followed), files as hard links (copies across devices), FIFOs
+  /// and devices not at all; `stop()` is called between entries and throws to stop.
+  template <class Stop>
+  void carry_forward(const std::set<std::string>& except, Stop&& stop) const {
     namespace fs = std::filesystem;
     std::error_code ec;
-    if (!fs::is_directory(target_, ec)) return;
-    for (const auto& e : fs::directory_iterator(target_, ec)) {
-      const std::string name = e.path().filename().string();
-      if (except.count(name) || fs::exists(staged_ / name, ec)) continue;
-      if (!e.is_regular_file(ec) && !e.is_directory(ec)) continue;  // no FIFOs, devices or sockets
-      fs::copy(e.path(), staged_ / name, fs::copy_options::recursive, ec);
-      if (ec) throw std::runtime_error("cannot copy " + e.path().string() + " into the new output: " + ec.message());
+    if (!fs::is_directory(fs::symlink_status(target_, ec))) return;
+    for (fs::recursive_directory_iterator it(target_, fs::directory_options::none, ec), end; !ec && it != end; it.increment(ec)) {
+      stop();  // throws to stop
+      std::error_code e;  // the iterator's own error code stays for the iteration
+      const fs::path rel = it->path().lexically_relative(target_);
+      if (it.depth() == 0 && except.count(rel.string())) {
+        it.disable_recursion_pending();
+        continue;
+      }
+      const fs::path to = staged_ / rel;
+      const auto st = it->symlink_status(e);
+      if (fs::exists(fs::symlink_status(to, e))) {  // regenerated: the new one whole, nothing of the old one
+        it.disable_recursion_pending();
+        continue;
+      }
+      e.clear();
+      if (fs::is_symlink(st)) fs::copy_symlink(it->path(), to, e);
+      else if (fs::is_directory(st)) fs::create_directory(to, e);
+      else if (fs::is_regular_file(st)) {
+        fs::create_hard_link(it->path(), to, e);
+        if (e) e.clear(), fs::copy_file(it->path(), to, e);
+      }
+      if (e) throw std::runtime_error("cannot carry " + it->path().string() + " into the new output: " + e.message());
     }
+    if (ec) throw std::runtime_error("cannot read " + target_.string() + ": " + ec.message());
+  }
+  void carry_forward(const std::set<std::string>& except) const {
+    carry_forward(except, [] {});
   }
 
   /// Puts the staging folder in the target's place with one rename; the old target is removed afterwards.

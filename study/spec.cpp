@@ -129,6 +129,8 @@ void read_name(const Reader& r, Spec& s) {
   s.name = r.string("name", true);
   if (const std::string why = name_problem(s.name); !why.empty()) r.fail("name", "'" + printable(s.name) + "' " + why);
   s.title = r.string("title", false);
+  if (std::any_of(s.title.begin(), s.title.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; }))
+    r.fail("title", "'" + printable(s.title) + "' holds a line break or another control character: one line of text");
   if (s.title.empty()) s.title = s.name;
 }
 
@@ -234,6 +236,9 @@ void read_steps(const Reader& r, Spec& s, const ProblemFacts& f) {
   if (!(*t_end > 0) || !std::isfinite(*t_end)) r.fail("t_end", "must be a finite number > 0");
   s.t_end = *t_end;
   s.time_scale = f.time_scale;
+  if (!(s.t_end >= 1e-12 * f.time_scale))
+    r.fail("t_end", "t_end = " + shortest(s.t_end) + " is below 1e-12 of " + s.problem + "'s time scale (" + shortest(f.time_scale) +
+                        "): nothing to measure; t_end >= " + shortest(1e-12 * f.time_scale));
   if (!(f.time_scale > 0 && std::isfinite(f.time_scale)) || !(s.t_end / f.time_scale <= max_time_scales))
     r.fail("t_end", "t_end = " + shortest(s.t_end) + " is " + shortest(s.t_end / f.time_scale) + " time scales of " + s.problem +
                         " (its time scale with these parameters is " + shortest(f.time_scale) + "); the reference covers at most " +
@@ -448,7 +453,8 @@ void read_settings(const Reader& r, Spec& s) {
     s.repeats = static_cast<int>(*v);
   }
   if (auto v = r.number("reference_tol")) {
-    if (!(*v >= 1e-30 && *v <= 1e-10)) r.fail("reference_tol", "must lie in [1e-30, 1e-10] (float128 references)");
+    if (!(*v >= 1e-29 && *v <= 1e-10))
+      r.fail("reference_tol", "must lie in [1e-29, 1e-10] (float128 references; the certifying solve is 100 x tighter)");
     s.reference_tol = *v;
   }
   if (auto v = r.integer("samples")) {

@@ -85,13 +85,22 @@ extern "C" void on_interrupt(int) {
   if (interrupted.exchange(true)) std::_Exit(130);  // a second Ctrl-C: stop now (files are written atomically)
 }
 
-/// Splits "a,b,c" (spaces allowed) into its items.
-std::vector<std::string> split_list(const std::string& text) {
+/// Throws report::Interrupted once a signal came (for loops outside the engine).
+void stop_if_interrupted() {
+  if (interrupted) throw report::Interrupted();
+}
+
+/// Splits "a,b,c" (spaces allowed) into its items; an empty item ("a,,b", a trailing comma) is a usage error
+/// naming `option`.
+std::vector<std::string> split_list(const std::string& text, const std::string& option) {
   std::vector<std::string> items;
   std::string item;
-  for (char c : text + ",") {
+  const std::string all = text + ",";
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const char c = all[i];
     if (c == ',') {
-      if (!item.empty()) items.push_back(item);
+      if (item.empty()) throw study::SpecError(option + " '" + text + "': an empty item; give comma-separated values");
+      items.push_back(item);
       item.clear();
     } else if (c != ' ') {
       item += c;
@@ -102,7 +111,7 @@ std::vector<std::string> split_list(const std::string& text) {
 
 /// A folder the command will write into, checked before any work: not empty, not a file, each name within the
 /// system's limit, and writable (or creatable) by us.  Throws SpecError naming the option.
-void check_output_dir(const std::string& dir, const std::string& option) {
+void check_output_dir(const std::string& dir, const std::string& option, bool published = false) {
   namespace fs = std::filesystem;
   if (dir.empty()) throw study::SpecError(option + " \"\": give a folder (e.g. " + option + " results)");
   if (dir.find('\0') != std::string::npos) throw study::SpecError(option + ": the folder name holds a NUL character");
@@ -113,8 +122,17 @@ void check_output_dir(const std::string& dir, const std::string& option) {
                              std::to_string(part.string().size()) + " characters long (at most 255)");
   std::error_code ec;
   const auto status = fs::status(p, ec);
+  if (fs::is_symlink(fs::symlink_status(p, ec)) && (published || !fs::exists(status)))
+    throw study::SpecError(option + " " + dir + ": is a symbolic link" + (fs::exists(status) ? "" : " to nothing") +
+                           (published ? "; the folder is replaced whole when published: give the folder itself" : ""));
   if (fs::exists(status) && !fs::is_directory(status))
     throw study::SpecError(option + " " + dir + ": is a file, not a folder (give a folder, or remove the file)");
+  if (published && fs::exists(status)) {  // replaced whole: never the folder we (or the shell) stand in, or above it
+    const fs::path here = fs::current_path(ec), target = fs::canonical(p, ec);
+    if (!ec && (here == target || std::mismatch(target.begin(), target.end(), here.begin(), here.end()).first == target.end()))
+      throw study::SpecError(option + " " + dir + ": is the current folder or holds it, and the output folder is replaced whole "
+                             "when published; give a folder of its own, e.g. " + option + " results");
+  }
   fs::path existing = fs::absolute(p, ec);
   while (!existing.empty() && !fs::exists(existing, ec) && existing != existing.parent_path()) existing = existing.parent_path();
   if (!fs::is_directory(existing, ec))
@@ -150,8 +168,9 @@ int run_reference(const ReferenceArgs& a) {
   reference::Request request;
   request.problem = a.problem;
   for (const auto& [k, v] : param_pairs(a.params)) request.params[k] = v;
-  if (!std::isfinite(a.tolerance) || a.tolerance < 1e-30 || a.tolerance > 1e-10)
-    throw study::SpecError("--tol " + std::to_string(a.tolerance) + ": must lie in [1e-30, 1e-10] (float128 references)");
+  if (!std::isfinite(a.tolerance) || a.tolerance < 1e-29 || a.tolerance > 1e-10)
+    throw study::SpecError(fmt::format("--tol {:g}: must lie in [1e-29, 1e-10] (float128 references; the certifying solve is "
+                                       "100 x tighter)", a.tolerance));
   if (a.cache_dir_given) check_output_dir(a.cache_dir, "--cache-dir");
   // The problem and its parameters first (their errors name the valid range), then the times against its time scale.
   double time_scale = 1;
@@ -161,7 +180,7 @@ int run_reference(const ReferenceArgs& a) {
     throw study::SpecError(e.what());
   }
   const double latest = study::max_time_scales * time_scale;
-  for (const auto& t : split_list(a.at)) {
+  for (const auto& t : split_list(a.at, "--at")) {
     double x = 0;
     try {
       request.times.push_back(reference::from_decimal(t));
@@ -273,14 +292,15 @@ int run_report(const ReportArgs& a, bool quiet = false) {
   namespace fs = std::filesystem;
   if (a.out_given) check_output_dir(a.out, "--out");
   const fs::path out = a.out.empty() ? a.results : a.out;
-  check_output_dir(out.string(), a.out.empty() ? "results folder" : "--out");
+  check_output_dir(out.string(), a.out.empty() ? "results folder" : "--out", true);
   (void)report::load(a.results);  // a missing or malformed results file is an error before anything is staged
   (void)report::load_bench(a.results);
   std::error_code ec;
   const bool in_place = fs::equivalent(a.results, out, ec) && !ec;
   study::StagedFolder staged(out);
-  staged.carry_forward({"REPORT.md", "plots"});
-  const report::Outcome r = render_report(a, in_place ? staged.path() : fs::path(a.results), staged.path(), a.results);
+  staged.carry_forward({"REPORT.md", "plots"}, stop_if_interrupted);
+  (void)in_place;  // read from the folder itself either way: its messages name the user's files, not the staged copies
+  const report::Outcome r = render_report(a, a.results, staged.path(), a.results);
   staged.publish();
   print_report(r, out, quiet);
   return EXIT_SUCCESS;
@@ -305,7 +325,7 @@ int run_bench(const BenchArgs& a) {
   std::cerr << "study bench: warning: this `study` is a debug or sanitizer build; its timings say little about the "
                "integrators (build the release preset: cmake --workflow --preset build)\n";
 #endif
-  check_output_dir(a.out, "--out");
+  check_output_dir(a.out, "--out", true);
   bench::Options o;
   o.min_time = a.min_time, o.repetitions = a.repetitions, o.filter = a.filter, o.console = a.console;
   std::ostringstream quiet_log;
@@ -362,18 +382,18 @@ study::Spec command_line_spec(const RunArgs& a, const study::tables::Library& me
   if (!params.empty()) t.insert("params", std::move(params));
   t.insert("t_end", number("--t-end", a.t_end));
   toml::array ints;
-  for (const auto& id : split_list(a.integrators)) ints.push_back(id);
+  for (const auto& id : split_list(a.integrators, "--integrators")) ints.push_back(id);
   t.insert("integrators", std::move(ints));
   if (a.dt == "auto") {
     t.insert("dt", "auto");
   } else {
     toml::array dts;
-    for (const auto& x : split_list(a.dt)) dts.push_back(number("--dt", x));
+    for (const auto& x : split_list(a.dt, "--dt")) dts.push_back(number("--dt", x));
     t.insert("dt", std::move(dts));
   }
   if (!a.metrics.empty()) {
     toml::array ms;
-    for (const auto& m : split_list(a.metrics)) ms.push_back(m);
+    for (const auto& m : split_list(a.metrics, "--metrics")) ms.push_back(m);
     t.insert("metrics", std::move(ms));
   }
   std::ostringstream text;
@@ -392,7 +412,7 @@ study::Spec command_line_spec(const RunArgs& a, const study::tables::Library& me
 }
 
 int run_study(const RunArgs& a) {
-  check_output_dir(a.out, "--out");
+  check_output_dir(a.out, "--out", true);
   if (a.cache_dir_given) check_output_dir(a.cache_dir, "--cache-dir");
   std::vector<study::Spec> specs;
   const study::tables::Library methods = user_methods(a.methods);
@@ -477,7 +497,7 @@ int run_study(const RunArgs& a) {
   std::optional<report::Outcome> rendered;
   try {
     study::write_results(staged.path(), results, meta);
-    staged.carry_forward({"results.json", "REPORT.md", "plots"});
+    staged.carry_forward({"results.json", "REPORT.md", "plots"}, stop_if_interrupted);
     if (!a.no_report) {
       ReportArgs rep;
       rep.results = a.out;
@@ -539,6 +559,11 @@ struct CheckArgs {
 /// Exit status: 0 no check failed, 1 some check failed (--strict: or is undetermined), 2 the input could not be read.
 int run_check(const CheckArgs& a) {
   if (!a.junit.empty()) {
+    std::error_code ec;
+    const auto st = std::filesystem::symlink_status(a.junit, ec);
+    if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+      throw study::SpecError("--junit " + a.junit + ": is not a regular file (a link, a FIFO, a device or a folder is never "
+                             "replaced); give the path of a file");
     const auto parent = std::filesystem::path(a.junit).parent_path();
     check_output_dir(parent.empty() ? "." : parent.string(), "--junit's folder");
     if (std::filesystem::is_directory(a.junit)) throw study::SpecError("--junit " + a.junit + ": is a folder; give a file name");
@@ -571,6 +596,7 @@ struct BaselineArgs {
 };
 
 int run_baseline(const BaselineArgs& a) {
+  if (a.out.empty()) throw study::SpecError("--out \"\": give the baseline's file name, e.g. --out baseline.toml");
   const report::Results results = report::load(a.results);
   const check::Baseline fresh = check::baseline_of(results);
   const bool update = std::filesystem::exists(a.out);
@@ -634,6 +660,9 @@ int run_method(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // CLI::Range lets NaN through (every comparison with it is false): each number option is checked finite too.
+  const CLI::Validator finite([](std::string& x) { return std::isfinite(std::strtod(x.c_str(), nullptr)) ? "" : "must be a finite number"; },
+                              "FINITE");
   CLI::App app{"study: measure how accurate ODE integrators really are (orders, energy drift, cost) against "
                "high-precision references"};
   app.require_subcommand(1);
@@ -670,7 +699,8 @@ int main(int argc, char** argv) {
   runcmd->add_option("--max-evaluations", run.max_evaluations,
                      "refuse a request whose estimated cost (force evaluations of every run, long energy run and "
                      "reference) is above this, before anything runs (default 1e11, about half an hour)")
-      ->check(CLI::Range(1.0, 1e18));
+      ->check(CLI::Range(1.0, 1e18))
+      ->check(finite);
   runcmd->add_flag("--rerun", run.rerun,
                    "measure every run again, not from the run cache (references and round-off shadows still come "
                    "from the cache); a cached run is the same bytes, its wall time is always measured again");
@@ -687,7 +717,8 @@ int main(int argc, char** argv) {
                                                "(default: gnuplot)");
   repcmd->add_option("--gnuplot-timeout", rep.gnuplot_timeout, "seconds one plot may take before gnuplot is stopped and the "
                                                                "plot reported missing (default 60)")
-      ->check(CLI::Range(0.1, 3600.0));
+      ->check(CLI::Range(0.1, 3600.0))
+      ->check(finite);
 
   CheckArgs chk;
   auto* chkcmd = app.add_subcommand("check", "the CI gate: check a results directory against the integrators' declared "
@@ -697,8 +728,7 @@ int main(int argc, char** argv) {
   chkcmd->add_option("--junit", chk.junit, "also write the verdict as JUnit XML to this file");
   chkcmd->add_option("--order-tolerance", chk.order_tolerance, "largest |observed - expected| order (default 0.2)")
       ->check(CLI::Range(0.01, 1.0))
-      ->check(CLI::Validator([](std::string& x) { return std::isfinite(std::strtod(x.c_str(), nullptr)) ? "" : "must be a finite number"; },
-                             "FINITE"));
+      ->check(finite);
   chkcmd->add_option("--study", chk.studies, "check only this study (repeatable); it must be in the results");
   chkcmd->add_option("--integrator", chk.integrators, "check only this integrator, a label or an id (repeatable); it must be "
                                                       "in the results");
@@ -723,7 +753,8 @@ int main(int argc, char** argv) {
                                                "report includes");
   benchcmd->add_option("--out,-o", bch.out, "results directory to write bench.json into (default: results)");
   benchcmd->add_option("--min-time", bch.min_time, "seconds of timing per benchmark and repetition (default 0.1)")
-      ->check(CLI::Range(1e-6, 60.0));
+      ->check(CLI::Range(1e-6, 60.0))
+      ->check(finite);
   benchcmd->add_option("--repetitions", bch.repetitions, "repetitions, interleaved at random; the fastest is kept (default 3)")
       ->check(CLI::Range(1, 100));
   benchcmd->add_option("--filter", bch.filter, "only benchmarks whose problem/integrator matches this regular expression "
@@ -772,7 +803,16 @@ int main(int argc, char** argv) {
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }
-  // An option given as "" is an error, not its default (--out "" would write into the current folder).
+  // An option given as "" is an error, not its default (--out "" would write into the current folder, --problem ""
+  // would run the default study).
+  for (const auto* sub : app.get_subcommands())
+    for (const auto* opt : sub->get_options())
+      for (const auto& value : opt->results())
+        if (value.empty() && opt->get_type_size() != 0) {
+          std::cerr << "study " << sub->get_name() << ": " << (opt->get_name().empty() ? "an argument" : opt->get_name())
+                    << " \"\": an empty value; give one (see study " << sub->get_name() << " --help)\n";
+          return 2;
+        }
   run.cache_dir_given = runcmd->count("--cache-dir") > 0;
   ref.cache_dir_given = refcmd->count("--cache-dir") > 0;
   rep.out_given = repcmd->count("--out") > 0;

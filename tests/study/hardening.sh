@@ -45,7 +45,7 @@ sed -i 's/"title": "Fixture: pendulum"/"title": "Fixture\\n system(\\"touch owne
 "$study" report "$tmp/title" > "$tmp/title.out" 2>&1
 rc=$?
 if [ $rc -eq 0 ] && [ ! -e "$tmp/title/plots/owned2" ] && [ ! -e "$tmp/title/plots/owned3" ] && [ ! -e "$tmp/owned2" ] &&
-   [ -s "$tmp/title/plots/fixture-global.svg" ]; then
+   [ -s "$tmp/title/plots/fixture-global.svg" ] && ! grep -q '^ system' "$tmp/title/REPORT.md" && grep -q 'Fixture  system' "$tmp/title/REPORT.md"; then
   ok "a title with a line break and backquotes is drawn as text, and runs nothing"
 else
   bad "hostile title: exit $rc, $(head -c 400 "$tmp/title.out"); $(ls "$tmp/title/plots" | head -3)"
@@ -111,8 +111,29 @@ expect "study reference --at 1e308 is refused with the valid range" 2 "--at 1e30
 expect "study reference --param e= is refused" 2 "--param 'e=' is not of the form name=value" "$study" reference kepler --param e= --at 1 --no-cache
 expect "a repeated --param is refused" 2 "--param e is given twice" \
   "$study" run --problem kepler --param e=0.5 --param e=0.6 --integrators rk4 --t-end 1 --dt 0.1 --out "$tmp/o4" --no-cache
-expect "--out \"\" is refused" 2 "--out \"\": give a folder" "$study" run "$tmp/w.toml" --out "" --no-cache
-expect "--cache-dir \"\" is refused" 2 "--cache-dir \"\": give a folder" "$study" run "$tmp/w.toml" --out "$tmp/o5" --cache-dir ""
+expect "--out \"\" is refused" 2 "--out \"\": an empty value" "$study" run "$tmp/w.toml" --out "" --no-cache
+expect "--cache-dir \"\" is refused" 2 "--cache-dir \"\": an empty value" "$study" run "$tmp/w.toml" --out "$tmp/o5" --cache-dir ""
+expect "--problem \"\" is refused, not the default study" 2 "--problem \"\": an empty value" "$study" run --problem "" --out "$tmp/o5" --no-cache
+expect "an empty item in a list is refused" 2 "--dt '0.1,,0.05': an empty item" \
+  "$study" run --problem harmonic --integrators rk4 --t-end 1 --dt 0.1,,0.05 --out "$tmp/o5" --no-cache
+expect "--max-evaluations nan is refused (the cost limit cannot be switched off)" 2 "max-evaluations.*finite" \
+  "$study" run "$tmp/w.toml" --out "$tmp/o5" --no-cache --max-evaluations nan
+expect "--gnuplot-timeout nan is refused" 2 "gnuplot-timeout.*finite" "$study" report "$tmp/o5" --gnuplot-timeout nan
+printf 'name = "plots"\nproblem = "harmonic"\nintegrators = ["rk4"]\nt_end = 1.0\ndt = [0.1]\n' > "$tmp/plots.toml"
+expect "a study named plots (the report's folder) is refused" 2 "is the name of the report's folder of plots" \
+  "$study" run "$tmp/plots.toml" --out "$tmp/o5" --no-cache
+expect "a subnormal t_end is refused" 2 "t_end = 5e-324 is below 1e-12 of" \
+  "$study" run --problem harmonic --integrators rk4 --t-end 5e-324 --dt auto --out "$tmp/o5" --no-cache
+ln -s "$tmp/nowhere" "$tmp/dangling"
+expect "--out a dangling link is refused before any work" 2 "dangling: is a symbolic link to nothing" \
+  "$study" run "$tmp/w.toml" --out "$tmp/dangling" --no-cache
+mkdir -p "$tmp/here"
+expect "--out . (the current folder, replaced whole) is refused" 2 "is the current folder or holds it" \
+  bash -c 'cd "$1" && "$2" run "$3" --out . --no-cache' -- "$tmp/here" "$study" "$tmp/w.toml"
+mkfifo "$tmp/junit.fifo"
+expect "--junit naming a FIFO is refused: a device or FIFO is never replaced" 2 "junit.fifo: is not a regular file" \
+  "$study" check "$fixture" --junit "$tmp/junit.fifo"
+[ -p "$tmp/junit.fifo" ] && ok "the FIFO is still a FIFO" || bad "--junit replaced a FIFO"
 touch "$tmp/afile"
 expect "an output path that is a file is refused before any work" 2 "--out .*afile: is a file, not a folder" \
   "$study" run "$tmp/w.toml" --out "$tmp/afile" --no-cache
@@ -182,6 +203,14 @@ wait $b; rb=$?
   [ "$(cat "$tmp/atomic/notes.txt")" = mine ] && cmp -s "$tmp/before.json" "$tmp/atomic/results.json" &&
   ok "two reports of one folder at once both succeed, with every plot, the user's file kept" ||
   bad "concurrent reports: exit $ra/$rb: $(cat "$tmp/r1.out" "$tmp/r2.out" | head -c 400)"
+
+# Links in the output folder are carried as links, never followed (a link to a secret is not copied in).
+mkdir -p "$tmp/linked" && echo secret > "$tmp/secret.txt"
+ln -s "$tmp/secret.txt" "$tmp/linked/secret" && ln -s .. "$tmp/linked/loop"
+timeout 30 "$study" run "$tmp/w.toml" --out "$tmp/linked" --no-cache -q > "$tmp/linked.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ -L "$tmp/linked/secret" ] && [ -L "$tmp/linked/loop" ] && [ -s "$tmp/linked/results.json" ] &&
+  ok "links in the output folder are carried as links, never followed" || bad "links: exit $rc: $(head -c 300 "$tmp/linked.out"); $(ls -la "$tmp/linked" | head -5)"
 
 # 11. A full disk (a file size limit: writes fail with EFBIG): the cache is one warning, the output folder stays
 # the old one, and the error names the file and the reason.
