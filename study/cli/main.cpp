@@ -295,11 +295,9 @@ int run_report(const ReportArgs& a, bool quiet = false) {
   check_output_dir(out.string(), a.out.empty() ? "results folder" : "--out", true);
   (void)report::load(a.results);  // a missing or malformed results file is an error before anything is staged
   (void)report::load_bench(a.results);
-  std::error_code ec;
-  const bool in_place = fs::equivalent(a.results, out, ec) && !ec;
   study::StagedFolder staged(out);
   staged.carry_forward({"REPORT.md", "plots"}, stop_if_interrupted);
-  (void)in_place;  // read from the folder itself either way: its messages name the user's files, not the staged copies
+  // Read from the results folder itself, also when it is the output: messages name the user's files, not copies.
   const report::Outcome r = render_report(a, a.results, staged.path(), a.results);
   staged.publish();
   print_report(r, out, quiet);
