@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <istream>
@@ -10,7 +11,9 @@
 
 #include "reports/model.hpp"
 #include "reports/render.hpp"
+#include "study/input_file.hpp"
 #include "study/names.hpp"
+#include "study/schema.hpp"
 
 namespace report {
 namespace {
@@ -62,6 +65,13 @@ class Node {
   /// A whole number in [lo, hi] (a count, an order, a step number); anything else is an error naming the field,
   /// never a cast of an out-of-range double.
   long whole(long lo, long hi) const {
+    // An integer is compared as written: 2^53 + 1 would round to 2^53 as a double, and pass.
+    if (j_.is_number_integer()) {
+      const bool fits = j_.is_number_unsigned() ? j_.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi)
+                                                : j_.get<std::int64_t>() >= lo && j_.get<std::int64_t>() <= hi;
+      if (!fits) fail(fmt::format("must be a whole number from {} to {}", lo, hi));
+      return static_cast<long>(j_.get<std::int64_t>());
+    }
     const double x = number();
     if (!(x >= static_cast<double>(lo) && x <= static_cast<double>(hi)) || x != std::floor(x))
       fail(fmt::format("must be a whole number from {} to {}", lo, hi));
@@ -73,6 +83,27 @@ class Node {
     std::vector<std::string> k;
     for (const auto& item : j_.items()) k.push_back(item.key());
     return k;
+  }
+  /// A number > 0: a step, a time, a scale, a period (never null: each is always written).
+  double positive() const {
+    const double x = number();
+    if (!(x > 0)) fail("must be a number > 0");
+    return x;
+  }
+  /// A number >= 0, or null (not measured): an error, a time, a count of evaluations.
+  double nonnegative() const {
+    const double x = number();
+    if (x < 0) fail("must be a number >= 0 or null");
+    return x;
+  }
+  /// The string, which must be one of `allowed` (a status, a verdict: what the readers branch on).
+  std::string one_of(std::initializer_list<const char*> allowed) const {
+    std::string s = text(), list;
+    for (const char* a : allowed) {
+      if (s == a) return s;
+      list += list.empty() ? "" : ", ", list += a;
+    }
+    fail("'" + study::printable(s) + "' is not one of " + list);
   }
   bool boolean() const {
     if (!j_.is_boolean()) fail("must be true or false");
@@ -105,9 +136,8 @@ class Node {
 
 /// A results file that exists must be a regular file: a FIFO or a device would block the read or never end.
 void require_regular(const fs::path& file) {
-  std::error_code ec;
-  if (fs::exists(file, ec) && !fs::is_regular_file(file, ec))
-    throw ReportError(file.string() + ": is not a regular file (a FIFO, a device or a folder is never read)");
+  if (const auto kind = study::file_kind(file); kind == study::FileKind::special || kind == study::FileKind::folder)
+    throw ReportError(study::not_regular(file));
 }
 
 /// The document in an open JSON file; ReportError naming the file when it does not parse.
@@ -133,7 +163,13 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
   const Node root(doc, "results", file);
   Results r;
   r.dir = dir;
-  if (root.has("schema_version")) r.schema_version = static_cast<int>(root.at("schema_version").whole(0, 1000));
+  if (root.has("schema_version")) {  // 1 had no key; a newer file may mean what this reader cannot know
+    const Node v = root.at("schema_version");
+    r.schema_version = static_cast<int>(v.whole(0, 1000));
+    if (r.schema_version < 2 || r.schema_version > study::results_schema_version)
+      v.fail(fmt::format("{}: this study reads versions 1 to {} (a newer study wrote it? run it with the study that wrote "
+                         "it, or run the study again)", r.schema_version, study::results_schema_version));
+  }
   const Node meta = root.at("meta");
   r.compiler = meta.at("compiler").text(), r.flags = meta.at("flags").text(), r.cpu = meta.at("cpu").text();
   r.revision = meta.at("revision").text(), r.date = meta.at("date").text();
@@ -150,28 +186,30 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
       s.at("name").fail("'" + study::printable(st.name) + "' " + why);
     for (const auto& other : r.studies)
       if (other.name == st.name) s.at("name").fail("'" + st.name + "' is the name of an earlier study too");
-    st.t_end = s.at("t_end").number();
+    st.t_end = s.at("t_end").positive();
     if (s.has("spec")) st.spec_file = s.at("spec").text();
     if (s.has("params"))
       for (const auto& k : s.at("params").keys()) st.params.emplace_back(k, s.at("params").at(k).text());
-    st.plot_dt = s.has("plot_dt") ? s.at("plot_dt").number() : 0;
+    st.plot_dt = s.has("plot_dt") ? s.at("plot_dt").nonnegative() : 0;
     const Node metrics = s.at("metrics");
     for (std::size_t k = 0; k < metrics.size(); ++k) st.metrics.push_back(metrics.at(k).text());
     if (s.has("varying_dt"))
       st.dt_pattern = s.at("varying_dt").at("pattern").text(), st.dt_amplitude = s.at("varying_dt").at("amplitude").number();
-    st.ref_tol = s.at("reference").at("tolerance").number(), st.ref_bound = s.at("reference").at("error_bound").number();
-    st.position_scale = s.at("reference").at("position_scale").number();
-    if (s.at("reference").has("velocity_scale")) st.velocity_scale = s.at("reference").at("velocity_scale").number();
+    const Node ref = s.at("reference");
+    st.ref_tol = ref.at("tolerance").positive(), st.ref_bound = ref.at("error_bound").nonnegative();
+    st.position_scale = ref.at("position_scale").positive();
+    if (ref.has("velocity_scale")) st.velocity_scale = ref.at("velocity_scale").positive();
     if (s.has("auto_dt")) {
       const Node a = s.at("auto_dt");
-      st.auto_runs = static_cast<int>(a.at("runs").whole(0, 1000)), st.auto_seconds = a.at("seconds").number();
-      for (std::size_t k = 0; k < a.at("ladder").size(); ++k) st.ladder.push_back(a.at("ladder").at(k).number());
+      st.auto_runs = static_cast<int>(a.at("runs").whole(0, 1000)), st.auto_seconds = a.at("seconds").nonnegative();
+      const Node ladder = a.at("ladder");
+      for (std::size_t k = 0; k < ladder.size(); ++k) st.ladder.push_back(ladder.at(k).positive());
     }
     if (s.has("problem_info")) {
       const Node pi = s.at("problem_info");
       st.conservative = pi.at("conservative").boolean(), st.bounded = pi.at("bounded").boolean();
       if (pi.has("periodic")) st.periodic = pi.at("periodic").boolean();
-      st.period = pi.at("period").number();
+      st.period = pi.at("period").positive();  // the time scale of the energy and reversal judgements
     }
     if (s.has("integrators")) {
       const Node ints = s.at("integrators");
@@ -179,6 +217,8 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
         const Node x = ints.at(k);
         IntegratorRow& d = st.declared.emplace_back();
         d.label = x.at("label").text(), d.id = x.at("id").text();
+        for (std::size_t q = 0; q + 1 < st.declared.size(); ++q)
+          if (st.declared[q].label == d.label) x.at("label").fail("'" + d.label + "' is the label of an earlier integrator too");
         d.expected_global = static_cast<int>(x.at("expected_global").whole(0, 100));
         d.expected_local = static_cast<int>(x.at("expected_local").whole(0, 100));
         d.symplectic = x.at("symplectic").boolean(), d.symmetric = x.at("symmetric").boolean(), d.implicit = x.at("implicit").boolean();
@@ -195,32 +235,42 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
         }
       }
     }
+    // Every row names an integrator the study declares (results before the declarations name any).
+    auto declared = [&st](const Node& n) {
+      std::string label = n.text();
+      if (!st.declared.empty() &&
+          std::none_of(st.declared.begin(), st.declared.end(), [&](const IntegratorRow& d) { return d.label == label; }))
+        n.fail("'" + study::printable(label) + "' is not one of the study's integrators");
+      return label;
+    };
     const Node runs = s.at("runs");
     for (std::size_t k = 0; k < runs.size(); ++k) {
       const Node x = runs.at(k);
       RunRow row;
-      row.integrator = x.at("integrator").text(), row.status = x.at("status").text();
+      row.integrator = declared(x.at("integrator")), row.status = x.at("status").one_of({"ok", "diverged"});
       if (x.has("id")) row.id = x.at("id").text(), row.substeps = static_cast<int>(x.at("substeps").whole(1, 1000000));
-      row.dt = x.at("dt").number(), row.steps = x.at("steps").whole(0, max_count);
+      row.dt = x.at("dt").positive(), row.steps = x.at("steps").whole(0, max_count);
       if (x.has("diverged")) {
         const Node d = x.at("diverged");
         row.diverged_step = d.at("step").whole(0, max_count), row.diverged_t = d.at("t").number();
         row.reason = d.at("reason").text();
       }
       const Node err = x.at("error");
-      row.global = err.at("global").number(), row.max = err.at("max").number();
-      row.local = err.at("local").number();
-      row.position = err.number_or_nan("position"), row.local_position = err.number_or_nan("local_position");
-      row.reversal = x.at("error").has("reversal") ? x.at("error").at("reversal").number() : std::nan("");
-      row.roundoff = x.at("error").at("roundoff").number();
-      row.energy_max = x.at("energy").at("max_rel").number(), row.drift = x.at("energy").at("drift_per_time").number();
+      // Errors are sizes: a negative one is a forged or broken file (it would pass any gate).
+      auto size_or_nan = [](const Node& n, const std::string& key) { return n.has(key) ? n.at(key).nonnegative() : std::nan(""); };
+      row.global = err.at("global").nonnegative(), row.max = err.at("max").nonnegative();
+      row.local = err.at("local").nonnegative();
+      row.position = size_or_nan(err, "position"), row.local_position = size_or_nan(err, "local_position");
+      row.reversal = size_or_nan(err, "reversal");
+      row.roundoff = err.at("roundoff").nonnegative();
+      row.energy_max = x.at("energy").at("max_rel").nonnegative(), row.drift = x.at("energy").at("drift_per_time").number();
       row.behaviour = x.at("energy").at("behaviour").is_null() ? "" : x.at("energy").at("behaviour").text();
       const Node energy = x.at("energy");
-      row.energy_final = energy.number_or_nan("final_rel"), row.energy_roundoff = energy.number_or_nan("roundoff");
-      row.angular_momentum = energy.number_or_nan("angular_momentum_max_rel");
-      row.ns_min = x.at("ns_per_step").at("min").number();
-      row.ns_median = x.at("ns_per_step").number_or_nan("median");
-      row.force_evals = x.at("force_evals").number();
+      row.energy_final = energy.number_or_nan("final_rel"), row.energy_roundoff = size_or_nan(energy, "roundoff");
+      row.angular_momentum = size_or_nan(energy, "angular_momentum_max_rel");
+      row.ns_min = x.at("ns_per_step").at("min").nonnegative();
+      row.ns_median = size_or_nan(x.at("ns_per_step"), "median");
+      row.force_evals = x.at("force_evals").nonnegative();
       row.jacobian_evals = x.number_or_nan("jacobian_evals"), row.iterations = x.number_or_nan("iterations");
       row.evals_per_step = row.force_evals / static_cast<double>(std::max(1L, row.steps));
       const Node final_state = x.at("final_state");
@@ -237,10 +287,10 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
     if (s.has("sweeps")) {
       const Node w = s.at("sweeps");
       for (std::size_t k = 0; k < w.size(); ++k) {
-        SweepRow row{w.at(k).at("integrator").text(), w.at(k).at("automatic").boolean(), {}, w.at(k).at("stop").text()};
+        SweepRow row{declared(w.at(k).at("integrator")), w.at(k).at("automatic").boolean(), {}, w.at(k).at("stop").text()};
         const Node sweep = w.at(k);
         const Node dts = sweep.at("dts");
-        for (std::size_t q = 0; q < dts.size(); ++q) row.dts.push_back(dts.at(q).number());
+        for (std::size_t q = 0; q < dts.size(); ++q) row.dts.push_back(dts.at(q).positive());
         st.sweeps.push_back(std::move(row));
       }
     }
@@ -248,7 +298,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
     for (std::size_t k = 0; k < orders.size(); ++k) {
       const Node x = orders.at(k);
       OrderRow o;
-      o.integrator = x.at("integrator").text(), o.metric = x.at("metric").text();
+      o.integrator = declared(x.at("integrator")), o.metric = x.at("metric").text();
       o.expected = static_cast<int>(x.at("expected").whole(0, 100));
       o.observed = x.at("observed").number();
       o.dt_min = x.at("window").at("dt_min").number(), o.dt_max = x.at("window").at("dt_max").number();
@@ -256,7 +306,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
       o.r2 = x.at("r2").number();
       if (x.has("reason")) o.reason = x.at("reason").text();
       if (x.has("verdict")) {  // schema 2
-        o.verdict = x.at("verdict").text(), o.action = x.at("action").text();
+        o.verdict = x.at("verdict").one_of({"pass", "fail", "undetermined"}), o.action = x.at("action").text();
         o.asymptotic = x.at("asymptotic").boolean();
         o.std_error = x.number_or_nan("std_error"), o.trend_limit = x.number_or_nan("trend_limit");
         if (x.has("local_slopes"))
@@ -271,7 +321,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
     if (s.has("energy_long")) {
       const Node e = s.at("energy_long");
       for (std::size_t k = 0; k < e.size(); ++k) {
-        st.energy_long.push_back({e.at(k).at("integrator").text(), e.at(k).at("status").text(), e.at(k).at("dt").number(),
+        st.energy_long.push_back({declared(e.at(k).at("integrator")), e.at(k).at("status").one_of({"ok", "diverged"}), e.at(k).at("dt").positive(),
                                   e.at(k).at("growth_exponent").number(), e.at(k).at("final_rel").number()});
         if (e.at(k).has("steps")) st.energy_long.back().steps = e.at(k).at("steps").whole(0, max_count);
         st.energy_long.back().diverged_t = e.at(k).number_or_nan("diverged_t");
@@ -283,7 +333,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
     if (s.has("stability")) {
       const Node e = s.at("stability");
       for (std::size_t k = 0; k < e.size(); ++k) {
-        StabilityRow row{e.at(k).at("integrator").text(), e.at(k).at("note").text(), "", e.at(k).at("limit").number(), std::nan("")};
+        StabilityRow row{declared(e.at(k).at("integrator")), e.at(k).at("note").text(), "", e.at(k).at("limit").number(), std::nan("")};
         if (e.at(k).has("theory")) {
           const Node entry = e.at(k);
           const Node t = entry.at("theory");

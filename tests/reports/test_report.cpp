@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <numbers>
 #include <fstream>
@@ -144,6 +145,46 @@ TEST_CASE("missing or malformed results get clear errors", "[report]") {
   std::ofstream(dir.path / "results.json", std::ios::trunc) << text;
   CHECK_THROWS_WITH(report::render(options(dir.path, dir.path)), Contains("results.studies[0].runs[0]: missing 'dt'"));
   CHECK_FALSE(fs::exists(dir.path / "REPORT.md"));  // nothing half-written
+}
+
+TEST_CASE("impossible values in results are refused, naming the field: the gate would judge them", "[report][hardening]") {
+  const nlohmann::json good = nlohmann::json::parse(testing::read_file(fixture / "results.json"));
+  auto error_after = [&](const std::function<void(nlohmann::json&)>& edit) -> std::string {
+    nlohmann::json doc = good;
+    edit(doc);
+    try {
+      report::load_document(doc, "results.json", ".");
+    } catch (const report::ReportError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  using Catch::Contains;
+  CHECK(error_after([](nlohmann::json&) {}) == "accepted");
+  // A period <= 0 would turn the undetermined "energy bounded" into a pass.
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["problem_info"]["period"] = 0.0; }),
+             Contains("studies[0].problem_info.period: must be a number > 0"));
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["t_end"] = -1.0; }), Contains("studies[0].t_end: must be a number > 0"));
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["dt"] = 0.0; }), Contains("runs[0].dt: must be a number > 0"));
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["error"]["global"] = -1e-3; }),
+             Contains("runs[0].error.global: must be a number >= 0"));
+  CHECK(error_after([](auto& d) { d["studies"][0]["runs"][0]["error"]["global"] = nullptr; }) == "accepted");  // not measured
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["status"] = "great"; }),
+             Contains("runs[0].status: 'great' is not one of ok, diverged"));
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["orders"][0]["verdict"] = "maybe"; }),
+             Contains("orders[0].verdict: 'maybe' is not one of pass, fail, undetermined"));
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["integrators"].push_back(d["studies"][0]["integrators"][0]); }),
+             Contains("integrators[3].label: 'euler' is the label of an earlier integrator too"));
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["integrator"] = "ghost"; }),
+             Contains("runs[0].integrator: 'ghost' is not one of the study's integrators"));
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["orders"][0]["integrator"] = "ghost"; }),
+             Contains("orders[0].integrator: 'ghost' is not one of the study's integrators"));
+  CHECK_THAT(error_after([](auto& d) { d["schema_version"] = 3; }), Contains("schema_version: 3: this study reads versions 1 to 2"));
+  // 2^53 + 1 is no double: compared as the integer written, it is out of range (as a double it passed as 2^53).
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["steps"] = 9007199254740993ULL; }),
+             Contains("runs[0].steps: must be a whole number from 0 to 9007199254740992"));
+  CHECK(error_after([](auto& d) { d["studies"][0]["runs"][0]["steps"] = 9007199254740992ULL; }) == "accepted");
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["steps"] = -1; }), Contains("runs[0].steps: must be a whole number"));
 }
 
 namespace {
