@@ -327,8 +327,14 @@ std::optional<Plot> stability_plot(const Study& s, const fs::path& dir) {
 }
 
 std::string gnuplot_problem(const Gnuplot& g) {
-  const ProcessResult r = run_process({g.program, "--version"}, {}, std::chrono::seconds(10), g.cancel);
-  return r.ok() ? std::string() : "cannot run gnuplot ('" + g.program + "': " + r.describe(std::chrono::seconds(10)) + ")";
+  const ProcessResult r = run_process({g.program, "--version"}, {}, g.timeout, g.cancel);
+  if (r.cancelled) throw Interrupted();
+  if (r.ok()) return {};
+  // Installing is the advice only when there is nothing to run; a gnuplot that hangs or fails needs another.
+  const std::string advice = !r.started ? " (Debian: apt-get install gnuplot-nox)"
+                             : r.timed_out ? " (it did not answer --version: raise --gnuplot-timeout, or check the program)"
+                                           : "";
+  return "cannot run gnuplot ('" + g.program + "': " + r.describe(g.timeout) + ")" + advice;
 }
 
 bool draw(const Gnuplot& g, const fs::path& dir, const std::string& name, std::string& error) {

@@ -54,9 +54,15 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::files
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+  // Its own process group, so that a time-out or Ctrl-C also stops what it started (gnuplot's helpers).
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
   pid_t pid = 0;
-  const int rc = ::posix_spawnp(&pid, program.c_str(), &actions, nullptr, args.data(), environ);
+  const int rc = ::posix_spawnp(&pid, program.c_str(), &actions, &attr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
   ::close(fds[1]);
   if (rc != 0) {
     ::close(fds[0]);
@@ -83,12 +89,15 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::files
   while (true) {
     if (open) drain(20);
     else std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    const pid_t w = ::waitpid(pid, &status, WNOHANG);
-    if (w == pid) break;
+    // Exited? Asked without reaping it: until it is reaped its group cannot be reused, so killing the group below
+    // reaches only what it left behind.
+    siginfo_t info{};
+    const int w = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+    if (w == 0 && info.si_pid == pid) break;
     if (w < 0 && errno != EINTR) break;
     const bool late = std::chrono::steady_clock::now() - start > limit, stop = cancel && cancel->load();
     if (late || stop) {
-      ::kill(pid, SIGKILL);
+      ::kill(-pid, SIGKILL);  // the whole group: no child of it outlives the limit
       while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
       }
       r.timed_out = late && !stop, r.cancelled = stop;
@@ -102,6 +111,9 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::files
     if (r.error.size() == before) break;
   }
   ::close(fds[0]);
+  ::kill(-pid, SIGKILL);  // what it left running in its group (a helper holding the pipe) goes with it
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   else if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
   return r;

@@ -24,8 +24,9 @@ struct ProcessResult {
 };
 
 /// Runs argv[0] (found on PATH when it has no '/') with the arguments argv[1..], in `cwd` (empty: ours), standard
-/// input from /dev/null, standard output discarded, standard error captured.  Kills it (SIGKILL) after `limit` or as
-/// soon as `*cancel` becomes true.  Never throws for the program's own failures: they are in the result.
+/// input from /dev/null, standard output discarded, standard error captured, in a process group of its own.  Kills
+/// the group (SIGKILL: it and whatever it started) after `limit` or as soon as `*cancel` becomes true, and what it
+/// left running when it exits.  Never throws for the program's own failures: they are in the result.
 ProcessResult run_process(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
                           std::chrono::milliseconds limit, const std::atomic<bool>* cancel = nullptr);
 

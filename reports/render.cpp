@@ -147,7 +147,7 @@ Outcome render(const Options& options) {
   const std::string gnuplot_missing = options.plots ? gnuplot_problem(gnuplot) : std::string();
   const bool can_draw = options.plots && gnuplot_missing.empty();
   if (options.plots && !can_draw)
-    outcome.problem = gnuplot_missing + " (Debian: apt-get install gnuplot-nox)";
+    outcome.problem = gnuplot_missing;
   else if (!options.plots)
     outcome.problem = "plots were not drawn (--no-plots)";
   for (const auto& [study, list] : plots)
