@@ -13,15 +13,20 @@
 
 namespace study {
 
+/// Why `path` may not be replaced by an output file, or "" when it may: only a regular file (or nothing) is ever
+/// replaced, for a device (/dev/stdout, /dev/full), a FIFO or a link named as the output would become a plain
+/// file (as root, even under /dev).
+inline std::string replace_problem(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto existing = std::filesystem::symlink_status(path, ec);
+  if (!std::filesystem::exists(existing) || std::filesystem::is_regular_file(existing)) return {};
+  return path.string() + ": is not a regular file (a link, a FIFO, a device or a folder is never replaced); give the path of a file";
+}
+
 /// Writes text to path atomically (creates the directory).  Throws std::runtime_error naming the path.
 inline void write_atomic(const std::filesystem::path& path, const std::string& text) {
+  if (const std::string why = replace_problem(path); !why.empty()) throw std::runtime_error(why);
   std::error_code ec;
-  // Only a regular file is ever replaced: a device (/dev/stdout, /dev/full), a FIFO or a link named as the
-  // output would be replaced by a plain file (as root, even under /dev).
-  const auto existing = std::filesystem::symlink_status(path, ec);
-  if (std::filesystem::exists(existing) && !std::filesystem::is_regular_file(existing))
-    throw std::runtime_error(path.string() + ": is not a regular file (a link, a FIFO, a device or a folder is never replaced); "
-                             "give the path of a file");
   if (!path.parent_path().empty()) std::filesystem::create_directories(path.parent_path(), ec);
   if (ec) throw std::runtime_error("cannot create " + path.parent_path().string() + ": " + ec.message());
   // Appended piecewise: GCC 12's "." + std::string&& trips a false -Wrestrict (GCC bug 105329).

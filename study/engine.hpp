@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "study/cancel.hpp"
 #include "study/results.hpp"
 #include "study/spec.hpp"
 
@@ -23,11 +24,6 @@ struct EngineOptions {
   /// Called from the main thread as work completes: (phase, done, total, what).
   std::function<void(const std::string&, std::size_t, std::size_t, const std::string&)> progress;
   const std::atomic<bool>* interrupted = nullptr;  ///< set by a signal handler: stop between tasks
-};
-
-/// Thrown when the run was interrupted; nothing has been written.
-struct Interrupted : std::runtime_error {
-  Interrupted() : std::runtime_error("interrupted") {}
 };
 
 namespace engine {

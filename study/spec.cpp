@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 #include <toml++/toml.h>
 
+#include "study/input_file.hpp"
 #include "study/names.hpp"
 #include "study/problems/all.hpp"
 #include "study/registry.hpp"
@@ -27,6 +28,14 @@ std::string shortest(double x) {
   char buf[64];
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
   return std::string(buf, end);
+}
+
+/// A TOML number as a double: a float, or an integer of any size (toml++'s value<double>() refuses an integer a
+/// double cannot hold exactly, such as t_end = 10^18, which would then be "not a number").
+std::optional<double> as_number(const toml::node* n) {
+  if (!n) return std::nullopt;
+  if (n->is_integer()) return static_cast<double>(**n->as_integer());
+  return n->is_floating_point() ? std::optional<double>(**n->as_floating_point()) : std::nullopt;
 }
 
 class Reader {
@@ -57,7 +66,7 @@ class Reader {
   std::optional<double> number(const std::string& key) const {
     const toml::node* n = get(key);
     if (!n) return std::nullopt;
-    if (auto d = n->value<double>()) return *d;
+    if (auto d = as_number(n)) return *d;
     fail(n, key, "must be a number");
   }
 
@@ -149,7 +158,7 @@ ProblemFacts read_problem(const Reader& r, Spec& s) {
   if (const toml::node* n = r.get("params")) {
     if (!n->is_table()) r.fail(n, "params", "must be a table, e.g. params = { e = 0.6 }");
     for (auto&& [key, value] : *n->as_table()) {
-      if (auto d = value.value<double>(); d && !value.is_string())
+      if (auto d = as_number(&value))
         s.params[std::string(key.str())] = shortest(*d);
       else if (value.is_string())
         s.params[std::string(key.str())] = **value.as_string();
@@ -167,6 +176,7 @@ ProblemFacts read_problem(const Reader& r, Spec& s) {
   } catch (const ParamError& e) {
     r.fail("params", e.what());
   }
+  if (const std::string why = time_scale_problem(s.problem, f.time_scale); !why.empty()) r.fail("params", why);
   return f;
 }
 
@@ -186,7 +196,7 @@ void read_auto_sweep(const Reader& r, const toml::node* dt, Spec& s, const Probl
         if (!v.is_integer() || *n < 3 || *n > 40) r.fail(&v, "dt.runs", "must be a whole number from 3 (the fewest points a fit needs) to 40");
         a.runs = static_cast<int>(*n);
       } else if (k == "seconds") {
-        const auto x = v.value<double>();
+        const auto x = as_number(&v);
         if (!x || !(*x > 0) || !std::isfinite(*x)) r.fail(&v, "dt.seconds", "must be a number of seconds > 0");
         a.seconds = *x;
       } else {
@@ -212,7 +222,7 @@ void read_dt_range(const Reader& r, const toml::node* dt, const toml::table& ran
   for (auto&& [key, v] : range)
     if (key.str() != "max" && key.str() != "min" && key.str() != "per_decade")
       r.fail(&v, "dt." + std::string(key.str()), "unknown key of a range of step sizes; keys: max, min, per_decade");
-  const auto hi = range["max"].value<double>(), lo = range["min"].value<double>();
+  const auto hi = as_number(range["max"].node()), lo = as_number(range["min"].node());
   const auto per = range["per_decade"].value<int64_t>();
   if (!hi || !lo || !per) r.fail(dt, "dt", "a range needs max, min (numbers) and per_decade (a whole number)");
   if (!(*lo > 0) || !(*lo <= *hi) || *hi > s.t_end)
@@ -251,7 +261,7 @@ void read_steps(const Reader& r, Spec& s, const ProblemFacts& f) {
   } else if (const toml::array* list = dt->as_array()) {
     if (list->empty()) r.fail(dt, "dt", "the array is empty");
     for (const toml::node& x : *list) {
-      const auto v = x.value<double>();
+      const auto v = as_number(&x);
       if (!v) r.fail(&x, "dt", "every step size must be a number");
       s.steps.push_back(r.steps_for(*v, s.t_end, &x, "dt"));
     }
@@ -476,7 +486,7 @@ void read_varying_dt(const Reader& r, Spec& s) {
       if (key.str() != "pattern" && key.str() != "amplitude")
         r.fail(&x, "varying_dt." + std::string(key.str()), "unknown key; keys: pattern, amplitude");
     const auto pattern = (*t)["pattern"].value<std::string>();
-    const auto amplitude = (*t)["amplitude"].value<double>();
+    const auto amplitude = as_number((*t)["amplitude"].node());
     if (pattern != "alternating")
       r.fail(v, "varying_dt.pattern", "must be \"alternating\" (steps dt (1 + a), dt (1 - a), ...)");
     if (!amplitude || !(*amplitude > 0 && *amplitude <= 0.9))
@@ -522,17 +532,15 @@ void read_energy_run(const Reader& r, Spec& s, const ProblemFacts& f) {
 
 }  // namespace
 
+std::string time_scale_problem(const std::string& problem, double time_scale) {
+  if (std::isnormal(time_scale) && time_scale > 0 && time_scale < 1e150) return {};
+  return "these parameters give " + problem + " a time scale (period) of " + shortest(time_scale) +
+         ", outside what a double can step through (a positive number below 1e150, not subnormal); bring the "
+         "parameters closer to 1";
+}
+
 Spec load_spec(const std::filesystem::path& file, const tables::Library* methods) {
-  std::error_code ec;
-  if (!std::filesystem::exists(file, ec)) throw SpecError(file.string() + ": no such spec file");
-  if (std::filesystem::is_directory(file, ec)) throw SpecError(file.string() + ": is a directory, not a spec file (TOML)");
-  if (!std::filesystem::is_regular_file(file, ec))  // a FIFO or a device would block the read, or never end
-    throw SpecError(file.string() + ": is not a regular file (give a spec file, or - for standard input)");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw SpecError(file.string() + ": cannot read this spec file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_spec(text.str(), file, methods);
+  return parse_spec(read_input_file<SpecError>(file, "spec file (TOML)", "no such spec file"), file, methods);
 }
 
 Spec parse_spec(const std::string& text, const std::filesystem::path& file, const tables::Library* methods) {

@@ -108,6 +108,11 @@ inline constexpr double max_steps_per_run = 1e12;
 /// The longest reference, in time scales of the problem (t_end / time scale).
 inline constexpr double max_time_scales = 1e7;
 
+/// Why a problem's time scale (its period() with the given parameters) cannot be worked in, or "": every step, time
+/// and cost is measured in it, and parameters that each lie in range can still make it under- or overflow
+/// (earth-moon at a distance of 1e-150).
+std::string time_scale_problem(const std::string& problem, double time_scale);
+
 /// What a spec will cost before it runs: force evaluations of every run (auto sweeps: their whole budget of
 /// runs), its long energy run, and the reference counted as double evaluations; `biggest` says which part
 /// costs most, for the message that refuses it.

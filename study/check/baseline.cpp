@@ -4,6 +4,8 @@
 
 #include <toml++/toml.h>
 
+#include "study/input_file.hpp"
+
 namespace check {
 namespace {
 
@@ -26,15 +28,11 @@ const BaselineEntry* Baseline::find(const std::string& study, const std::string&
 
 Baseline read_baseline(const std::filesystem::path& file) {
   toml::table root;
-  std::error_code ec;
-  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec))
-    throw BaselineError(file.string() + ": is not a regular file (a FIFO or a device is never read)");
+  const std::string text = study::read_input_file<BaselineError>(
+      file, "baseline file (TOML)", "no such baseline file (write one with `study baseline RESULTS_DIR --out " + file.string() + "`)");
   try {
-    root = toml::parse_file(file.string());
+    root = toml::parse(text, file.string());
   } catch (const toml::parse_error& e) {
-    if (!std::filesystem::exists(file))
-      throw BaselineError(file.string() + ": no such baseline file (write one with `study baseline RESULTS_DIR --out " +
-                          file.string() + "`)");
     throw BaselineError(fmt::format("{}:{}: not valid TOML: {}", file.string(), e.source().begin.line, e.description()));
   }
   auto fail = [&](const toml::node& n, const std::string& key, const std::string& what) {

@@ -31,6 +31,7 @@
 #include "study/bench/steppers.hpp"
 #endif
 #include "study/atomic_file.hpp"
+#include "study/input_file.hpp"
 #include "study/publish.hpp"
 #include "study/check/check.hpp"
 #include "study/problems/all.hpp"
@@ -179,6 +180,7 @@ int run_reference(const ReferenceArgs& a) {
   } catch (const study::ParamError& e) {
     throw study::SpecError(e.what());
   }
+  if (const std::string why = study::time_scale_problem(a.problem, time_scale); !why.empty()) throw study::SpecError(why);
   const double latest = study::max_time_scales * time_scale;
   for (const auto& t : split_list(a.at, "--at")) {
     double x = 0;
@@ -368,6 +370,11 @@ study::Spec command_line_spec(const RunArgs& a, const study::tables::Library& me
   auto number = [](const std::string& option, const std::string& text) {
     double x = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+    if (ec == std::errc::result_out_of_range && end == text.data() + text.size())
+      throw study::SpecError(option + " " + text + ": out of range: a double holds magnitudes from 2.2e-308 to 1.8e308" +
+                             (option == "--t-end" ? fmt::format(", and t_end must lie within {:g} time scales of the problem",
+                                                                study::max_time_scales)
+                                                  : std::string()));
     if (ec != std::errc{} || end != text.data() + text.size())
       throw study::SpecError(option + " " + text + ": not a number");
     return x;
@@ -431,9 +438,9 @@ int run_study(const RunArgs& a) {
   } else {
     for (const auto& arg : a.specs) {
       if (arg == "-") {  // a spec on standard input
-        std::ostringstream text;
-        text << std::cin.rdbuf();
-        specs.push_back(study::parse_spec(text.str(), "<stdin>", &methods));
+        const std::optional<std::string> text = study::read_at_most(std::cin);
+        if (!text) throw study::SpecError("<stdin>: more than a spec file may hold (" + study::input_limit_text() + ")");
+        specs.push_back(study::parse_spec(*text, "<stdin>", &methods));
       } else {
         specs.push_back(study::load_spec(resolve_spec(arg), &methods));
       }
@@ -557,11 +564,7 @@ struct CheckArgs {
 /// Exit status: 0 no check failed, 1 some check failed (--strict: or is undetermined), 2 the input could not be read.
 int run_check(const CheckArgs& a) {
   if (!a.junit.empty()) {
-    std::error_code ec;
-    const auto st = std::filesystem::symlink_status(a.junit, ec);
-    if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
-      throw study::SpecError("--junit " + a.junit + ": is not a regular file (a link, a FIFO, a device or a folder is never "
-                             "replaced); give the path of a file");
+    if (const std::string why = study::replace_problem(a.junit); !why.empty()) throw study::SpecError("--junit " + why);
     const auto parent = std::filesystem::path(a.junit).parent_path();
     check_output_dir(parent.empty() ? "." : parent.string(), "--junit's folder");
     if (std::filesystem::is_directory(a.junit)) throw study::SpecError("--junit " + a.junit + ": is a folder; give a file name");
@@ -816,6 +819,7 @@ int main(int argc, char** argv) {
   rep.out_given = repcmd->count("--out") > 0;
   std::signal(SIGINT, on_interrupt);  // every command stops at the next check of the flag; a second signal at once
   std::signal(SIGTERM, on_interrupt);
+  study::cancel_flag.store(&interrupted);  // the long loops outside the engine ask it too (a table's order conditions)
   try {
     if (*refcmd) return run_reference(ref);
     if (*runcmd) return run_study(run);
@@ -826,7 +830,8 @@ int main(int argc, char** argv) {
     if (*methodcmd) return run_method(method_args);
     if (*list) study::tables::shipped_library();  // a broken library is an error (exit 2), not a half-printed list
   } catch (const study::Interrupted&) {
-    std::cerr << "\nstudy run: interrupted; no results were written\n";
+    const std::string command = app.get_subcommands().empty() ? "study" : "study " + app.get_subcommands().front()->get_name();
+    std::cerr << "\n" << command << (*runcmd ? ": interrupted; no results were written\n" : ": interrupted; nothing was written\n");
     return 130;
   } catch (const reference::Cancelled&) {
     std::cerr << "\nstudy reference: interrupted; nothing was cached\n";

@@ -61,10 +61,22 @@ class ParamReader {
     }
     using std::abs;
     // Every parameter is a physical quantity: within 1e150 either way, nothing overflows when it is squared.
-    if (!(abs(x) <= Real(1e150)) || (x != 0 && abs(x) < Real(1e-150)))
+    // The bounds in Real's own rounding of the decimals (float128's 1e-150 is not double's), so that the bounds
+    // themselves are valid values.
+    static const Real lowest = bound("1e-150", 1e-150), highest = bound("1e150", 1e150);
+    if (!(abs(x) <= highest) || (x != 0 && abs(x) < lowest))
       throw ParamError(std::string(problem_) + ": parameter '" + std::string(name) + "' = " + std::string(text) +
                        " is out of range: its magnitude must be 0 or lie in [1e-150, 1e150] (" + std::string(info->help) + ")");
     return x;
+  }
+
+  /// A range bound in Real's own rounding of its decimal; a type that cannot hold it (float) takes double's.
+  static Real bound(const char* decimal, double fallback) {
+    try {
+      return ode::from_decimal<Real>(decimal);
+    } catch (const std::exception&) {
+      return Real(fallback);
+    }
   }
 
   /// Throws a ParamError for `name` unless `ok`, saying what is valid.

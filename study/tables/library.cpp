@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include "integrators/all.hpp"
+#include "study/input_file.hpp"
 #include "study/suggest.hpp"
 
 #ifndef STUDY_METHODS_DIR
@@ -468,15 +469,7 @@ Method read_method(const Document& doc, const std::string& section, const std::s
 }
 
 std::string read_text(const std::filesystem::path& file) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) throw TableError(file.string() + ": is a directory, not a methods file (TOML)");
-  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec))
-    throw TableError(file.string() + ": is not a regular file (a FIFO or a device is never read)");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw TableError(file.string() + ": cannot read this methods file (does it exist?)");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return read_input_file<TableError>(file, "methods file (TOML)", "no such methods file");
 }
 
 toml::table parse(const std::string& text, const std::filesystem::path& file) {

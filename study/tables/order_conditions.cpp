@@ -8,6 +8,8 @@
 
 #include <boost/multiprecision/cpp_bin_float.hpp>
 
+#include "study/cancel.hpp"
+
 namespace study::tables {
 namespace {
 
@@ -259,6 +261,7 @@ OrderAnalysis runge_kutta_order(const Matrix& a_in, const std::vector<Rational>&
   std::vector<std::vector<double>> phi_abs(trees.size()), g_abs(trees.size());
   Judge judge("rooted trees (any force a(x, v))", precision);
   for (std::size_t k = 0; k < trees.size() && judge.wants(trees[k].order); ++k) {
+    study::stop_if_cancelled();  // a large table's 1 205 trees take seconds: Ctrl-C is honoured between them
     phi[k].assign(s, F(1)), phi_abs[k].assign(s, 1.0);
     for (int c : trees[k].children)
       for (std::size_t i = 0; i < s; ++i) phi[k][i] *= g[c][i], phi_abs[k][i] *= g_abs[c][i];
@@ -296,6 +299,7 @@ OrderAnalysis nystrom_order(const Nystrom& m, double precision) {
   for (std::size_t k = 0; k < trees.size(); ++k) {
     const Tree& w = trees[k];
     if (!judge.wants(w.order)) break;
+    study::stop_if_cancelled();
     phi[k].assign(s, F(1)), phi_abs[k].assign(s, 1.0);
     for (int ch : w.children)
       for (std::size_t i = 0; i < s; ++i) {

@@ -61,6 +61,24 @@ start=$(date +%s)
 expect "a hanging gnuplot is stopped at --gnuplot-timeout and the plots reported missing" 0 "missing: gnuplot failed on .*timed out after 0.3" \
   "$study" report "$tmp/slow" --gnuplot "$tmp/bin/slowplot" --gnuplot-timeout 0.3
 [ $(( $(date +%s) - start )) -lt 25 ] && ok "the time limit bounds the whole report" || bad "the report waited for a hanging gnuplot"
+# A gnuplot whose helper outlives it (sh, then sleep): the whole process group is stopped at the limit.
+printf '#!/bin/sh\nif [ "$1" = "--version" ]; then exit 0; fi\nsleep 30 &\necho $! > "%s/helper.pid"\nwait\n' "$tmp" > "$tmp/bin/forkplot"
+printf '#!/bin/sh\nsleep 30\n' > "$tmp/bin/mute"
+chmod +x "$tmp/bin/forkplot" "$tmp/bin/mute"
+cp -r "$fixture" "$tmp/fork"
+"$study" report "$tmp/fork" --gnuplot "$tmp/bin/forkplot" --gnuplot-timeout 0.3 > /dev/null 2>&1
+sleep 0.2
+state=$(ps -o stat= -p "$(cat "$tmp/helper.pid" 2>/dev/null)" 2>/dev/null)  # gone, or a zombie nobody reaped yet (a container's init)
+[ -s "$tmp/helper.pid" ] && { [ -z "$state" ] || [ "${state:0:1}" = Z ]; } && ok "a hanging gnuplot's own children are stopped with it" ||
+  bad "a child of a timed-out gnuplot is still running (pid $(cat "$tmp/helper.pid" 2>/dev/null))"
+cp -r "$fixture" "$tmp/mute"
+start=$(date +%s)
+out=$("$study" report "$tmp/mute" --gnuplot "$tmp/bin/mute" --gnuplot-timeout 0.5 2>&1)
+if [ $(( $(date +%s) - start )) -lt 5 ] && grep -q "did not answer --version: raise --gnuplot-timeout" <<<"$out" && ! grep -q apt-get <<<"$out"; then
+  ok "a gnuplot that hangs on --version is given up at --gnuplot-timeout, with no advice to install it"
+else
+  bad "hanging gnuplot probe: $(head -c 400 <<<"$out")"
+fi
 cp -r "$fixture" "$tmp/failing"
 expect "gnuplot's own error message reaches the user" 0 "gnuplot failed on .*exit status 1: line 3: undefined variable: oops" \
   "$study" report "$tmp/failing" --gnuplot "$tmp/bin/failplot"
@@ -137,7 +155,7 @@ expect "--junit naming a FIFO is refused: a device or FIFO is never replaced" 2 
 touch "$tmp/afile"
 expect "an output path that is a file is refused before any work" 2 "--out .*afile: is a file, not a folder" \
   "$study" run "$tmp/w.toml" --out "$tmp/afile" --no-cache
-expect "a folder given as a spec is named as such" 2 "is a directory, not a spec file" "$study" run "$tmp" --out "$tmp/o6" --no-cache
+expect "a folder given as a spec is named as such" 2 "is a folder, not a spec file" "$study" run "$tmp" --out "$tmp/o6" --no-cache
 expect "amplitude near pi gets the pendulum's own message, not Boost's" 2 "sin\(theta0/2\) rounds to 1" \
   "$study" run --problem pendulum --param amplitude=3.14159265358979 --integrators rk4 --t-end 1 --dt 0.1 --out "$tmp/o7" --no-cache
 
@@ -222,6 +240,28 @@ rc=$?
   [ -z "$(find "$tmp" -maxdepth 1 -name '.atomic.tmp.*')" ] &&
   ok "a full disk: one warning for the cache, a clear error, the output folder unchanged" ||
   bad "full disk: exit $rc: $(head -c 500 "$tmp/full.out")"
+
+# 12. Bounded input: a huge or endless input is refused after a few MiB; coefficients are bounded in size; numbers
+# beyond a double, or parameters that make the time scale underflow, get their range.
+start=$(date +%s)
+expect "an endless spec on standard input is refused after 4 MiB" 2 "<stdin>: more than a spec file may hold \(at most 4 MiB\)" \
+  timeout 20 "$study" run - --out "$tmp/o9" < /dev/zero
+[ $(( $(date +%s) - start )) -lt 10 ] && ok "the endless input is given up in seconds" || bad "reading /dev/zero took $(( $(date +%s) - start )) s"
+{ printf '[methods.big]\nkind = "runge-kutta"\norder = 1\nb = ["1"]\na = [["0"]]\n'; head -c 5000000 /dev/zero | tr '\0' '#'; echo; } > "$tmp/big.toml"
+expect "a methods file over 4 MiB is refused unread" 2 "big.toml: is larger than a methods file \(TOML\) may be \(at most 4 MiB\)" \
+  "$study" method "$tmp/big.toml"
+printf '[methods.long]\nkind = "runge-kutta"\norder = 1\nb = ["1/%s"]\na = [["0"]]\n' "$(printf '7%.0s' $(seq 101))" > "$tmp/long.toml"
+expect "a coefficient of more than 100 digits is refused, naming the file and line" 2 "long.toml:4: .*more than 100 digits" \
+  "$study" method "$tmp/long.toml"
+expect "--t-end beyond a double gets the range, not 'not a number'" 2 "--t-end 1e400: out of range: a double holds magnitudes" \
+  "$study" run --problem harmonic --integrators rk4 --t-end 1e400 --dt 0.1 --out "$tmp/o10"
+spec $'t_end = 1000000000000000000\ndt = [0.1]\n'
+expect "a huge whole-number t_end gets the range in time scales, not 'must be a number'" 2 "t_end = 1e\+18 is .* time scales of harmonic" \
+  "$study" run "$tmp/w.toml" --out "$tmp/o11"
+expect "parameters that underflow the time scale are named, not 'time scale 0'" 2 "time scale \(period\) of 0, outside what a double can step" \
+  "$study" run --problem earth-moon --param distance=1e-150 --integrators rk4 --t-end 1 --dt 0.1 --out "$tmp/o12"
+expect "a parameter exactly at its bound 1e-150 is valid in float128 too" 0 '"t": "1\.0' \
+  "$study" reference kepler --param e=1e-150 --at 1 --no-cache
 
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

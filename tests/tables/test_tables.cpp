@@ -78,10 +78,17 @@ TEST_CASE("coefficients are parsed exactly: decimals of any length, ratios, expo
   CHECK(R(" 2.50 ") == Rational(5, 2));
   CHECK(R("0.414490771794375737142") == Rational(boost::multiprecision::cpp_int("414490771794375737142"),
                                                   boost::multiprecision::cpp_int("1000000000000000000000")));
-  for (const char* bad : {"", "abc", "1/0", "1..2", "1e", "1e5000", "0x10", "1/2/3", "--1"}) {
+  for (const char* bad : {"", "abc", "1/0", "1..2", "1e", "1e5000", "1e101", "0x10", "1/2/3", "--1"}) {
     INFO(bad);
     CHECK_THROWS_AS(R(bad), std::invalid_argument);
   }
+  // The size limits (they bound the work of the order conditions): 100 digits a side, exponents within +-100.
+  const std::string hundred(100, '7');
+  CHECK(R(hundred + "/" + hundred + "e-100") == R("1e100"));
+  CHECK(R("1e-100") == Rational(1, boost::multiprecision::pow(boost::multiprecision::cpp_int(10), 100)));
+  CHECK_THAT(error_of([&] { R("0." + hundred + "7"); }), Catch::Contains("more than 100 digits"));
+  CHECK_THAT(error_of([&] { R("1/" + hundred + "7"); }), Catch::Contains("more than 100 digits"));
+  CHECK_THAT(error_of([] { R("1e-101"); }), Catch::Contains("beyond +-100"));
   CHECK_THAT(error_of([] { R("1/0"); }), Catch::Contains("divides by zero"));
   CHECK_THAT(error_of([] { R("0.5x"); }), Catch::Contains("unexpected 'x'"));
 }
@@ -116,6 +123,18 @@ TEST_CASE("a decimal of six or more digits is read as rounded to them, and short
   CHECK(tables::stated_precision("0.500000") == 0);
   CHECK(tables::stated_precision("1.35120719195966/1") == Approx(5e-15));
   CHECK(tables::stated_precision("1.2345678e-3") == Approx(5e-8));
+}
+
+TEST_CASE("the order conditions stop at Ctrl-C (a large table's take seconds)", "[hardening]") {
+  const tables::Matrix rk4{{}, {R("1/2")}, {R("0"), R("1/2")}, {R("0"), R("0"), R("1")}};
+  const std::vector<Rational> rk4_b{R("1/6"), R("1/3"), R("1/3"), R("1/6")};
+  std::atomic<bool> stop{true};
+  study::cancel_flag.store(&stop);
+  CHECK_THROWS_AS(tables::runge_kutta_order(rk4, rk4_b), study::Interrupted);
+  CHECK_THROWS_AS(tables::nystrom_order(tables::nystrom_of(rk4, rk4_b, rk4, rk4_b), 0), study::Interrupted);
+  stop = false;
+  CHECK(tables::runge_kutta_order(rk4, rk4_b).order == 4);
+  study::cancel_flag.store(nullptr);
 }
 
 TEST_CASE("order conditions: the classical orders and tree counts") {
@@ -332,12 +351,15 @@ TEST_CASE("bad method tables are refused before anything runs, naming file, line
   CHECK_THAT(err("[methods.My-Method]\nkind = \"runge-kutta\"\norder = 1\na = [[]]\nb = [\"1\"]\n"),
              Catch::Contains("a method id is lowercase letters"));
   CHECK_THAT(err(head + "kind = \"runge-kutta\"\norder = 1\na = [[]]\nb = [\"1e-400\"]\n"),
+             Catch::Contains("methods.x.b[0]: ") && Catch::Contains("the exponent is beyond +-100"));
+  // Within the digit and exponent limits, a ratio can still leave double's range: 1e-101 / 1e200.
+  CHECK_THAT(err(head + "kind = \"runge-kutta\"\norder = 1\na = [[]]\nb = [\"0.1e-100/" + std::string(100, '9') + "e100\"]\n"),
              Catch::Contains("methods.x.b[0]: ") && Catch::Contains("is outside what a double holds"));
   CHECK_THAT(err("[methods]\n"), Catch::Contains("no [methods.ID] table in this file"));
   CHECK_THAT(err("name = \"x\"\n"), Catch::Contains("m.toml:1: name: a methods file holds [methods.ID] tables only"));
   CHECK_THAT(err("[methods.x\n"), Catch::Contains("m.toml:1: not valid TOML"));
-  CHECK_THAT(error_of([&] { tables::read_methods_file(dir.path / "missing.toml"); }), Catch::Contains("cannot read this methods file"));
-  CHECK_THAT(error_of([&] { tables::read_methods_file(dir.path); }), Catch::Contains("is a directory"));
+  CHECK_THAT(error_of([&] { tables::read_methods_file(dir.path / "missing.toml"); }), Catch::Contains("missing.toml: no such methods file"));
+  CHECK_THAT(error_of([&] { tables::read_methods_file(dir.path); }), Catch::Contains("is a folder, not a methods file"));
   // Bounded size: the order conditions of a huge table would take hours.
   std::string b65 = "b = [", a65 = "a = [";
   for (int i = 0; i < 65; ++i) b65 += std::string(i ? ", " : "") + "\"1/65\"", a65 += std::string(i ? ", " : "") + "[]";
