@@ -10,15 +10,12 @@
 #include <fmt/core.h>
 #include <toml++/toml.h>
 
+#include "study/data_dir.hpp"
 #include "study/input_file.hpp"
 #include "study/names.hpp"
 #include "study/problems/all.hpp"
 #include "study/registry.hpp"
 #include "study/tables/library.hpp"
-
-#ifndef STUDY_SPECS_DIR
-#define STUDY_SPECS_DIR "study/specs"
-#endif
 
 namespace study {
 namespace {
@@ -605,11 +602,11 @@ std::vector<std::filesystem::path> toml_files(const std::filesystem::path& dir) 
 }
 }  // namespace
 
-std::vector<std::filesystem::path> shipped_specs() { return toml_files(STUDY_SPECS_DIR); }
+std::vector<std::filesystem::path> shipped_specs() { return toml_files(data_dir() / "specs"); }
 
 std::vector<std::string> profile_names() {
   std::vector<std::string> names;
-  for (const auto& e : std::filesystem::directory_iterator(STUDY_PROFILES_DIR))
+  for (const auto& e : std::filesystem::directory_iterator(data_dir() / "profiles"))
     if (e.is_directory()) names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
@@ -619,11 +616,11 @@ std::vector<std::filesystem::path> profile_specs(const std::string& name) {
   const auto names = profile_names();
   if (std::find(names.begin(), names.end(), name) == names.end())
     throw SpecError("--profile " + name + ": no such profile" + did_you_mean(name, names) + "; profiles: " + join(names));
-  return toml_files(std::filesystem::path(STUDY_PROFILES_DIR) / name);
+  return toml_files(data_dir() / "profiles" / name);
 }
 
 std::filesystem::path profile_baseline(const std::string& name) {
-  return std::filesystem::path(STUDY_PROFILES_DIR) / (name + ".baseline.toml");
+  return data_dir() / "profiles" / (name + ".baseline.toml");
 }
 
 }  // namespace study

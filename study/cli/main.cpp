@@ -31,6 +31,7 @@
 #include "study/bench/steppers.hpp"
 #endif
 #include "study/atomic_file.hpp"
+#include "study/data_dir.hpp"
 #include "study/input_file.hpp"
 #include "study/publish.hpp"
 #include "study/check/check.hpp"
@@ -660,7 +661,7 @@ int run_method(const std::vector<std::string>& args) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+static int study_main(int argc, char** argv) {
   // CLI::Range lets NaN through (every comparison with it is false): each number option is checked finite too.
   const CLI::Validator finite([](std::string& x) { return std::isfinite(std::strtod(x.c_str(), nullptr)) ? "" : "must be a finite number"; },
                               "FINITE");
@@ -828,7 +829,13 @@ int main(int argc, char** argv) {
     if (*basecmd) return run_baseline(base);
     if (*benchcmd) return run_bench(bch);
     if (*methodcmd) return run_method(method_args);
-    if (*list) study::tables::shipped_library();  // a broken library is an error (exit 2), not a half-printed list
+    if (*list) {
+      study::tables::shipped_library();  // a broken library is an error (exit 2), not a half-printed list
+      const bool all = !only_integrators && !only_problems && !only_specs;
+      if (all || only_integrators) list_integrators();
+      if (all || only_problems) list_problems();
+      if (all || only_specs) list_specs();
+    }
   } catch (const study::Interrupted&) {
     const std::string command = app.get_subcommands().empty() ? "study" : "study " + app.get_subcommands().front()->get_name();
     std::cerr << "\n" << command << (*runcmd ? ": interrupted; no results were written\n" : ": interrupted; nothing was written\n");
@@ -859,16 +866,25 @@ int main(int argc, char** argv) {
   } catch (const reference::ReferenceError& e) {
     std::cerr << "study reference: " << e.what() << "\n";
     return 1;
+  } catch (const study::DataDirError& e) {
+    std::cerr << "study: " << e.what() << "\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "study " << app.get_subcommands().front()->get_name() << ": " << e.what() << "\n";
     return 2;
   }
-
-  if (*list) {
-    const bool all = !only_integrators && !only_problems && !only_specs;
-    if (all || only_integrators) list_integrators();
-    if (all || only_problems) list_problems();
-    if (all || only_specs) list_specs();
-  }
   return EXIT_SUCCESS;
+}
+
+/// Every error is a message and an exit status: nothing uncaught reaches the runtime (an abort, exit 134).
+int main(int argc, char** argv) {
+  try {
+    return study_main(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "study: " << e.what() << "\n";
+    return 2;
+  } catch (...) {
+    std::cerr << "study: an unknown error\n";
+    return 2;
+  }
 }

@@ -11,12 +11,9 @@
 #include <fmt/core.h>
 
 #include "integrators/all.hpp"
+#include "study/data_dir.hpp"
 #include "study/input_file.hpp"
 #include "study/suggest.hpp"
-
-#ifndef STUDY_METHODS_DIR
-#define STUDY_METHODS_DIR "study/methods"
-#endif
 
 namespace study::tables {
 namespace {
@@ -557,7 +554,7 @@ void reject_other_keys(const Document& doc, const toml::table& root, const std::
 std::vector<std::filesystem::path> library_files() {
   std::vector<std::filesystem::path> files;
   std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(STUDY_METHODS_DIR, ec))
+  for (const auto& e : std::filesystem::directory_iterator(data_dir() / "methods", ec))
     if (e.path().extension() == ".toml" && e.path().filename() != "builtin.toml") files.push_back(e.path());
   std::sort(files.begin(), files.end());
   return files;
@@ -633,7 +630,7 @@ std::vector<const Method*> Library::methods() const {
 const std::map<std::string, Method>& builtin_tables() {
   static const std::map<std::string, Method> tables = [] {
     std::map<std::string, Method> out;
-    const std::filesystem::path file = std::filesystem::path(STUDY_METHODS_DIR) / "builtin.toml";
+    const std::filesystem::path file = data_dir() / "methods" / "builtin.toml";
     const std::string text = read_text(file);
     const toml::table root = parse(text, file);
     const Document doc(file, text);
