@@ -31,7 +31,7 @@ for f in bin/study include/ode_accuracy_harness/integrators/all.hpp include/ode_
          include/ode_accuracy_harness/study/engine.hpp include/ode_accuracy_harness/reference/reference.hpp \
          lib/cmake/ode_accuracy_harness/ode_accuracy_harness-config.cmake lib/cmake/ode_accuracy_harness/ode_accuracy_harness-config-version.cmake \
          lib/cmake/ode_accuracy_harness/ode_accuracy_harness-targets.cmake lib/libharness_engine.a \
-         share/ode_accuracy_harness/methods/builtin.toml share/ode_accuracy_harness/profiles share/ode_accuracy_harness/specs; do
+         share/ode_accuracy_harness/methods/builtin.toml share/ode_accuracy_harness/results.schema.json share/ode_accuracy_harness/profiles share/ode_accuracy_harness/specs; do
   [ -e "$p/$f" ] || missing="$missing $f"
 done
 [ -z "$missing" ] && ok "the prefix holds the command, headers, libraries, package files and data" || bad "missing from the prefix:$missing"
@@ -117,6 +117,22 @@ expect "moved, it runs the shipped ci profile from its data" 0 "" "$p/bin/study"
 expect "moved, study check passes it against the shipped baseline" 0 "0 fail" \
   "$p/bin/study" check "$tmp/out" --baseline "$p/share/ode_accuracy_harness/profiles/ci.baseline.toml"
 expect "moved, study report renders it" 0 "wrote .*REPORT.md" "$p/bin/study" report "$tmp/out"
+
+# The results contract: the fresh results validate against the installed JSON Schema, and a planted bad value fails.
+validate() {  # validate SCHEMA FILE: exit 0 when valid, else the first error
+  python3 -c 'import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator.check_schema(schema)
+errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(json.load(open(sys.argv[2]))), key=lambda e: list(e.absolute_path))
+for e in errors[:1]: print("invalid at", "/".join(map(str, e.absolute_path)), ":", e.message[:200])
+sys.exit(1 if errors else 0)' "$1" "$2"
+}
+schema="$p/share/ode_accuracy_harness/results.schema.json"
+expect "the ci profile's results.json validates against the installed JSON Schema" 0 "" validate "$schema" "$tmp/out/results.json"
+sed '0,/"status": "ok"/s//"status": "great"/' "$tmp/out/results.json" > "$tmp/bad-status.json"
+expect "a planted unknown status fails the schema" 1 "invalid at studies/0/runs/[0-9]+/status" validate "$schema" "$tmp/bad-status.json"
+sed '0,/"global": [0-9]/s//"global": -1/' "$tmp/out/results.json" > "$tmp/bad-error.json"
+expect "a planted negative error fails the schema" 1 "invalid at studies/0/runs/[0-9]+/error/global" validate "$schema" "$tmp/bad-error.json"
 expect "STUDY_DATA_DIR naming a folder without the data is a clear error, exit 2" 2 "STUDY_DATA_DIR=$tmp: this folder does not hold specs/" \
   env STUDY_DATA_DIR="$tmp" "$p/bin/study" list --specs
 mv "$p/share" "$tmp/share-away"
