@@ -7,6 +7,7 @@
 #include "integrators/method.hpp"
 #include "integrators/rk4.hpp"
 #include "study/problems/all.hpp"
+#include "study/problems/concept.hpp"
 #include "tests/support.hpp"
 
 using LD = long double;
@@ -69,6 +70,11 @@ typename P::State moving(const P& p) {
   return s;
 }
 }  // namespace
+
+TEST_CASE("every shipped problem has the members study/problems/concept.hpp requires, in every precision", "[problems]") {
+  []<class... P>(std::tuple<P...>*) { STATIC_REQUIRE((study::check_problem<P>() && ...)); }(static_cast<study::AllProblems<double>*>(nullptr));
+  []<class... P>(std::tuple<P...>*) { STATIC_REQUIRE((study::check_problem<P>() && ...)); }(static_cast<study::AllProblems<LD>*>(nullptr));
+}
 
 TEMPLATE_TEST_CASE("exact solutions solve their equations of motion", "[problems]", study::Projectile<LD>,
                    study::CentralForce<LD>, study::EarthMoon<LD>, study::Kepler<LD>, study::Harmonic<LD>,
