@@ -67,8 +67,11 @@ class Node {
   long whole(long lo, long hi) const {
     // An integer is compared as written: 2^53 + 1 would round to 2^53 as a double, and pass.
     if (j_.is_number_integer()) {
-      const bool fits = j_.is_number_unsigned() ? j_.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi)
-                                                : j_.get<std::int64_t>() >= lo && j_.get<std::int64_t>() <= hi;
+      // nlohmann keeps every non-negative integer as unsigned: both ends are checked either way.
+      const bool fits = j_.is_number_unsigned()
+                            ? (lo <= 0 || j_.get<std::uint64_t>() >= static_cast<std::uint64_t>(lo)) &&
+                                  j_.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi)
+                            : j_.get<std::int64_t>() >= lo && j_.get<std::int64_t>() <= hi;
       if (!fits) fail(fmt::format("must be a whole number from {} to {}", lo, hi));
       return static_cast<long>(j_.get<std::int64_t>());
     }
@@ -136,7 +139,9 @@ class Node {
 
 /// A results file that exists must be a regular file: a FIFO or a device would block the read or never end.
 void require_regular(const fs::path& file) {
-  if (const auto kind = study::file_kind(file); kind == study::FileKind::special || kind == study::FileKind::folder)
+  if (const auto kind = study::file_kind(file); kind == study::FileKind::folder)
+    throw ReportError(file.string() + ": is a folder, not a results file");
+  else if (kind == study::FileKind::special)
     throw ReportError(study::not_regular(file));
 }
 
@@ -167,8 +172,9 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
     const Node v = root.at("schema_version");
     r.schema_version = static_cast<int>(v.whole(0, 1000));
     if (r.schema_version < 2 || r.schema_version > study::results_schema_version)
-      v.fail(fmt::format("{}: this study reads versions 1 to {} (a newer study wrote it? run it with the study that wrote "
-                         "it, or run the study again)", r.schema_version, study::results_schema_version));
+      v.fail(fmt::format("{}: this study reads versions 2 to {} (and version 1, which has no schema_version key); a newer "
+                         "study wrote it? read it with that study, or run the study again", r.schema_version,
+                         study::results_schema_version));
   }
   const Node meta = root.at("meta");
   r.compiler = meta.at("compiler").text(), r.flags = meta.at("flags").text(), r.cpu = meta.at("cpu").text();

@@ -331,7 +331,7 @@ std::string gnuplot_problem(const Gnuplot& g) {
   if (r.cancelled) throw Interrupted();
   if (r.ok()) return {};
   // Installing is the advice only when there is nothing to run; a gnuplot that hangs or fails needs another.
-  const std::string advice = !r.started ? " (Debian: apt-get install gnuplot-nox)"
+  const std::string advice = r.not_found ? " (Debian: apt-get install gnuplot-nox)"
                              : r.timed_out ? " (it did not answer --version: raise --gnuplot-timeout, or check the program)"
                                            : "";
   return "cannot run gnuplot ('" + g.program + "': " + r.describe(g.timeout) + ")" + advice;

@@ -66,11 +66,13 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::files
   ::close(fds[1]);
   if (rc != 0) {
     ::close(fds[0]);
+    r.not_found = rc == ENOENT;
     r.error = "cannot start '" + argv.front() + "': " + std::strerror(rc) +
               (rc == ENOENT ? " (not found: install it, or name the program's path)" : "");
     return r;
   }
   r.started = true;
+  running_group.store(pid);
   const auto start = std::chrono::steady_clock::now();
   bool open = true;
   std::array<char, 4096> buf{};
@@ -100,20 +102,24 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::files
       ::kill(-pid, SIGKILL);  // the whole group: no child of it outlives the limit
       while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
       }
+      running_group.store(0);
       r.timed_out = late && !stop, r.cancelled = stop;
       ::close(fds[0]);
       return r;
     }
   }
-  while (open) {  // what it wrote just before it exited; a grandchild holding the pipe does not keep us here
+  // What it left running in its group goes first (the leader is not reaped yet, so the group is still its own):
+  // a helper that kept writing would hold the drain below for ever.
+  ::kill(-pid, SIGKILL);
+  while (open) {  // what it wrote just before it exited
     const std::size_t before = r.error.size();
     drain(0);
     if (r.error.size() == before) break;
   }
   ::close(fds[0]);
-  ::kill(-pid, SIGKILL);  // what it left running in its group (a helper holding the pipe) goes with it
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  running_group.store(0);
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   else if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
   return r;

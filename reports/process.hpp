@@ -13,6 +13,7 @@ namespace report {
 /// How a program run ended.
 struct ProcessResult {
   bool started = false;      ///< false: it could not be started (error says why: not found, not executable)
+  bool not_found = false;    ///< it could not be started because there is no such program
   bool timed_out = false;    ///< killed at the time limit
   bool cancelled = false;    ///< killed because the cancellation flag was set
   int exit_code = -1;        ///< its exit status when it exited on its own; -1 otherwise
@@ -22,6 +23,11 @@ struct ProcessResult {
   /// One line for a message: "exit status 1: <stderr>", "timed out after 60 s", "not found: gnuplot".
   std::string describe(std::chrono::milliseconds limit) const;
 };
+
+/// The process group of the program run_process is running, 0 when none: a signal handler that exits at once
+/// (a second Ctrl-C) kills it (kill(-group, SIGKILL) is async-signal-safe), since the terminal's Ctrl-C does not
+/// reach a group of its own.
+inline std::atomic<int> running_group{0};
 
 /// Runs argv[0] (found on PATH when it has no '/') with the arguments argv[1..], in `cwd` (empty: ours), standard
 /// input from /dev/null, standard output discarded, standard error captured, in a process group of its own.  Kills

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
+std::mutex lock;  // constant-initialized, as `found` is: usable from another file's static initializers
+std::optional<fs::path> found;
+
+/// Function-local: a consumer's static initializer (data_dir.hpp) may set it before this file's statics exist.
 fs::path& hint() {
   static fs::path h;
   return h;
@@ -28,26 +33,27 @@ fs::path program_dir() {
 }
 
 fs::path find() {
-  std::vector<fs::path> tried;
   if (const char* env = std::getenv("STUDY_DATA_DIR"); env && *env) {
     if (holds_data(env)) return fs::absolute(env);
     throw DataDirError(std::string("STUDY_DATA_DIR=") + env +
                        ": this folder does not hold specs/, profiles/ and methods/ (the installed one is "
                        "PREFIX/share/" + data_dir_name + "); unset it to use the data beside the program");
   }
-  if (const fs::path dir = program_dir(); !dir.empty()) {
-    fs::path up = dir;
-    for (int level = 0; level < 4 && !up.empty(); ++level, up = up.parent_path()) {
-      for (const fs::path& candidate : {up / "share" / data_dir_name, up / "study"}) {
-        if (holds_data(candidate)) return candidate;
-        tried.push_back(candidate);
-      }
-      if (up == up.parent_path()) break;
-    }
-  }
+  std::vector<fs::path> tried;
   if (!hint().empty()) {
     if (holds_data(hint())) return hint();
     tried.push_back(hint());
+  }
+  // Installed: BIN/../share/NAME.  A build folder: BUILD/share/NAME, a link to the source tree's study/ made at
+  // configure time (CMakeLists.txt), seen from BUILD (study) or BUILD/tests (the tests).
+  if (const fs::path dir = program_dir(); !dir.empty()) {
+    fs::path up = dir;
+    for (int level = 0; level < 3; ++level, up = up.parent_path()) {
+      const fs::path candidate = up / "share" / data_dir_name;
+      if (holds_data(candidate)) return candidate;
+      tried.push_back(candidate);
+      if (up == up.parent_path()) break;
+    }
   }
   std::string where;
   for (const auto& t : tried) where += (where.empty() ? "" : ", ") + t.string();
@@ -58,13 +64,15 @@ fs::path find() {
 
 }  // namespace
 
-void set_data_dir_hint(const fs::path& dir) { hint() = dir; }
+void set_data_dir_hint(const fs::path& dir) {
+  const std::lock_guard<std::mutex> guard(lock);
+  hint() = dir;
+}
 
 const fs::path& data_dir() {
-  static std::once_flag once;
-  static fs::path dir;
-  std::call_once(once, [] { dir = find(); });  // an error is thrown again at the next call
-  return dir;
+  const std::lock_guard<std::mutex> guard(lock);
+  if (!found) found = find();  // an error is thrown again at the next call
+  return *found;
 }
 
 }  // namespace study

@@ -4,9 +4,11 @@
 ///
 /// Looked up in this order:
 ///   1. $STUDY_DATA_DIR, when set (it must hold specs/, profiles/ and methods/);
-///   2. beside the running program: EXE_DIR/../share/ode_accuracy_harness (an installed tree), or the source
-///      tree's study/ folder found from a build folder (EXE_DIR/.., EXE_DIR/../.., EXE_DIR/../../..);
-///   3. the folder a consumer's build named (set_data_dir_hint: the installed package's share folder).
+///   2. the folder a program linking the engine names (set_data_dir_hint; a consumer of the installed package
+///      gets its share folder through ODE_ACCURACY_HARNESS_DATA_DIR, below);
+///   3. beside the running program: EXE_DIR/../share/ode_accuracy_harness in an installed tree; in a build folder
+///      BUILD/share/ode_accuracy_harness, a link to the source tree's study/ made at configure time, seen from
+///      the program (EXE_DIR/share/...) and from the tests (EXE_DIR/../share/...).
 
 #include <filesystem>
 #include <stdexcept>
@@ -21,9 +23,15 @@ struct DataDirError : std::runtime_error {
 /// The folder that holds specs/, profiles/ and methods/; DataDirError when there is none.
 const std::filesystem::path& data_dir();
 
-/// A last place to look (before data_dir() is first called): a consumer's program links the engine from an
-/// installed package and names that package's share folder.
+/// Where to look before the program's own folder (call before data_dir() is first used): a consumer's program
+/// that links the engine names the installed package's share folder.
 void set_data_dir_hint(const std::filesystem::path& dir);
+
+#ifdef ODE_ACCURACY_HARNESS_DATA_DIR
+/// A program built against the installed package (find_package defines ODE_ACCURACY_HARNESS_DATA_DIR on
+/// ode_accuracy_harness::engine) names its share folder before main() runs.
+inline const bool data_dir_hint_set = (set_data_dir_hint(ODE_ACCURACY_HARNESS_DATA_DIR), true);
+#endif
 
 /// The installed tree's name for the data folder under PREFIX/share.
 inline constexpr const char* data_dir_name = "ode_accuracy_harness";

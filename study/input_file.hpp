@@ -18,13 +18,18 @@ namespace study {
 /// of KiB; Feagin's order-14 table is 20 KiB).
 inline constexpr std::size_t max_input_bytes = std::size_t{4} << 20;
 
-enum class FileKind { missing, folder, special, regular };
+enum class FileKind { missing, unreadable, folder, special, regular };
 
-/// What `path` is, links followed (a FIFO, a device or a socket is `special`).
-inline FileKind file_kind(const std::filesystem::path& path) {
+/// What `path` is, links followed (a FIFO, a device or a socket is `special`; `unreadable`: its folder cannot be
+/// searched, `why` says why).
+inline FileKind file_kind(const std::filesystem::path& path, std::error_code* why = nullptr) {
   std::error_code ec;
   const auto st = std::filesystem::status(path, ec);
-  if (ec || st.type() == std::filesystem::file_type::not_found) return FileKind::missing;
+  if (st.type() == std::filesystem::file_type::not_found) return FileKind::missing;
+  if (ec) {
+    if (why) *why = ec;
+    return FileKind::unreadable;
+  }
   if (st.type() == std::filesystem::file_type::directory) return FileKind::folder;
   return st.type() == std::filesystem::file_type::regular ? FileKind::regular : FileKind::special;
 }
@@ -53,8 +58,10 @@ inline std::string input_limit_text() { return "at most " + std::to_string(max_i
 /// "PATH: " when there is no such file; a folder, a FIFO, a device or more than max_input_bytes is refused unread.
 template <class Error>
 std::string read_input_file(const std::filesystem::path& path, const std::string& what, const std::string& when_missing) {
-  switch (file_kind(path)) {
+  std::error_code why;
+  switch (file_kind(path, &why)) {
     case FileKind::missing: throw Error(path.string() + ": " + when_missing);
+    case FileKind::unreadable: throw Error(path.string() + ": cannot read this " + what + " (" + why.message() + ")");
     case FileKind::folder: throw Error(path.string() + ": is a folder, not a " + what);
     case FileKind::special: throw Error(not_regular(path));
     case FileKind::regular: break;

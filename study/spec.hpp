@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "study/data_dir.hpp"
 #include "study/choice.hpp"
 #include "study/problems/params.hpp"
 

@@ -26,6 +26,7 @@
 #include "study/engine.hpp"
 #include "study/write.hpp"
 #include "reports/model.hpp"
+#include "reports/process.hpp"
 #include "reports/render.hpp"
 #ifndef STUDY_NO_BENCH
 #include "study/bench/steppers.hpp"
@@ -84,7 +85,10 @@ void list_problems() {
 
 std::atomic<bool> interrupted{false};
 extern "C" void on_interrupt(int) {
-  if (interrupted.exchange(true)) std::_Exit(130);  // a second Ctrl-C: stop now (files are written atomically)
+  if (interrupted.exchange(true)) {  // a second Ctrl-C: stop now (files are written atomically), gnuplot too
+    if (const int group = report::running_group.load(); group > 0) ::kill(-group, SIGKILL);
+    std::_Exit(130);
+  }
 }
 
 /// Throws report::Interrupted once a signal came (for loops outside the engine).
@@ -618,7 +622,8 @@ int run_baseline(const BaselineArgs& a) {
 }
 
 void list_specs() {
-  fmt::print("\nSpecs (study/specs/; `study run` with no argument runs them all, the default study):\n");
+  fmt::print("\nSpecs ({}; `study run` with no argument runs them all, the default study):\n",
+             (study::data_dir() / "specs").string());
   for (const auto& file : study::shipped_specs()) {
     try {
       const study::Spec s = study::load_spec(file);
@@ -628,13 +633,14 @@ void list_specs() {
       fmt::print("  {:<24} INVALID: {}\n", file.stem().string(), e.what());
     }
   }
-  fmt::print("\nProfiles (study/profiles/; `study run --profile NAME`, then `study check --baseline` its baseline):\n");
+  fmt::print("\nProfiles ({}; `study run --profile NAME`, then `study check --baseline` its baseline):\n",
+             (study::data_dir() / "profiles").string());
   for (const auto& name : study::profile_names()) {
     std::vector<std::string> names;
     for (const auto& f : study::profile_specs(name)) names.push_back(f.stem().string());
     const auto baseline = study::profile_baseline(name);
     fmt::print("  {:<24} {} spec(s): {}; baseline {}\n", name, names.size(), study::join(names),
-               std::filesystem::exists(baseline) ? std::filesystem::relative(baseline, baseline.parent_path().parent_path().parent_path()).string() : "none");
+               std::filesystem::exists(baseline) ? baseline.string() : "none");
   }
 }
 

@@ -179,7 +179,9 @@ TEST_CASE("impossible values in results are refused, naming the field: the gate 
              Contains("runs[0].integrator: 'ghost' is not one of the study's integrators"));
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["orders"][0]["integrator"] = "ghost"; }),
              Contains("orders[0].integrator: 'ghost' is not one of the study's integrators"));
-  CHECK_THAT(error_after([](auto& d) { d["schema_version"] = 3; }), Contains("schema_version: 3: this study reads versions 1 to 2"));
+  CHECK_THAT(error_after([](auto& d) { d["schema_version"] = 3; }), Contains("schema_version: 3: this study reads versions 2 to 2"));
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["substeps"] = 0; }),  // unsigned in nlohmann: the lower bound too
+             Contains("runs[0].substeps: must be a whole number from 1 to 1000000"));
   // 2^53 + 1 is no double: compared as the integer written, it is out of range (as a double it passed as 2^53).
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["steps"] = 9007199254740993ULL; }),
              Contains("runs[0].steps: must be a whole number from 0 to 9007199254740992"));
