@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "integrators/all.hpp"
+#include "integrators/concept.hpp"
 #include "study/problems/kepler.hpp"
 #include "study/problems/projectile.hpp"
 #include "tests/support.hpp"
@@ -47,6 +48,12 @@ double roundoff(const M& m, double h, long steps) {
 }
 
 // Kepler e = 0.6 through a pericentre passage: 1000 steps of 0.006.  An O(h^2) difference would be ~1e-5.
+TEST_CASE("every built-in integrator has the members integrators/concept.hpp requires", "[concept]") {
+  using K = study::Kepler<double>;
+  []<class... M>(std::tuple<M...>*) { STATIC_REQUIRE((ode::check_integrator<M, K>() && ...)); }(static_cast<ode::AllMethods*>(nullptr));
+  STATIC_REQUIRE(ode::check_integrator<ode::Substeps<ode::VelocityVerlet>, K>());
+}
+
 TEST_CASE("velocity Verlet and Stormer-Verlet (Taylor start) give the same positions", "[identity]") {
   const study::Kepler<double> p;
   const double gap = max_position_gap(ode::VelocityVerlet{}, ode::StormerVerlet{}, p, 0.006, 1000);
