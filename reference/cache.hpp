@@ -13,7 +13,7 @@
 
 namespace reference::cache {
 
-inline constexpr int format_version = 1;
+inline constexpr int format_version = 2;  // 2: a study's reference is checked against the exact solution
 
 /// The XXH3 128-bit digest of text, in hex (32 digits): cache file names and keys, not a security boundary.
 std::string digest_hex(const std::string& text);

@@ -1,5 +1,6 @@
 #include "reference/reference.hpp"
 
+#include <cstdio>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
@@ -43,6 +44,7 @@ std::string key_text(const Request& r, const Options& o, const detail::Solved& d
   k << "ode-study reference cache, format " << cache::format_version << "\n"
     << "solver odeint bulirsch_stoer float128, scaled\n"
     << "problem " << r.problem << "\n";
+  if (!d.fingerprint.empty()) k << "code " << d.fingerprint << "\n";
   for (const auto& [name, value] : d.params) k << "param " << name << " " << value << "\n";
   k << "q0";
   for (const Real& x : d.q0) k << " " << to_decimal(x);
@@ -186,6 +188,19 @@ Reference compute(const Request& request, const Options& options) {
     r.position_bound = std::max(r.position_bound, eq);
     r.velocity_bound = std::max(r.velocity_bound, ev);
     r.bound_method = "two-tolerance+exact";
+    // Far outside what the two solves leave open, the exact solution and the equations of motion describe
+    // different motions: a mistake in the problem's exact() or its force, and no reference to measure against.
+    if (*r.exact_error > Real(1e-10) && *r.exact_error > 1e6 * r.two_tolerance_bound) {
+      auto short_text = [](const Real& x) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.2g", static_cast<double>(x));
+        return std::string(buf);
+      };
+      throw ReferenceError(request.problem + ": its exact solution exact(t) and its equations of motion disagree by " +
+                           short_text(*r.exact_error) + " (relative to the state's scale), while the two solves "
+                           "agree to " + short_text(r.two_tolerance_bound) + ": the problem's exact() or its "
+                           "accel() is wrong (a sign, a factor, a parameter read twice)");
+    }
   }
 
   if (options.use_cache) cache::store(dir, key, payload_of(r));

@@ -20,6 +20,10 @@ struct Solved {
   std::optional<std::vector<std::vector<Real>>> exact_q, exact_v;
   std::uint64_t evaluations = 0;
   Real time_scale = 1;  ///< period / 2 pi: turns a length into a velocity scale
+  /// A problem of the user's: its force, energy and exact solution at a few states, so that an edited problem
+  /// under the same id and parameters does not reuse a cached reference (empty for the shipped ones, whose code is
+  /// this build's).
+  std::string fingerprint;
 };
 
 /// The effective parameters and initial state of a problem (cheap: no solve), for the cache key.

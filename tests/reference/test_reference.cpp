@@ -10,6 +10,7 @@
 
 #include "reference/cache.hpp"
 #include "reference/reference.hpp"
+#include "reference/user_problems.hpp"
 #include "study/problems/all.hpp"
 
 using reference::Real;
@@ -261,4 +262,43 @@ TEST_CASE("a sample where the velocity vanishes does not inflate the relative bo
   CHECK(abs(r.v[0][0]) < Real(1e-15));
   CHECK(r.error_bound < Real(1e-24));
   CHECK(r.velocity_bound < Real(1e-24));  // absolute, in the problem's units
+}
+
+TEST_CASE("a given start that is the problem's own start is checked against the exact solution too", "[reference]") {
+  // A study passes its double-rounded start; for harmonic (x0 = 1, v0 = 0) that is the problem's own start.
+  const reference::Request request{.problem = "harmonic", .params = {}, .times = {Real(1), Real(2)},
+                                   .initial = std::pair{std::vector<Real>{Real(1)}, std::vector<Real>{Real(0)}}};
+  const auto r = reference::compute(request, no_cache());
+  REQUIRE(r.exact_error);
+  CHECK(*r.exact_error <= r.two_tolerance_bound);
+  CHECK(r.bound_method == "two-tolerance+exact");
+}
+
+TEST_CASE("an exact solution that contradicts the equations of motion is refused, one within the bound is not", "[reference]") {
+  // A problem of a user's program (reference/user_problems.hpp) whose solves are given: the reference and its
+  // certifying solve agree to 1e-30, and the exact solution is off by `gap`.
+  using reference::detail::Solved;
+  auto solver_with_gap = [](Real gap) {
+    Solved s;
+    s.q0 = {Real(1)}, s.v0 = {Real(0)};
+    s.q = {{Real(0.5)}}, s.v = {{Real(-0.8)}};
+    s.check_q = {{Real(0.5) + Real(1e-30)}}, s.check_v = s.v;
+    s.exact_q = {{Real(0.5) + gap}}, s.exact_v = s.v;
+    s.evaluations = 100;
+    return reference::detail::UserSolver{
+        [s](const study::ParamValues&, const reference::detail::Start&) { return s; },
+        [s](const study::ParamValues&, const reference::detail::Start&, const std::vector<Real>&, Real, Real, std::uint64_t, bool,
+            const std::atomic<bool>*) { return s; }};
+  };
+  const reference::Request request{.problem = "user-spring", .params = {}, .times = {Real(1)}, .initial = {}};
+  reference::detail::user_solvers()["user-spring"] = solver_with_gap(Real(0.5));
+  CHECK_THROWS_WITH(reference::compute(request, no_cache()),
+                    Catch::Contains("user-spring: its exact solution exact(t) and its equations of motion disagree by 0.5") &&
+                        Catch::Contains("exact() or its accel() is wrong"));
+  reference::detail::user_solvers()["user-spring"] = solver_with_gap(Real(1e-29));
+  const auto r = reference::compute(request, no_cache());
+  REQUIRE(r.exact_error);
+  CHECK(*r.exact_error > Real(1e-30));
+  CHECK(*r.exact_error < Real(1e-28));
+  reference::detail::user_solvers().erase("user-spring");
 }
