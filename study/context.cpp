@@ -6,7 +6,7 @@
 
 #include "reference/cache.hpp"
 #include "reference/reference.hpp"
-#include "study/problems/all.hpp"
+#include "study/extensions.hpp"
 #include "study/stages.hpp"
 
 namespace study::engine {
@@ -35,15 +35,13 @@ std::set<RefReal> reference_times(const Spec& spec) {
 /// the double integrators really solve, to be solved again in wider types.
 ParamValues exact_params(const Spec& spec) {
   ParamValues exact;
-  with_problem<double>(spec.problem, spec.params, [&](const auto& p) {
-    for (const auto& info : std::decay_t<decltype(p)>::params) {
-      const auto it = spec.params.find(info.name);
-      const double value = ode::from_decimal<double>(it != spec.params.end() ? it->second : std::string(info.default_value));
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.40g", value);
-      exact[std::string(info.name)] = buf;
-    }
-  });
+  for (const auto& info : problem_facts(spec.problem, spec.params).params) {
+    const auto it = spec.params.find(std::string(info.name));
+    const double value = ode::from_decimal<double>(it != spec.params.end() ? it->second : std::string(info.default_value));
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.40g", value);
+    exact[std::string(info.name)] = buf;
+  }
   return exact;
 }
 
@@ -51,18 +49,15 @@ RefTable build_reference(const Spec& spec, const ParamValues& params, const Engi
   // The reference solves the problem the double integrators solve: their double-rounded parameters and
   // initial state, so that the errors measured are the integrators' and not the rounding of the data.
   reference::Request request{.problem = spec.problem, .params = params, .times = {}, .initial = {}};
-  double period = 1;
+  const ProblemFacts facts = problem_facts(spec.problem, spec.params);
+  const double period = facts.period;
   std::vector<long double> q0, v0;
-  with_problem<double>(spec.problem, spec.params, [&](const auto& p) {
-    const auto s = p.initial();
-    request.initial.emplace();
-    for (std::size_t i = 0; i < s.q.size(); ++i) {
-      request.initial->first.push_back(RefReal(s.q[i]));
-      request.initial->second.push_back(RefReal(s.v[i]));
-      q0.push_back(s.q[i]), v0.push_back(s.v[i]);
-    }
-    period = p.period();
-  });
+  request.initial.emplace();
+  for (std::size_t i = 0; i < facts.dim; ++i) {
+    request.initial->first.push_back(RefReal(facts.q0[i]));
+    request.initial->second.push_back(RefReal(facts.v0[i]));
+    q0.push_back(facts.q0[i]), v0.push_back(facts.v0[i]);
+  }
   const auto times = reference_times(spec);
   request.times.assign(times.begin(), times.end());
   reference::Options ro;
@@ -100,11 +95,10 @@ RefTable build_reference(const Spec& spec, const ParamValues& params, const Engi
 Context make_context(const Spec& spec, const EngineOptions& o, StudyResult& res) {
   Context ctx;
   ctx.exact_params = exact_params(spec);
-  with_problem<double>(spec.problem, spec.params, [&](const auto& p) {
-    using P = std::decay_t<decltype(p)>;
-    res.conservative = P::conservative, res.bounded = P::bounded, res.periodic = P::periodic;
-    res.period = p.period();
-  });
+  const ProblemFacts facts = problem_facts(spec.problem, spec.params);
+  res.conservative = facts.conservative, res.bounded = facts.bounded, res.periodic = facts.periodic;
+  res.period = facts.period;
+
   // Errors need a reference, and so does the energy error of a dissipative problem; cost and stability do not.
   if (spec.wants("global") || spec.wants("local") || (spec.wants("energy") && !res.conservative))
     ctx.ref = build_reference(spec, ctx.exact_params, o);

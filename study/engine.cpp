@@ -28,6 +28,8 @@ void parallel(std::size_t count, int jobs, const std::function<void(std::size_t)
 
 void run_hand_written_task(TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps, const engine::Context& ctx,
                            StudyResult& res, std::size_t slot) {
+  // An integrator or problem of a user's program: its registration compiled the pair (study/extend.hpp).
+  if (const TaskRunner* user = find_runner(si.choice, spec.problem)) return (*user)(kind, spec, si, steps, ctx, res, slot);
   if (!engine::run_hand_written_first(kind, spec, si, steps, ctx, res, slot) &&
       !engine::run_hand_written_second(kind, spec, si, steps, ctx, res, slot))
     with_problem<double>(spec.problem, spec.params, [](const auto&) {});  // throws UnknownProblem, naming the valid ids

@@ -10,14 +10,16 @@
 #include "integrators/all.hpp"
 #include "integrators/table.hpp"
 #include "study/choice.hpp"
+#include "study/extensions.hpp"
 #include "study/suggest.hpp"
 
 namespace study {
 
-/// Every integrator id.
+/// Every integrator id: the hand-written ones, then a user program's (study/extend.hpp).
 inline std::vector<std::string> integrator_ids() {
   std::vector<std::string> ids;
   ode::for_each_method([&](auto m) { ids.emplace_back(m.info().id); });
+  for (const auto& user : extensions().integrators) ids.push_back(user.id);
   return ids;
 }
 

@@ -11,6 +11,7 @@
 #include <toml++/toml.h>
 
 #include "study/data_dir.hpp"
+#include "study/extensions.hpp"
 #include "study/input_file.hpp"
 #include "study/names.hpp"
 #include "study/problems/all.hpp"
@@ -140,16 +141,10 @@ void read_name(const Reader& r, Spec& s) {
   if (s.title.empty()) s.title = s.name;
 }
 
-/// What the spec's problem is like, as the later sections need it.
-struct ProblemFacts {
-  bool velocity_dependent = false, conservative = true;
-  double time_scale = 1;  ///< the problem's period or time scale
-};
-
 /// problem and params: validated by building the problem.
 ProblemFacts read_problem(const Reader& r, Spec& s) {
   s.problem = r.string("problem", true);
-  const auto ids = problem_ids();
+  const auto ids = all_problem_ids();
   if (std::find(ids.begin(), ids.end(), s.problem) == ids.end())
     r.fail("problem", "unknown problem '" + s.problem + "'" + did_you_mean(s.problem, ids) + "; problems: " + join(ids));
   if (const toml::node* n = r.get("params")) {
@@ -165,15 +160,11 @@ ProblemFacts read_problem(const Reader& r, Spec& s) {
   }
   ProblemFacts f;
   try {
-    with_problem<double>(s.problem, s.params, [&](const auto& p) {
-      f.velocity_dependent = !ode::PositionForce<std::decay_t<decltype(p)>>;
-      f.conservative = std::decay_t<decltype(p)>::conservative;
-      f.time_scale = p.period();
-    });
+    f = problem_facts(s.problem, s.params);
   } catch (const ParamError& e) {
     r.fail("params", e.what());
   }
-  if (const std::string why = time_scale_problem(s.problem, f.time_scale); !why.empty()) r.fail("params", why);
+  if (const std::string why = time_scale_problem(s.problem, f.period); !why.empty()) r.fail("params", why);
   return f;
 }
 
@@ -206,10 +197,10 @@ void read_auto_sweep(const Reader& r, const toml::node* dt, Spec& s, const Probl
   // scale (below the linear stability limit of every explicit method that has one: omega h <= pi/4); at least
   // 4 steps.  Powers of two keep the sample times i t_end / 64 common to every level (one reference serves all).
   long n = 4;
-  while (static_cast<double>(n) < s.t_end / (f.time_scale / 8) && n < AutoSweep::max_steps / 2) n *= 2;
+  while (static_cast<double>(n) < s.t_end / (f.period / 8) && n < AutoSweep::max_steps / 2) n *= 2;
   for (; n <= AutoSweep::max_steps; n *= 2) s.steps.push_back(n);
   if (s.steps.size() < 3)
-    r.fail(dt, "dt", "t_end = " + shortest(s.t_end) + " is " + shortest(s.t_end / f.time_scale) + " time scales of " + s.problem +
+    r.fail(dt, "dt", "t_end = " + shortest(s.t_end) + " is " + shortest(s.t_end / f.period) + " time scales of " + s.problem +
                          ": an automatic sweep from dt " + shortest(s.t_end / static_cast<double>(s.steps.front())) +
                          " would exceed " + std::to_string(AutoSweep::max_steps) + " steps; give the step sizes");
 }
@@ -242,14 +233,14 @@ void read_steps(const Reader& r, Spec& s, const ProblemFacts& f) {
   if (!t_end) r.fail(nullptr, "t_end", "missing (the final time, a number > 0)");
   if (!(*t_end > 0) || !std::isfinite(*t_end)) r.fail("t_end", "must be a finite number > 0");
   s.t_end = *t_end;
-  s.time_scale = f.time_scale;
-  if (!(s.t_end >= 1e-12 * f.time_scale))
-    r.fail("t_end", "t_end = " + shortest(s.t_end) + " is below 1e-12 of " + s.problem + "'s time scale (" + shortest(f.time_scale) +
-                        "): nothing to measure; t_end >= " + shortest(1e-12 * f.time_scale));
-  if (!(f.time_scale > 0 && std::isfinite(f.time_scale)) || !(s.t_end / f.time_scale <= max_time_scales))
-    r.fail("t_end", "t_end = " + shortest(s.t_end) + " is " + shortest(s.t_end / f.time_scale) + " time scales of " + s.problem +
-                        " (its time scale with these parameters is " + shortest(f.time_scale) + "); the reference covers at most " +
-                        shortest(max_time_scales) + ": t_end <= " + shortest(max_time_scales * f.time_scale));
+  s.time_scale = f.period;
+  if (!(s.t_end >= 1e-12 * f.period))
+    r.fail("t_end", "t_end = " + shortest(s.t_end) + " is below 1e-12 of " + s.problem + "'s time scale (" + shortest(f.period) +
+                        "): nothing to measure; t_end >= " + shortest(1e-12 * f.period));
+  if (!(f.period > 0 && std::isfinite(f.period)) || !(s.t_end / f.period <= max_time_scales))
+    r.fail("t_end", "t_end = " + shortest(s.t_end) + " is " + shortest(s.t_end / f.period) + " time scales of " + s.problem +
+                        " (its time scale with these parameters is " + shortest(f.period) + "); the reference covers at most " +
+                        shortest(max_time_scales) + ": t_end <= " + shortest(max_time_scales * f.period));
   const toml::node* dt = r.get("dt");
   if (!dt) r.fail(nullptr, "dt", "missing (\"auto\", an array of step sizes, or { max, min, per_decade })");
   const toml::table* dt_table = dt->as_table();
@@ -382,8 +373,12 @@ void add_integrator(const Reader& r, const toml::node& x, IntegratorChoice c, bo
     if (!substeps_given) c.substeps = tm->substeps;
   }
   try {
-    with_method(c, [&](const auto& m) {
-      const ode::Info info = m.info();
+    // The choice's Info, options checked: a user integrator's from its registration (study/extensions.hpp).
+    auto with_info = [&](auto&& take) {
+      if (const UserIntegrator* user = c.table ? nullptr : find_user_integrator(c.id)) take(user->info(c));
+      else with_method(c, [&](const auto& m) { take(m.info()); });
+    };
+    with_info([&](const ode::Info& info) {
       if (info.position_force_only && f.velocity_dependent) {
         if (x.is_string() && **x.as_string() == "all") return;  // "all" means all that apply
         throw std::invalid_argument(c.id + " needs a position-only force a(q), but " + s.problem +
@@ -397,6 +392,7 @@ void add_integrator(const Reader& r, const toml::node& x, IntegratorChoice c, bo
       } else if (const auto it = tables::builtin_tables().find(c.id); it != tables::builtin_tables().end()) {
         si.predicted = predicted_of(it->second);
       }
+      static_cast<void>(find_runner(c, s.problem));  // both the user's but not registered together: say so now
       s.integrators.push_back(std::move(si));
     });
   } catch (const std::invalid_argument& e) {

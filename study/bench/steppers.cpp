@@ -17,6 +17,7 @@
 #include "integrators/all.hpp"
 #include "integrators/table.hpp"
 #include "reference/odeint_steppers.hpp"
+#include "study/bench/user.hpp"
 #include "study/problems/counted.hpp"
 #include "study/problems/harmonic.hpp"
 #include "study/problems/kepler.hpp"
@@ -222,9 +223,12 @@ class Suite {
       tables_.push_back(id);
       if (std::find(ours_.begin(), ours_.end(), id) == ours_.end()) ours_.push_back(id);
     }
-    floor_ = !ours_.empty() || !odeint_.empty() || matches(floor_name);
+    // A user program's integrators (study/bench/user.hpp), beside the built-ins.
+    for (const auto& u : study::extensions().bench)
+      if (matches(u->id)) users_.push_back(u);
+    floor_ = !ours_.empty() || !odeint_.empty() || !users_.empty() || matches(floor_name);
   }
-  std::size_t count() const { return ours_.size() + odeint_.size() + tables_.size() + (floor_ ? 2 : 0); }
+  std::size_t count() const { return ours_.size() + odeint_.size() + tables_.size() + users_.size() + (floor_ ? 2 : 0); }
 
   /// Runs each selected pair for one block and compares the end points.
   Json check(std::ostream& log, bool& all_ok) const {
@@ -283,6 +287,8 @@ class Suite {
       if (std::find(ours_.begin(), ours_.end(), id) != ours_.end())
         add(id, [p, h](benchmark::State& s) { time_steps(s, *p, h, [](const P& q) { return ours<M>(q); }); });
     });
+    for (const auto& u : users_)
+      add(u->id, [p, h, u](benchmark::State& s) { time_steps(s, *p, h, u->template on<P>().plain); });
     for (const auto& id : tables_) {
       const auto table = study::tables::builtin_tables().at(id).table;
       add(table_name(id), [p, h, table](benchmark::State& s) { time_steps(s, *p, h, [&](const P& q) { return table_step(q, table); }); });
@@ -335,6 +341,16 @@ class Suite {
       row["odeint_ratio"] = other ? Json(*t / *other) : Json(nullptr);
       rows.push_back(row);
     });
+    for (const auto& u : users_) {
+      const auto t = fastest(u->id);
+      if (!t) continue;
+      const double evals = evals_per_step(p_, h_, u->template on<P>().counted);
+      Json row{{"integrator", u->id}, {"ns_per_step", *t}, {"spread", spread(u->id)}, {"evals_per_step", evals},
+               {"implicit", u->info.implicit}};
+      row["floor_ratio"] = floor ? Json(*t / (*floor * evals)) : Json(nullptr);
+      row["odeint"] = Json(nullptr), row["odeint_ns_per_step"] = Json(nullptr), row["odeint_ratio"] = Json(nullptr);
+      rows.push_back(row);
+    }
     j["integrators"] = rows;
     j["odeint"] = odeint;
     Json tables = Json::array();
@@ -357,6 +373,7 @@ class Suite {
   const Options& o_;
   const std::regex* filter_;
   std::vector<std::string> ours_, odeint_, tables_;
+  std::vector<std::shared_ptr<const study::UserBench>> users_;
   bool floor_ = false;
 };
 

@@ -23,7 +23,9 @@
 
 #include "integrators/all.hpp"
 #include "reference/reference.hpp"
+#include "study/cli.hpp"
 #include "study/engine.hpp"
+#include "study/extensions.hpp"
 #include "study/write.hpp"
 #include "reports/model.hpp"
 #include "reports/process.hpp"
@@ -62,6 +64,10 @@ void list_integrators() {
     if constexpr (std::is_same_v<decltype(m), ode::StormerVerlet>)
       row(ode::StormerVerlet{ode::StormerVerlet::Start::backward_euler}.info());
   });
+  if (!study::extensions().integrators.empty()) {
+    fmt::print("  This program's own (registered with study::register_integrator):\n");
+    for (const auto& user : study::extensions().integrators) row(user.info(study::IntegratorChoice{.id = user.id, .substeps = 1, .start = {}, .variant = {}, .table = {}}));
+  }
   fmt::print("  Any integrator takes the option substeps = k (k steps of dt/k per step).\n\n");
   fmt::print("Method tables (study/methods/; any spec may list them, `study method ID` shows what their coefficients say):\n");
   fmt::print("  {:<24} {:>5} {:>9} {:>6} {:>10} {:>9}  {}\n", "id", "order", "predicted", "evals", "symplectic", "symmetric", "kind; source");
@@ -75,12 +81,16 @@ void list_integrators() {
 
 void list_problems() {
   fmt::print("Problems (id, dimension, exact solution, parameters with defaults):\n");
-  study::for_each_problem<double>([](auto p) {
-    using P = decltype(p);
+  auto row = [](const study::ProblemFacts& f) {
     std::string params;
-    for (const auto& info : P::params) params += fmt::format(" {}={}", info.name, info.default_value);
-    fmt::print("  {:<20} dim {:>2}  exact {:<3}  {}  [{} ]\n", P::id, P::dim, yes_no(P::has_exact), P::summary, params);
-  });
+    for (const auto& info : f.params) params += fmt::format(" {}={}", info.name, info.default_value);
+    fmt::print("  {:<20} dim {:>2}  exact {:<3}  {}  [{} ]\n", f.id, f.dim, yes_no(f.has_exact), f.summary, params);
+  };
+  study::for_each_problem<double>([&](auto p) { row(study::facts_of(p)); });
+  if (!study::extensions().problems.empty()) {
+    fmt::print("  This program's own (registered with study::register_problem):\n");
+    for (const auto& user : study::extensions().problems) row(user.defaults);
+  }
 }
 
 std::atomic<bool> interrupted{false};
@@ -181,7 +191,7 @@ int run_reference(const ReferenceArgs& a) {
   // The problem and its parameters first (their errors name the valid range), then the times against its time scale.
   double time_scale = 1;
   try {
-    study::with_problem<double>(a.problem, request.params, [&](const auto& p) { time_scale = p.period(); });
+    time_scale = study::problem_facts(a.problem, request.params).period;
   } catch (const study::ParamError& e) {
     throw study::SpecError(e.what());
   }
@@ -870,7 +880,7 @@ static int study_main(int argc, char** argv) {
     std::cerr << "study " << app.get_subcommands().front()->get_name() << ": " << e.what() << "\n";
     return 2;
   } catch (const reference::ReferenceError& e) {
-    std::cerr << "study reference: " << e.what() << "\n";
+    std::cerr << "study " << app.get_subcommands().front()->get_name() << ": " << e.what() << "\n";
     return 1;
   } catch (const study::DataDirError& e) {
     std::cerr << "study: " << e.what() << "\n";
@@ -882,9 +892,15 @@ static int study_main(int argc, char** argv) {
   return EXIT_SUCCESS;
 }
 
+namespace study {
+
 /// Every error is a message and an exit status: nothing uncaught reaches the runtime (an abort, exit 134).
-int main(int argc, char** argv) {
+int cli_main(int argc, char** argv) {
   try {
+    if (!extensions().errors.empty()) {  // a registration refused: before anything runs
+      for (const auto& e : extensions().errors) std::cerr << "study: this program's registration of " << e << "\n";
+      return 2;
+    }
     return study_main(argc, argv);
   } catch (const std::exception& e) {
     std::cerr << "study: " << e.what() << "\n";
@@ -894,3 +910,5 @@ int main(int argc, char** argv) {
     return 2;
   }
 }
+
+}  // namespace study

@@ -1,0 +1,18 @@
+#pragma once
+/// Your own integrators and problems in your own program, with the whole `study` command line (README "Your own
+/// integrator or problem in C++"; examples/):
+///
+///   #include "study/extend.hpp"   // include/ode_accuracy_harness/ of the installed package
+///   int main(int argc, char** argv) {
+///     study::register_integrator<MyVerlet>();        // beside the built-in integrators, on every shipped problem
+///     study::register_problem<MyProblem>();          // beside the shipped problems, with every built-in integrator
+///     study::register_pair<MyVerlet, MyProblem>();   // the one on the other
+///     return study::cli_main(argc, argv);            // run, report, check, baseline, bench, list, method, reference
+///   }
+///
+/// Link ode_accuracy_harness::cli.  For a short edit-to-verdict loop, register integrators in one file and
+/// problems in another (study/extend/integrator.hpp is light, study/extend/problem.hpp is not).
+
+#include "study/cli.hpp"
+#include "study/extend/integrator.hpp"
+#include "study/extend/problem.hpp"

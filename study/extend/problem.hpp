@@ -1,0 +1,103 @@
+#pragma once
+/// register_problem<Problem>(): a problem of your own beside the shipped ones, with every built-in integrator
+/// and method table, its reference solved in float128 like theirs (README "Your own integrator or problem in
+/// C++").  Heavier than an integrator (Boost.Odeint's Bulirsch–Stoer in float128, every built-in method on the
+/// problem): keep it in a file of its own, which an edit to an integrator does not recompile.
+
+#include <string>
+
+#include "reference/solvers_impl.hpp"
+#include "reference/user_problems.hpp"
+#include "study/extend/registration.hpp"
+#include "study/measure_impl.hpp"
+#include "study/methods.hpp"
+#include "study/problems/concept.hpp"
+
+namespace study {
+namespace extend_detail {
+
+/// What the problem's code computes at a few states, in float128: part of its reference's cache key, so that an
+/// edited force, energy, period, start or exact solution is not answered from the cache of the old one.
+template <class P>
+std::string fingerprint(const P& p) {
+  using Real = typename P::real_type;
+  std::string text;
+  auto add = [&](const Real& x) { text += reference::to_decimal(x) + " "; };
+  const auto s = p.initial();
+  for (const Real scale : {Real(1), Real(0.75)}) {
+    typename P::Vec q = s.q, v = s.v, a{};
+    for (std::size_t i = 0; i < P::dim; ++i) q[i] = q[i] * scale + Real(i + 1) / 64, v[i] = v[i] * scale - Real(i + 1) / 128;
+    ode::force(p, q, v, a);
+    for (const Real& x : a) add(x);
+    typename P::State at = s;
+    at.q = q, at.v = v;
+    add(p.energy(at));
+  }
+  for (std::size_t i = 0; i < P::dim; ++i) add(s.q[i]), add(s.v[i]);
+  add(p.period());
+  if constexpr (P::has_exact) {
+    const auto e = p.exact(p.period() / 7);
+    for (std::size_t i = 0; i < P::dim; ++i) add(e.q[i]), add(e.v[i]);
+  }
+  return text;
+}
+
+}  // namespace extend_detail
+
+/// Registers Problem (a class template on its scalar type, satisfying StudyProblem: study/problems/concept.hpp)
+/// under Problem<double>::id: the built-in integrators and method tables run on it in double, its reference is
+/// solved in float128 (and certified against exact(t) when it has one).  Methods, a std::tuple of built-in
+/// integrator types (e.g. std::tuple<ode::Rk4, ode::GaussLegendre4>), compiles only those on it, without the
+/// method tables: a shorter build, and a spec choosing another is refused.  Call before study::cli_main; an
+/// id that is taken or malformed is reported there (exit 2).
+template <template <class> class Problem, class Methods = ode::AllMethods>
+void register_problem() {
+  using P = Problem<double>;
+  using Wide = Problem<reference::Real>;
+  static_assert(requires { typename Rebind<P, long double>::type; } &&
+                    std::is_same_v<typename Rebind<P, long double>::type, Problem<long double>>,
+                "a problem is a class template on its scalar type alone, template <class Real> class P (the study "
+                "rebinds it to long double and float128); for a template with more parameters, derive a one-parameter "
+                "class template from it (an alias template will not do)");
+  static_assert(check_problem<P>());
+  static_assert(check_problem<Wide>(), "the problem must compile in float128 too (its reference is solved in it): "
+                                       "write it on its template parameter Real, with using std::sqrt etc.");
+  const std::string id(P::id);
+  if (!extend_detail::claim_id(id, "problem")) return;
+  std::vector<std::string> only;
+  if constexpr (!std::is_same_v<Methods, ode::AllMethods>) ode::for_each_method<Methods>([&](auto m) { only.emplace_back(m.info().id); });
+  extensions().problems.push_back({facts_of(P(ParamValues{})), [](const ParamValues& v) { return facts_of(P(v)); }, only});
+  using reference::detail::Solved;
+  using reference::detail::Start;
+  reference::detail::user_solvers()[id] = {
+      [id](const ParamValues& values, const Start& initial) {
+        Solved out;
+        const Wide p(values);
+        reference::detail::describe_into(p, values, out, initial, id);
+        out.fingerprint = extend_detail::fingerprint(p);
+        return out;
+      },
+      [id](const ParamValues& values, const Start& initial, const std::vector<reference::Real>& times, reference::Real tol,
+           reference::Real check_tol, std::uint64_t max_steps, bool concurrent, const std::atomic<bool>* cancel) {
+        const Wide p(values);
+        Solved out = reference::detail::solve_twice_of(p, id, values, initial, times, tol, check_tol, max_steps, concurrent, cancel);
+        out.fingerprint = extend_detail::fingerprint(p);
+        return out;
+      }};
+  extensions().runners[{std::string(), id}] = [](TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps,
+                                                 const engine::Context& ctx, StudyResult& res, std::size_t slot) {
+    engine::run_task_on<Methods>(P(spec.params), kind, spec, si, steps, ctx, res, slot);
+  };
+}
+
+/// Registers integrator M on problem Problem, both your program's (register_integrator<M>() and
+/// register_problem<Problem>() each run theirs on the shipped ones only).
+template <class M, template <class> class Problem>
+void register_pair() {
+  using P = Problem<double>;
+  extensions().runners[{std::string(M{}.info().id), std::string(P::id)}] =
+      [](TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps, const engine::Context& ctx, StudyResult& res,
+         std::size_t slot) { engine::run_task_on<std::tuple<M>>(P(spec.params), kind, spec, si, steps, ctx, res, slot); };
+}
+
+}  // namespace study

@@ -1,0 +1,125 @@
+#pragma once
+/// Integrators and problems of the user's own program (README "Your own integrator or problem in C++"):
+/// registered by study/extend.hpp before study::cli_main runs, and kept here type-erased, as the spec reader,
+/// the engine, `study list` and `study bench` need them.  Filled before any study starts and read-only after:
+/// no lock.  The shipped `study` registers nothing.
+
+#include <algorithm>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "integrators/method.hpp"
+#include "study/choice.hpp"
+#include "study/engine.hpp"
+#include "study/problems/params.hpp"
+
+namespace study {
+
+/// What the spec reader, the context and `study list` need of a problem with given parameters, in double.
+struct ProblemFacts {
+  std::string id, summary, source;
+  std::size_t dim = 0;
+  bool has_exact = false, conservative = true, bounded = false, periodic = false;
+  bool velocity_dependent = false;  ///< its force reads velocities: integrators that need a(q) cannot run it
+  double period = 1;                ///< its time scale (study/problems/concept.hpp)
+  std::vector<double> q0, v0;       ///< its initial state
+  std::vector<ParamInfo> params;    ///< its parameters, with defaults
+};
+
+/// The facts of problem p (any type satisfying StudyProblem, in double).
+template <class P>
+ProblemFacts facts_of(const P& p) {
+  ProblemFacts f;
+  f.id = P::id, f.summary = P::summary, f.source = P::source, f.dim = P::dim;
+  f.has_exact = P::has_exact, f.conservative = P::conservative, f.bounded = P::bounded, f.periodic = P::periodic;
+  f.velocity_dependent = !ode::PositionForce<P>;
+  f.period = static_cast<double>(p.period());
+  const auto s = p.initial();
+  for (std::size_t i = 0; i < P::dim; ++i) f.q0.push_back(static_cast<double>(s.q[i])), f.v0.push_back(static_cast<double>(s.v[i]));
+  f.params.assign(P::params.begin(), P::params.end());
+  return f;
+}
+
+/// An integrator of the user's: its id, and its Info for a choice (substeps, options checked as for a built-in).
+struct UserIntegrator {
+  std::string id;
+  std::function<ode::Info(const IntegratorChoice&)> info;  ///< throws std::invalid_argument for a bad option
+};
+
+/// A problem of the user's: its facts with default parameters, and with given ones (throws ParamError).
+struct UserProblem {
+  ProblemFacts defaults;
+  std::function<ProblemFacts(const ParamValues&)> facts;
+  std::vector<std::string> integrators;  ///< the built-in integrators compiled on it; empty: all, and method tables
+};
+
+/// Runs one task of a user's benchmark row; registered per integrator (study/bench/steppers.cpp).
+struct UserBench;
+
+/// Everything registered.  Runners are keyed by (integrator id, problem id), "" standing for every shipped one:
+/// (id, "") runs a user integrator on the shipped problems, ("", id) the shipped integrators and method tables
+/// on a user problem, (id, id) one of each.
+struct Extensions {
+  std::vector<UserIntegrator> integrators;
+  std::vector<UserProblem> problems;
+  std::map<std::pair<std::string, std::string>, TaskRunner, std::less<>> runners;
+  std::vector<std::shared_ptr<const UserBench>> bench;
+  std::vector<std::string> errors;  ///< registrations refused (a taken or malformed id): study::cli_main reports them
+  bool empty() const { return integrators.empty() && problems.empty(); }
+};
+
+inline Extensions& extensions() {
+  static Extensions registered;
+  return registered;
+}
+
+inline const UserIntegrator* find_user_integrator(std::string_view id) {
+  for (const auto& i : extensions().integrators)
+    if (i.id == id) return &i;
+  return nullptr;
+}
+
+inline const UserProblem* find_user_problem(std::string_view id) {
+  for (const auto& p : extensions().problems)
+    if (p.defaults.id == id) return &p;
+  return nullptr;
+}
+
+/// The facts of problem `id`, shipped or the user's, with `params` (study/facts.cpp); throws UnknownProblem
+/// (study/problems/all.hpp, naming the valid ids) or ParamError.
+ProblemFacts problem_facts(std::string_view id, const ParamValues& params);
+/// Every problem id: the shipped ones, then the user's.
+std::vector<std::string> all_problem_ids();
+
+/// The runner of choice c on `problem` when either is the user's; nullptr when both are shipped (the engine's own
+/// dispatch runs them).  Throws std::invalid_argument when both are the user's but were not registered together.
+inline const TaskRunner* find_runner(const IntegratorChoice& c, std::string_view problem) {
+  const UserProblem* user_problem = find_user_problem(problem);
+  const bool user_method = !c.table && find_user_integrator(c.id);
+  if (!user_method && !user_problem) return nullptr;
+  if (user_problem && !user_method && !user_problem->integrators.empty()) {
+    const auto& only = user_problem->integrators;
+    if (c.table || std::find(only.begin(), only.end(), c.id) == only.end()) {
+      std::string list;
+      for (const auto& id : only) list += (list.empty() ? "" : ", ") + id;
+      throw std::invalid_argument(c.id + " was not compiled on " + std::string(problem) + ": this program registered it with " +
+                                  "study::register_problem<" + std::string(problem) + "'s template, std::tuple<...>>(), "
+                                  "which compiles only " + list + " on it");
+    }
+  }
+  const auto key = std::make_pair(user_method ? c.id : std::string(), user_problem ? std::string(problem) : std::string());
+  const auto& runners = extensions().runners;
+  if (const auto it = runners.find(key); it != runners.end()) return &it->second;
+  throw std::invalid_argument(c.id + " and " + std::string(problem) + " are both your program's, but were not registered "
+                              "together: add study::register_pair<" + c.id + "'s type, " + std::string(problem) +
+                              "'s template>() to your program (README \"Your own integrator or problem in C++\")");
+}
+
+}  // namespace study
