@@ -92,7 +92,24 @@ inline const UserProblem* find_user_problem(std::string_view id) {
   return nullptr;
 }
 
-/// The facts of problem `id`, shipped or the user's, with `params` (study/facts.cpp); throws UnknownProblem
+/// What cli_main reports before anything runs (exit 2): registrations refused, and pairs (register_pair) whose
+/// integrator or problem was not registered itself.
+inline std::vector<std::string> registration_errors() {
+  std::vector<std::string> errors = extensions().errors;
+  for (const auto& [key, runner] : extensions().runners) {
+    const auto& [integrator, problem] = key;
+    if (integrator.empty() || problem.empty()) continue;
+    if (!find_user_integrator(integrator))
+      errors.push_back("the pair (" + integrator + ", " + problem + "): register_integrator<" + integrator +
+                       "'s type>() too; register_pair adds the one on the other only");
+    if (!find_user_problem(problem))
+      errors.push_back("the pair (" + integrator + ", " + problem + "): register_problem<" + problem +
+                       "'s template>() too; register_pair adds the one on the other only");
+  }
+  return errors;
+}
+
+/// The facts of problem `id`, shipped or the user's, with `params` (study/spec.cpp); throws UnknownProblem
 /// (study/problems/all.hpp, naming the valid ids) or ParamError.
 ProblemFacts problem_facts(std::string_view id, const ParamValues& params);
 /// Every problem id: the shipped ones, then the user's.

@@ -127,7 +127,8 @@ struct Shadow {
 };
 
 /// The cache key of a shadow run: the method's type and label, the build (a hash of the integrator, problem and
-/// run-loop sources, compiler, C library), the problem, its exact parameters and the grid (run_cache.cpp).
+/// run-loop sources, compiler, C library; in a program with registrations, its build ID too), the problem, its exact
+/// parameters and the grid (run_cache.cpp).  Empty: not to be cached (a program with registrations but no build ID).
 std::string shadow_key(std::string_view method_type, const std::string& label, const Grid& grid, const Context& ctx);
 /// The cached shadow under `key`, if a sound entry is there (a corrupt or foreign file is ignored).
 std::optional<Shadow> load_shadow(const std::filesystem::path& dir, const std::string& key);

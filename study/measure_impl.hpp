@@ -51,12 +51,12 @@ RoundOff measured_roundoff(const MethodOn<P>& m, const P& p, const typename P::S
   std::optional<Shadow> shadow;
   std::string key;
   if (ctx.shadow_cache) {
-    key = shadow_key(m.identity(), label, grid, ctx);
-    shadow = load_shadow(*ctx.shadow_cache, key);
+    key = shadow_key(m.identity(), label, grid, ctx);  // "": not to be cached
+    if (!key.empty()) shadow = load_shadow(*ctx.shadow_cache, key);
   }
   if (!shadow || (shadow->end && (shadow->end->first.size() != P::dim || shadow->end->second.size() != P::dim))) {
     shadow = run_shadow(m, p, grid, ctx);
-    if (ctx.shadow_cache) store_shadow(*ctx.shadow_cache, key, *shadow);
+    if (ctx.shadow_cache && !key.empty()) store_shadow(*ctx.shadow_cache, key, *shadow);
   }
   if (!shadow->end) return {};
   RoundOff r;

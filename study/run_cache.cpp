@@ -125,8 +125,14 @@ std::string reference_digest(const RefTable& table) {
 
 std::string shadow_key(std::string_view method_type, const std::string& label, const Grid& grid, const Context& ctx) {
   // A program with integrators or problems of its user's (study/extend.hpp) has code the source hash does not see,
-  // edited between builds under the same names: its shadows are keyed by the program's build, as runs are.
-  static const std::string user_build = extensions().empty() ? std::string() : "\nprogram " + executable_build_id();
+  // edited between builds under the same names: its shadows are keyed by the program's build, as runs are, and not
+  // cached at all when it has no build ID.
+  static const std::string build = executable_build_id();
+  std::string user_build;
+  if (!extensions().empty()) {
+    if (build.empty()) return {};
+    user_build = "\nprogram " + build;
+  }
   return "ode-study round-off shadow, format 1\ncode " STUDY_SHADOW_CODE_HASH "\ncompiler " __VERSION__ " " STUDY_CXX_FLAGS +
          user_build + "\n" + machine_text() + "\nmethod " + std::string(method_type) + " " + label + "\n" +
          problem_and_grid(grid, ctx);

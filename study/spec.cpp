@@ -325,14 +325,17 @@ void read_methods(const toml::table& table, const std::string& text, const std::
   }
 }
 
-/// The choices one entry of `integrators` makes ("all" is every built-in), each with whether it gives substeps.
+/// The choices one entry of `integrators` makes ("all" is every hand-written integrator: a program's own ones
+/// are listed by id, so that a shipped spec means the same in every program), each with whether it gives substeps.
 std::vector<std::pair<IntegratorChoice, bool>> integrator_entry(const Reader& r, const toml::node& x, const MethodTables& tables) {
   std::vector<std::pair<IntegratorChoice, bool>> chosen;  // with: substeps given
   if (auto id = x.value<std::string>()) {
-    if (*id == "all")
-      for (const auto& every : tables.builtin_ids) chosen.push_back({{.id = every, .substeps = 1, .start = {}, .variant = {}, .table = {}}, false});
-    else
+    if (*id == "all") {
+      for (const auto& every : tables.builtin_ids)
+        if (!find_user_integrator(every)) chosen.push_back({{.id = every, .substeps = 1, .start = {}, .variant = {}, .table = {}}, false});
+    } else {
       chosen.push_back({{.id = *id, .substeps = 1, .start = {}, .variant = {}, .table = {}}, false});
+    }
   } else if (const toml::table* t = x.as_table()) {
     IntegratorChoice c;
     bool substeps = false;
@@ -392,7 +395,12 @@ void add_integrator(const Reader& r, const toml::node& x, IntegratorChoice c, bo
       } else if (const auto it = tables::builtin_tables().find(c.id); it != tables::builtin_tables().end()) {
         si.predicted = predicted_of(it->second);
       }
-      static_cast<void>(find_runner(c, s.problem));  // both the user's but not registered together: say so now
+      try {
+        static_cast<void>(find_runner(c, s.problem));  // a pair the program did not compile: say so now
+      } catch (const std::invalid_argument&) {
+        if (x.is_string() && **x.as_string() == "all") return;  // "all" means all that apply
+        throw;
+      }
       s.integrators.push_back(std::move(si));
     });
   } catch (const std::invalid_argument& e) {
@@ -524,6 +532,26 @@ void read_energy_run(const Reader& r, Spec& s, const ProblemFacts& f) {
 }
 
 }  // namespace
+
+// Problems by id at run time, shipped or a user program's (study/extensions.hpp).
+std::vector<std::string> all_problem_ids() {
+  std::vector<std::string> ids;
+  for (const auto id : problem_ids()) ids.emplace_back(id);
+  for (const auto& p : extensions().problems) ids.push_back(p.defaults.id);
+  return ids;
+}
+
+ProblemFacts problem_facts(std::string_view id, const ParamValues& params) {
+  if (const UserProblem* user = find_user_problem(id)) return user->facts(params);
+  const auto shipped = problem_ids();
+  if (std::find(shipped.begin(), shipped.end(), id) == shipped.end()) {
+    const auto ids = all_problem_ids();
+    throw UnknownProblem("unknown problem '" + std::string(id) + "'" + did_you_mean(id, ids) + "; problems: " + join(ids));
+  }
+  ProblemFacts f;
+  with_problem<double>(id, params, [&](const auto& p) { f = facts_of(p); });
+  return f;
+}
 
 std::string time_scale_problem(const std::string& problem, double time_scale) {
   if (std::isnormal(time_scale) && time_scale > 0 && time_scale < 1e150) return {};

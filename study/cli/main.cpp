@@ -897,8 +897,8 @@ namespace study {
 /// Every error is a message and an exit status: nothing uncaught reaches the runtime (an abort, exit 134).
 int cli_main(int argc, char** argv) {
   try {
-    if (!extensions().errors.empty()) {  // a registration refused: before anything runs
-      for (const auto& e : extensions().errors) std::cerr << "study: this program's registration of " << e << "\n";
+    if (const auto errors = registration_errors(); !errors.empty()) {  // a registration refused: before anything runs
+      for (const auto& e : errors) std::cerr << "study: this program's registration of " << e << "\n";
       return 2;
     }
     return study_main(argc, argv);

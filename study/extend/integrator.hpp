@@ -20,18 +20,20 @@ namespace study {
 template <class M>
 void register_integrator() {
   static_assert(ode::check_integrator<M, Harmonic<double>>());
-  const std::string id(M{}.info().id);
-  if (!extend_detail::claim_id(id, "integrator")) return;
-  extensions().integrators.push_back({id, [](const IntegratorChoice& c) {
-                                        ode::Info info;
-                                        with_method<std::tuple<M>>(c, [&](const auto& m) { info = m.info(); });
-                                        return info;
-                                      }});
-  extensions().runners[{id, std::string()}] = [](TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps,
-                                                 const engine::Context& ctx, StudyResult& res, std::size_t slot) {
-    engine::run_task<std::tuple<M>>(kind, spec, si, steps, ctx, res, slot);
-  };
-  extensions().bench.push_back(make_user_bench<M>());
+  extend_detail::guarded("an integrator", [] {
+    const std::string id(M{}.info().id);
+    if (!extend_detail::claim_id(id, "integrator")) return;
+    extensions().integrators.push_back({id, [](const IntegratorChoice& c) {
+                                          ode::Info info;
+                                          with_method<std::tuple<M>>(c, [&](const auto& m) { info = m.info(); });
+                                          return info;
+                                        }});
+    extensions().runners[{id, std::string()}] = [](TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps,
+                                                   const engine::Context& ctx, StudyResult& res, std::size_t slot) {
+      engine::run_task<std::tuple<M>>(kind, spec, si, steps, ctx, res, slot);
+    };
+    extensions().bench.push_back(make_user_bench<M>());
+  });
 }
 
 }  // namespace study

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "integrators/concept.hpp"
 #include "reference/solvers_impl.hpp"
 #include "reference/user_problems.hpp"
 #include "study/extend/registration.hpp"
@@ -62,42 +63,49 @@ void register_problem() {
   static_assert(check_problem<P>());
   static_assert(check_problem<Wide>(), "the problem must compile in float128 too (its reference is solved in it): "
                                        "write it on its template parameter Real, with using std::sqrt etc.");
-  const std::string id(P::id);
-  if (!extend_detail::claim_id(id, "problem")) return;
-  std::vector<std::string> only;
-  if constexpr (!std::is_same_v<Methods, ode::AllMethods>) ode::for_each_method<Methods>([&](auto m) { only.emplace_back(m.info().id); });
-  extensions().problems.push_back({facts_of(P(ParamValues{})), [](const ParamValues& v) { return facts_of(P(v)); }, only});
-  using reference::detail::Solved;
-  using reference::detail::Start;
-  reference::detail::user_solvers()[id] = {
-      [id](const ParamValues& values, const Start& initial) {
-        Solved out;
-        const Wide p(values);
-        reference::detail::describe_into(p, values, out, initial, id);
-        out.fingerprint = extend_detail::fingerprint(p);
-        return out;
-      },
-      [id](const ParamValues& values, const Start& initial, const std::vector<reference::Real>& times, reference::Real tol,
-           reference::Real check_tol, std::uint64_t max_steps, bool concurrent, const std::atomic<bool>* cancel) {
-        const Wide p(values);
-        Solved out = reference::detail::solve_twice_of(p, id, values, initial, times, tol, check_tol, max_steps, concurrent, cancel);
-        out.fingerprint = extend_detail::fingerprint(p);
-        return out;
-      }};
-  extensions().runners[{std::string(), id}] = [](TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps,
-                                                 const engine::Context& ctx, StudyResult& res, std::size_t slot) {
-    engine::run_task_on<Methods>(P(spec.params), kind, spec, si, steps, ctx, res, slot);
-  };
+  static_assert(std::tuple_size_v<Methods> > 0, "Methods names at least one built-in integrator (or leave it out: all)");
+  extend_detail::guarded("problem '" + std::string(P::id) + "'", [] {
+    const std::string id(P::id);
+    if (!extend_detail::claim_id(id, "problem")) return;
+    std::vector<std::string> only;
+    if constexpr (!std::is_same_v<Methods, ode::AllMethods>) ode::for_each_method<Methods>([&](auto m) { only.emplace_back(m.info().id); });
+    extensions().problems.push_back({facts_of(P(ParamValues{})), [](const ParamValues& v) { return facts_of(P(v)); }, only});
+    using reference::detail::Solved;
+    using reference::detail::Start;
+    reference::detail::user_solvers()[id] = {
+        [id](const ParamValues& values, const Start& initial) {
+          Solved out;
+          const Wide p(values);
+          reference::detail::describe_into(p, values, out, initial, id);
+          out.fingerprint = extend_detail::fingerprint(p);
+          return out;
+        },
+        [id](const ParamValues& values, const Start& initial, const std::vector<reference::Real>& times, reference::Real tol,
+             reference::Real check_tol, std::uint64_t max_steps, bool concurrent, const std::atomic<bool>* cancel) {
+          const Wide p(values);
+          Solved out = reference::detail::solve_twice_of(p, id, values, initial, times, tol, check_tol, max_steps, concurrent, cancel);
+          out.fingerprint = extend_detail::fingerprint(p);
+          return out;
+        }};
+    extensions().runners[{std::string(), id}] = [](TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps,
+                                                   const engine::Context& ctx, StudyResult& res, std::size_t slot) {
+      engine::run_task_on<Methods>(P(spec.params), kind, spec, si, steps, ctx, res, slot);
+    };
+  });
 }
 
 /// Registers integrator M on problem Problem, both your program's (register_integrator<M>() and
-/// register_problem<Problem>() each run theirs on the shipped ones only).
+/// register_problem<Problem>() each run theirs on the shipped ones only); both must be registered too, which
+/// cli_main checks.
 template <class M, template <class> class Problem>
 void register_pair() {
   using P = Problem<double>;
-  extensions().runners[{std::string(M{}.info().id), std::string(P::id)}] =
-      [](TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps, const engine::Context& ctx, StudyResult& res,
-         std::size_t slot) { engine::run_task_on<std::tuple<M>>(P(spec.params), kind, spec, si, steps, ctx, res, slot); };
+  static_assert(ode::check_integrator<M, P>());
+  extend_detail::guarded("a pair", [] {
+    extensions().runners[{std::string(M{}.info().id), std::string(P::id)}] =
+        [](TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps, const engine::Context& ctx, StudyResult& res,
+           std::size_t slot) { engine::run_task_on<std::tuple<M>>(P(spec.params), kind, spec, si, steps, ctx, res, slot); };
+  });
 }
 
 }  // namespace study

@@ -1,5 +1,7 @@
 #include "study/tables/library.hpp"
 
+#include "study/extensions.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -62,6 +64,7 @@ bool agrees(const Rational& x, const Rational& y, double scale, double precision
 std::vector<std::string> built_in_ids() {
   std::vector<std::string> ids;
   ode::for_each_method([&](auto m) { ids.emplace_back(m.info().id); });
+  for (const auto& user : extensions().integrators) ids.push_back(user.id);  // a program's own (study/extend.hpp)
   return ids;
 }
 
@@ -503,7 +506,8 @@ std::vector<Method> read_section(const Document& doc, const toml::table& root, c
     if (builtin && !is_builtin)
       throw TableError(doc.where(t) + ": " + section + "." + id + ": not a built-in integrator" + did_you_mean(id, builtins));
     if (!builtin && is_builtin)
-      throw TableError(doc.where(t) + ": " + section + "." + id + ": the id shadows the built-in integrator '" + id +
+      throw TableError(doc.where(t) + ": " + section + "." + id + ": the id shadows the " +
+                       (find_user_integrator(id) ? "program's own" : "built-in") + " integrator '" + id +
                        "'; give the table another id (e.g. '" + id + "-table')");
     pending.emplace_back(id, t);
   }

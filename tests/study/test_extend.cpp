@@ -7,6 +7,7 @@
 #include "study/cli.hpp"
 #include "study/extend/registration.hpp"
 #include "study/extensions.hpp"
+#include "study/measure.hpp"
 #include "study/problems/all.hpp"
 
 namespace {
@@ -60,7 +61,9 @@ TEST_CASE("a registration under a taken or malformed id is refused, and cli_main
   CHECK_FALSE(claim_id("kepler", "problem"));
   CHECK_FALSE(claim_id("My Verlet", "integrator"));
   CHECK_FALSE(claim_id("", "problem"));
-  REQUIRE(study::extensions().errors.size() == 4);
+  CHECK_FALSE(claim_id(std::string(65, 'a'), "problem"));
+  CHECK(claim_id(std::string(64, 'a'), "problem"));
+  REQUIRE(study::extensions().errors.size() == 5);
   CHECK_THAT(study::extensions().errors[0], Catch::Contains("integrator 'rk4': an integrator of that id exists already"));
   CHECK_THAT(study::extensions().errors[1], Catch::Contains("problem 'kepler': a problem of that id exists already"));
   CHECK_THAT(study::extensions().errors[2], Catch::Contains("lowercase letters, digits"));
@@ -111,4 +114,45 @@ TEST_CASE("a user's problem registered with some built-in integrators only refus
   std::string text = spec_text;
   text.replace(text.find("[\"my-step\"]"), 11, "[\"rk4\", \"yoshida4\"]");
   CHECK_THROWS_WITH(study::parse_spec(text, "mine.toml"), Catch::Contains("yoshida4 was not compiled on my-spring"));
+}
+
+TEST_CASE("all in a spec means the hand-written integrators that the problem was compiled with", "[extend]") {
+  const CleanRegistry clean;
+  register_by_hand(true);
+  study::extensions().problems.back().integrators = {"rk4", "euler"};
+  std::string text = spec_text;
+  text.replace(text.find("[\"my-step\"]"), 11, "[\"all\"]");
+  const study::Spec s = study::parse_spec(text, "mine.toml");
+  REQUIRE(s.integrators.size() == 2);  // not my-step (listed by id only), not the built-ins my-spring lacks
+  CHECK(s.integrators[0].choice.id == "euler");
+  CHECK(s.integrators[1].choice.id == "rk4");
+}
+
+TEST_CASE("a program's own integrator cannot take a shipped method table's id, and a pair needs both registered", "[extend]") {
+  const CleanRegistry clean;
+  CHECK_FALSE(study::extend_detail::claim_id("suzuki4", "integrator"));
+  CHECK_THAT(study::extensions().errors.at(0), Catch::Contains("a shipped method table has that id"));
+  study::extensions().errors.clear();
+  register_by_hand(true);
+  CHECK(study::registration_errors().empty());
+  study::extensions().runners[{"their-step", "my-spring"}] = study::extensions().runners.at({"my-step", ""});
+  const auto errors = study::registration_errors();
+  REQUIRE(errors.size() == 1);
+  CHECK_THAT(errors[0], Catch::Contains("the pair (their-step, my-spring): register_integrator<their-step's type>() too"));
+}
+
+TEST_CASE("in a program with registrations the round-off shadows are keyed by its build", "[extend]") {
+  const CleanRegistry clean;
+  std::string text = spec_text;
+  text.replace(text.find("my-spring"), 9, "harmonic");
+  text.replace(text.find("[\"my-step\"]"), 11, "[\"rk4\"]");
+  const study::Spec s = study::parse_spec(text, "mine.toml");
+  const study::engine::Grid grid{s, 64};
+  const study::engine::Context ctx;
+  const std::string shipped = study::engine::shadow_key("type", "rk4", grid, ctx);
+  CHECK(shipped.find("\nprogram ") == std::string::npos);
+  register_by_hand(true);
+  const std::string own = study::engine::shadow_key("type", "rk4", grid, ctx);
+  // With a build ID (GNU ld's default) the key names it; without one nothing may be cached.
+  CHECK((own.empty() || (own != shipped && own.find("\nprogram ") != std::string::npos)));
 }
