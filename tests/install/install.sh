@@ -6,20 +6,8 @@
 set -u
 build=$(realpath "$1")
 source=$(realpath "$2")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/../support.sh"  # tmp, ok, bad, expect, finish
 here=$(cd "$(dirname "$0")" && pwd)
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok: $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
-expect() {  # expect NAME EXIT_CODE PATTERN CMD...
-  local name=$1 code=$2 pattern=$3
-  shift 3
-  local out rc
-  out=$("$@" 2>&1); rc=$?
-  if [ "$rc" -eq "$code" ] && grep -qE -- "$pattern" <<<"$out"; then ok "$name"; else bad "$name (exit $rc, expected $code): $(head -c 600 <<<"$out")"; fi
-}
 export HOME="$tmp/home" STUDY_CACHE_DIR="$tmp/cache"
 mkdir -p "$HOME"
 unset STUDY_DATA_DIR
@@ -43,7 +31,7 @@ grep -qs "$source/study" "$p/bin/study" && bad "the installed study has a source
 cp -r "$here/consumer" "$tmp/consumer"
 if cmake -S "$tmp/consumer" -B "$tmp/consumer/build" -G Ninja -DCMAKE_PREFIX_PATH="$p" -DCMAKE_BUILD_TYPE=Release > "$tmp/consumer.log" 2>&1 &&
    cmake --build "$tmp/consumer/build" >> "$tmp/consumer.log" 2>&1; then
-  ok "a consumer project finds the package with find_package(ode_accuracy_harness 0.5 CONFIG) and builds"
+  ok "a consumer project finds the package with find_package(ode_accuracy_harness 0.6 CONFIG) and builds"
 else
   bad "consumer: $(tail -15 "$tmp/consumer.log")"
 fi
@@ -51,8 +39,8 @@ expect "the consumer runs an installed integrator on an installed problem: order
   "$tmp/consumer/build/consumer"
 expect "a consumer linking the engine finds the installed data through the package and reads every shipped spec" 0 \
   "^1[0-9] shipped specs, [0-9]+ integrators, from $p/share/ode_accuracy_harness" "$tmp/consumer/build/engine_consumer"
-sed -i 's/ode_accuracy_harness 0.5 CONFIG/ode_accuracy_harness 9.0 CONFIG/' "$tmp/consumer/CMakeLists.txt"
-expect "a consumer asking for another version is told the version found" 1 "version: 0\.5\.[0-9]+" \
+sed -i 's/ode_accuracy_harness 0.6 CONFIG/ode_accuracy_harness 9.0 CONFIG/' "$tmp/consumer/CMakeLists.txt"
+expect "a consumer asking for another version is told the version found" 1 "version: 0\.6\.[0-9]+" \
   cmake -S "$tmp/consumer" -B "$tmp/consumer/build9" -G Ninja -DCMAKE_PREFIX_PATH="$p"
 
 # As a subproject: only the header-only integrators with ODE_ACCURACY_HARNESS_BUILD_STUDY=OFF (no dependency looked
@@ -110,7 +98,7 @@ else
 fi
 
 # The installed study, then the same tree moved elsewhere: it finds its data beside itself.
-expect "the installed study prints its version and revision" 0 "^study 0\.5\.[0-9]+ \(source revision " "$p/bin/study" --version
+expect "the installed study prints its version and revision" 0 "^study 0\.6\.[0-9]+ \(source revision " "$p/bin/study" --version
 mv "$p" "$tmp/moved"
 p="$tmp/moved"
 expect "moved, it still lists the shipped specs" 0 "kepler" "$p/bin/study" list --specs
@@ -142,5 +130,4 @@ expect "without its data, study says where it looked and what to set (exit 2, no
   "$p/bin/study" list --specs
 expect "STUDY_DATA_DIR points it at data elsewhere" 0 "kepler" env STUDY_DATA_DIR="$tmp/share-away/ode_accuracy_harness" "$p/bin/study" list --specs
 
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+finish

@@ -4,20 +4,7 @@
 set -u
 study=$(realpath "$1")
 fixture=$(realpath "$2")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok: $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL: $1"; }
-# expect NAME EXIT_CODE PATTERN CMD...: the command exits with EXIT_CODE and its output matches PATTERN.
-expect() {
-  local name=$1 code=$2 pattern=$3
-  shift 3
-  local out rc
-  out=$("$@" 2>&1); rc=$?
-  if [ "$rc" -eq "$code" ] && grep -qE -- "$pattern" <<<"$out"; then ok "$name"; else bad "$name (exit $rc, expected $code): $(head -c 600 <<<"$out")"; fi
-}
+source "$(dirname "$0")/../support.sh"  # tmp, ok, bad, expect, finish
 # A copy of the fixture's results.json whose first study has another name (no '|', '&' or '\\' in it).
 hostile_copy() {
   mkdir -p "$1"
@@ -263,5 +250,4 @@ expect "parameters that underflow the time scale are named, not 'time scale 0'" 
 expect "a parameter exactly at its bound 1e-150 is valid in float128 too" 0 '"t": "1\.0' \
   "$study" reference kepler --param e=1e-150 --at 1 --no-cache
 
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+finish
