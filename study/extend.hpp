@@ -10,9 +10,10 @@
 ///     return study::cli_main(argc, argv);            // run, report, check, baseline, bench, list, method, reference
 ///   }
 ///
-/// Link ode_accuracy_harness::cli.  For a short edit-to-verdict loop, register integrators in one file and
-/// problems in another (study/extend/integrator.hpp is light, study/extend/problem.hpp is not).
+/// Link ode_accuracy_harness::cli.  For a short edit-to-verdict loop, register integrators, problems and pairs in
+/// three files (study/extend/integrator.hpp and pair.hpp are light, study/extend/problem.hpp is not).
 
 #include "study/cli.hpp"
 #include "study/extend/integrator.hpp"
+#include "study/extend/pair.hpp"
 #include "study/extend/problem.hpp"

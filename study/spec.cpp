@@ -367,7 +367,10 @@ void add_integrator(const Reader& r, const toml::node& x, IntegratorChoice c, bo
   if (!builtin && !tm) {
     const auto ids = tables.ids();
     std::vector<std::string> table_ids(ids.begin() + static_cast<long>(tables.builtin_ids.size()), ids.end());
-    r.fail(&x, "integrators", "unknown integrator '" + c.id + "'" + did_you_mean(c.id, ids) + "; built-in: " + join(tables.builtin_ids) +
+    std::vector<std::string> built_in, own;
+    for (const auto& id : tables.builtin_ids) (find_user_integrator(id) ? own : built_in).push_back(id);
+    r.fail(&x, "integrators", "unknown integrator '" + c.id + "'" + did_you_mean(c.id, ids) + "; built-in: " + join(built_in) +
+                                  (own.empty() ? std::string() : "; this program's: " + join(own)) +
                                   "; method tables: " + (table_ids.empty() ? std::string("none") : join(table_ids)) +
                                   " (a table of your own: [methods." + c.id + "] in this spec, or --methods FILE)");
   }

@@ -25,7 +25,7 @@ std::string fingerprint(const P& p) {
   std::string text;
   auto add = [&](const Real& x) { text += reference::to_decimal(x) + " "; };
   const auto s = p.initial();
-  for (const Real scale : {Real(1), Real(0.75)}) {
+  for (const Real& scale : {Real(1), Real(0.75)}) {
     typename P::Vec q = s.q, v = s.v, a{};
     for (std::size_t i = 0; i < P::dim; ++i) q[i] = q[i] * scale + Real(i + 1) / 64, v[i] = v[i] * scale - Real(i + 1) / 128;
     ode::force(p, q, v, a);
@@ -43,33 +43,29 @@ std::string fingerprint(const P& p) {
   return text;
 }
 
-}  // namespace extend_detail
+/// Whether P = Problem<double> rebinds to Problem<long double> (a one-parameter class template, not an alias).
+template <class P, template <class> class Problem>
+concept RebindsTo = requires { typename Rebind<P, long double>::type; } &&
+                    std::is_same_v<typename Rebind<P, long double>::type, Problem<long double>>;
 
-/// Registers Problem (a class template on its scalar type, satisfying StudyProblem: study/problems/concept.hpp)
-/// under Problem<double>::id: the built-in integrators and method tables run on it in double, its reference is
-/// solved in float128 (and certified against exact(t) when it has one).  Methods, a std::tuple of built-in
-/// integrator types (e.g. std::tuple<ode::Rk4, ode::GaussLegendre4>), compiles only those on it, without the
-/// method tables: a shorter build, and a spec choosing another is refused.  Call before study::cli_main; an
-/// id that is taken or malformed is reported there (exit 2).
-template <template <class> class Problem, class Methods = ode::AllMethods>
-void register_problem() {
+/// register_problem's work, once its static checks hold (so that a failed check is the one error shown).
+template <template <class> class Problem, class Methods>
+void register_problem_checked() {
   using P = Problem<double>;
   using Wide = Problem<reference::Real>;
-  static_assert(requires { typename Rebind<P, long double>::type; } &&
-                    std::is_same_v<typename Rebind<P, long double>::type, Problem<long double>>,
-                "a problem is a class template on its scalar type alone, template <class Real> class P (the study "
-                "rebinds it to long double and float128); for a template with more parameters, derive a one-parameter "
-                "class template from it (an alias template will not do)");
-  static_assert(check_problem<P>());
-  static_assert(check_problem<Wide>(), "the problem must compile in float128 too (its reference is solved in it): "
-                                       "write it on its template parameter Real, with using std::sqrt etc.");
   static_assert(std::tuple_size_v<Methods> > 0, "Methods names at least one built-in integrator (or leave it out: all)");
   extend_detail::guarded("problem '" + std::string(P::id) + "'", [] {
     const std::string id(P::id);
     if (!extend_detail::claim_id(id, "problem")) return;
     std::vector<std::string> only;
     if constexpr (!std::is_same_v<Methods, ode::AllMethods>) ode::for_each_method<Methods>([&](auto m) { only.emplace_back(m.info().id); });
-    extensions().problems.push_back({facts_of(P(ParamValues{})), [](const ParamValues& v) { return facts_of(P(v)); }, only});
+    ProblemFacts defaults;
+    try {
+      defaults = facts_of(P(ParamValues{}));
+    } catch (const ParamError& e) {
+      throw std::invalid_argument(std::string("its own defaults (its params array) are refused: ") + e.what());
+    }
+    extensions().problems.push_back({defaults, [](const ParamValues& v) { return facts_of(P(v)); }, only});
     using reference::detail::Solved;
     using reference::detail::Start;
     reference::detail::user_solvers()[id] = {
@@ -94,18 +90,29 @@ void register_problem() {
   });
 }
 
-/// Registers integrator M on problem Problem, both your program's (register_integrator<M>() and
-/// register_problem<Problem>() each run theirs on the shipped ones only); both must be registered too, which
-/// cli_main checks.
-template <class M, template <class> class Problem>
-void register_pair() {
+}  // namespace extend_detail
+
+/// Registers Problem (a class template on its scalar type, satisfying StudyProblem: study/problems/concept.hpp)
+/// under Problem<double>::id: the built-in integrators and method tables run on it in double, its reference is
+/// solved in float128 (and certified against exact(t) when it has one).  Methods, a std::tuple of built-in
+/// integrator types (e.g. std::tuple<ode::Rk4, ode::GaussLegendre4>), compiles only those on it, without the
+/// method tables: a shorter build, and a spec choosing another is refused.  Call before study::cli_main; an
+/// id that is taken or malformed is reported there (exit 2).
+template <template <class> class Problem, class Methods = ode::AllMethods>
+void register_problem() {
   using P = Problem<double>;
-  static_assert(ode::check_integrator<M, P>());
-  extend_detail::guarded("a pair", [] {
-    extensions().runners[{std::string(M{}.info().id), std::string(P::id)}] =
-        [](TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps, const engine::Context& ctx, StudyResult& res,
-           std::size_t slot) { engine::run_task_on<std::tuple<M>>(P(spec.params), kind, spec, si, steps, ctx, res, slot); };
-  });
+  using Wide = Problem<reference::Real>;
+  static_assert(extend_detail::RebindsTo<P, Problem>,
+                "a problem is a class template on its scalar type alone, template <class Real> class P (the study "
+                "rebinds it to long double and float128); for a template with more parameters, derive a one-parameter "
+                "class template from it (an alias template will not do)");
+  if constexpr (extend_detail::RebindsTo<P, Problem>) {
+    static_assert(check_problem<P>());
+    if constexpr (StudyProblem<P>)
+      static_assert(StudyProblem<Wide>, "the problem compiles in double but not in float128 (its reference is solved "
+                                        "in it): write it on its template parameter Real, with using std::sqrt etc.");
+    if constexpr (StudyProblem<P> && StudyProblem<Wide>) extend_detail::register_problem_checked<Problem, Methods>();
+  }
 }
 
 }  // namespace study
