@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "study/extensions.hpp"
+#include "study/names.hpp"
 #include "study/problems/all.hpp"
 #include "study/registry.hpp"
 #include "study/tables/library.hpp"
@@ -19,7 +20,7 @@ inline bool claim_id(std::string_view id, std::string_view kind) {
     extensions().errors.push_back(std::string(kind) + " '" + std::string(id) + "': " + why);
     return false;
   };
-  if (id.empty() || id.size() > 64 || id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string_view::npos ||
+  if (id.empty() || id.size() > max_name_length || id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string_view::npos ||
       !(id[0] >= 'a' && id[0] <= 'z'))
     return refuse("an id is 1 to 64 lowercase letters, digits, '-' or '_', starting with a letter (it names rows of the "
                   "results)");

@@ -1,6 +1,6 @@
 #include "study/tables/library.hpp"
 
-#include "study/extensions.hpp"
+#include "study/registry.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -59,13 +59,6 @@ double magnitude(const std::vector<Rational>& xs) {
 /// Whether x and y agree to what the coefficients' precision (at least double's) can tell apart: 16 u of `scale`.
 bool agrees(const Rational& x, const Rational& y, double scale, double precision) {
   return std::abs(to_double(x - y)) <= 16 * std::max(eps, precision) * scale;
-}
-
-std::vector<std::string> built_in_ids() {
-  std::vector<std::string> ids;
-  ode::for_each_method([&](auto m) { ids.emplace_back(m.info().id); });
-  for (const auto& user : extensions().integrators) ids.push_back(user.id);  // a program's own (study/extend.hpp)
-  return ids;
 }
 
 /// A TOML document with its text, for errors and for the digits of numbers as written.
@@ -493,7 +486,7 @@ std::vector<Method> read_section(const Document& doc, const toml::table& root, c
   if (!node) return out;
   const toml::table* methods = node->as_table();
   if (!methods) throw TableError(doc.where(node) + ": " + section + ": must be a table of methods, [" + section + ".ID]");
-  const auto builtins = built_in_ids();
+  const auto builtins = integrator_ids();  // the hand-written ones and a program's own (study/registry.hpp)
   std::vector<std::pair<std::string, const toml::table*>> pending;
   for (auto&& [key, value] : *methods) {
     const std::string id(key.str());
