@@ -27,4 +27,12 @@ void register_pair() {
   });
 }
 
+/// A problem given as a class rather than as its template: refused in a sentence.
+template <class M, class NotATemplate>
+void register_pair() {
+  static_assert(extend_detail::always_false<NotATemplate>,
+                "register_pair<M, MyProblem>() takes the problem's class template, as register_problem does, not a class "
+                "such as MyProblem<double>");
+}
+
 }  // namespace study

@@ -115,4 +115,15 @@ void register_problem() {
   }
 }
 
+/// A problem given as a class (MyProblem<double>, or one written in double only) rather than as its template:
+/// refused in a sentence, not with "no matching function".
+template <class NotATemplate, class Methods = ode::AllMethods>
+void register_problem() {
+  static_assert(extend_detail::always_false<NotATemplate>,
+                "register_problem takes the problem's class template, register_problem<MyProblem>() for template "
+                "<class Real> class MyProblem, not a class such as MyProblem<double>: its reference is solved in "
+                "float128 and its accuracy checked in long double, so a problem is written on its scalar type (one "
+                "written in double only could not have a reference more accurate than the methods it judges)");
+}
+
 }  // namespace study

@@ -14,6 +14,10 @@
 
 namespace study::extend_detail {
 
+/// False, but only when instantiated: a static_assert that fires in a template's body alone.
+template <class>
+inline constexpr bool always_false = false;
+
 /// A valid, unused id for a new integrator or problem of `kind`; else records why not and returns false.
 inline bool claim_id(std::string_view id, std::string_view kind) {
   auto refuse = [&](const std::string& why) {
