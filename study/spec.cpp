@@ -188,7 +188,8 @@ void read_auto_sweep(const Reader& r, const toml::node* dt, Spec& s, const Probl
         if (!x || !(*x > 0) || !std::isfinite(*x)) r.fail(&v, "dt.seconds", "must be a number of seconds > 0");
         a.seconds = *x;
       } else {
-        r.fail(&v, "dt." + k, "unknown key of an automatic sweep; keys: auto = true, runs (budget of runs per integrator), "
+        r.fail(&v, "dt." + k, "unknown key of an automatic sweep" + did_you_mean(k, std::array<std::string_view, 3>{"auto", "runs", "seconds"}) +
+                              "; keys: auto = true, runs (budget of runs per integrator), "
                               "seconds (budget of wall time per integrator)");
       }
     }

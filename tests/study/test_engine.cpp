@@ -392,7 +392,7 @@ TEST_CASE("dt = \"auto\": a ladder of halvings from the problem's time scale, ba
   CHECK_THAT(message(head + "dt = { auto = true, runs = 2 }\n"), Contains("dt.runs: must be a whole number from 3"));
   CHECK_THAT(message(head + "dt = { auto = true, runs = 4.5 }\n"), Contains("dt.runs: must be a whole number"));
   CHECK_THAT(message(head + "dt = { auto = true, seconds = -1 }\n"), Contains("dt.seconds: must be a number of seconds > 0"));
-  CHECK_THAT(message(head + "dt = { auto = true, run = 4 }\n"), Contains("dt.run: unknown key of an automatic sweep"));
+  CHECK_THAT(message(head + "dt = { auto = true, run = 4 }\n"), Contains("dt.run: unknown key of an automatic sweep (did you mean 'runs'?)"));
   CHECK_THAT(message(head + "dt = { auto = false }\n"), Contains("dt.auto: must be true"));
   CHECK_THAT(message(head + "dt = \"auto\"\nmetrics = [\"energy\"]\n"), Contains("metrics: dt = \"auto\" chooses the step sizes from the errors"));
   CHECK_THAT(message("name = \"a\"\nproblem = \"harmonic\"\nt_end = 1e7\nintegrators = [\"rk4\"]\ndt = \"auto\"\n"),
