@@ -233,18 +233,35 @@ double max_diff(const std::vector<double>& a, const std::vector<double>& b) {
 /// way back's where the flow amplifies differently at the two ends (an eccentric orbit returns to pericentre,
 /// where a timing error is 19 x larger in position than at apocentre for e = 0.9): such a gap is undetermined.
 /// The slope is fitted over up to 3 of the largest step sizes above the allowance, where a truncation error
-/// would dominate, leaving out gaps above the order fits' max_error (a gap of the orbit's size has saturated: a
-/// broken method's 0.9 at dt 0.16 beside 0.16 at dt 0.08 is pre-asymptotic, not round-off).
-void judge_reversal_gap(std::vector<std::pair<double, double>> over, Outcome& x) {
+/// would dominate, leaving out the largest step sizes' gaps while they are above the order fits' max_error (a gap
+/// of the orbit's size has saturated: a broken method's 0.9 at dt 0.16 beside 0.16 at dt 0.08 is pre-asymptotic,
+/// not round-off).  Only that leading run: a gap of that size at a smaller step than a kept one is round-off
+/// grown with the steps, and stays in.  `over` is largest dt first; dt_min is the smallest dt compared.
+void judge_reversal_gap(std::vector<std::pair<double, double>> over, double dt_min, Outcome& x) {
   const double max_gap = study::FitOptions{}.max_error;
-  const auto large = std::count_if(over.begin(), over.end(), [&](const auto& p) { return p.second > max_gap; });
-  std::erase_if(over, [&](const auto& p) { return p.second > max_gap; });
+  std::size_t large = 0;
+  while (large < over.size() && over[large].second > max_gap) ++large;
+  const double saturated_dt = large ? over[large - 1].first : 0;  // the smallest dt of the leading run
+  over.erase(over.begin(), over.begin() + static_cast<std::ptrdiff_t>(large));
+  const std::string left_out =
+      large ? fmt::format(" ({} gap{} above {:g} at dt >= {} left out as pre-asymptotic)", large, large > 1 ? "s" : "",
+                          max_gap, g(saturated_dt))
+            : "";
+  x.status = Outcome::undetermined;
   if (over.empty()) {
-    x.status = Outcome::undetermined;
-    x.off += fmt::format("; every gap above the allowance is above {:g} (pre-asymptotic): neither a truncation error's "
-                         "slope nor round-off can be seen",
-                         max_gap);
-    x.action = "add smaller step sizes, where the gap is below " + g(max_gap) + " of the position scale";
+    if (dt_min < saturated_dt) {
+      x.off += fmt::format("; the gap is above {:g} (pre-asymptotic) at dt >= {} only, and within the allowance below "
+                           "it: the large steps' gap (amplified round-off, or a solve that did not converge) decides "
+                           "nothing",
+                           max_gap, g(saturated_dt));
+      x.action = "start the sweep below dt " + g(saturated_dt) + " (or add step sizes between it and dt " + g(dt_min) + ")";
+    } else {
+      x.off += fmt::format("; every gap above the allowance is above {:g} (pre-asymptotic): neither a truncation "
+                           "error's slope nor round-off can be seen",
+                           max_gap);
+      x.action = "add smaller step sizes, below dt " + g(saturated_dt) + ", where the gap is below " + g(max_gap) +
+                 " of the position scale";
+    }
     return;
   }
   const std::size_t n = std::min<std::size_t>(over.size(), 3);
@@ -255,18 +272,19 @@ void judge_reversal_gap(std::vector<std::pair<double, double>> over, Outcome& x)
     study::least_squares(log_dt, log_gap, slope, r2);
   }
   if (slope >= 1) {
-    x.off += fmt::format("; the gap shrinks with dt (slope {:.2f} over dt {}..{}): a truncation error, not round-off", slope,
-                         g(over[n - 1].first), g(over[0].first));
+    x.status = Outcome::fail;
+    x.off += fmt::format("; the gap shrinks with dt (slope {:.2f} over dt {}..{}): a truncation error, not round-off{}",
+                         slope, g(over[n - 1].first), g(over[0].first), left_out);
     return;
   }
-  x.status = Outcome::undetermined;
   x.off += n < 2 ? "; above the allowance at one step size only: a truncation error would shrink with dt, round-off grows"
                  : fmt::format("; but the gap does not shrink with dt (slope {:.2f} over dt {}..{}): round-off amplified on "
                                "the way back, which the end state's round-off does not bound",
                                slope, g(over[n - 1].first), g(over[0].first));
-  x.action = "add larger step sizes (fewer steps, less round-off) with gaps below " + g(max_gap) +
-             ": an asymmetry shows as a gap that shrinks with dt";
-  if (large > 0) x.off += fmt::format(" ({} larger gaps, above {:g}, left out as pre-asymptotic)", large, max_gap);
+  x.off += left_out;
+  x.action = large ? "add step sizes between dt " + g(over[0].first) + " and " + g(saturated_dt) +
+                         " (gaps below " + g(max_gap) + "): an asymmetry shows as a gap that shrinks with dt"
+                   : "add larger step sizes (fewer steps, less round-off): an asymmetry shows as a gap that shrinks with dt";
 }
 
 /// The identities of the foundation issue (DESIGN.md §4), to round-off: each run's round-off is measured
@@ -358,7 +376,7 @@ void check_reversal(const Study& s, const Options& o, Checks& c) {
       }
     w.finish(x, "worst gap");
     if (w.compared == 0) x.off = "no reversal measured", x.action = "use smaller steps, where the way back finishes";
-    if (x.status == Outcome::fail) judge_reversal_gap(over, x);
+    if (x.status == Outcome::fail) judge_reversal_gap(over, w.lo, x);
   }
 }
 
