@@ -1,6 +1,7 @@
 #include "study/spec.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <sstream>
