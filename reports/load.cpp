@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cctype>
 #include <cstdint>
@@ -216,6 +217,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
       st.conservative = pi.at("conservative").boolean(), st.bounded = pi.at("bounded").boolean();
       if (pi.has("periodic")) st.periodic = pi.at("periodic").boolean();
       st.period = pi.at("period").positive();  // the time scale of the energy and reversal judgements
+      if (pi.has("time_unit")) st.time_unit = pi.at("time_unit").text(), st.length_unit = pi.at("length_unit").text();
     }
     if (s.has("integrators")) {
       const Node ints = s.at("integrators");
@@ -232,6 +234,10 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
         d.declared_order = x.has("declared_order") ? static_cast<int>(x.at("declared_order").whole(0, 100)) : d.expected_global;
         if (x.has("table")) d.table = x.at("table").text();
         if (x.has("source")) d.source = x.at("source").text();
+        d.family = x.has("family") ? x.at("family").one_of({"explicit-rk", "splitting", "implicit", "own"})
+                   : d.implicit    ? "implicit"
+                   : d.symplectic  ? "splitting"
+                                   : "explicit-rk";
         if (x.has("predicted") && !x.at("predicted").is_null()) {
           const Node p = x.at("predicted");
           d.predicted_order = static_cast<int>(p.at("order").whole(0, 100));
@@ -425,6 +431,8 @@ std::size_t Table::column(const std::string& name) const {
 double Table::number(std::size_t r, const std::string& name) const {
   const std::string& x = text(r, name);
   if (x.empty()) return std::nan("");
+  double fast = 0;  // the usual case, plain digits, without strtod's locale and arbitrary precision
+  if (const auto [p, ec] = std::from_chars(x.data(), x.data() + x.size(), fast); ec == std::errc{} && p == x.data() + x.size()) return fast;
   char* end = nullptr;
   const double v = std::strtod(x.c_str(), &end);
   if (end != x.c_str() + x.size())
@@ -440,6 +448,9 @@ std::optional<Table> read_table(const fs::path& file) {
 }
 
 Table parse_table(std::istream& in, const fs::path& file) {
+  std::ostringstream whole;  // read at once, parsed from memory: a study's samples.csv is megabytes
+  whole << in.rdbuf();
+  const std::string text = whole.str();
   Table t;
   t.file = file;
   // RFC 4180: a quoted field may hold commas, doubled quotes and line breaks; records end in LF or CRLF.
@@ -461,10 +472,13 @@ Table parse_table(std::istream& in, const fs::path& file) {
     }
     fields.clear();
   };
-  for (char c; in.get(c);) {
-    if (c == '\r' && in.peek() == '\n') continue;  // CRLF: the LF ends the record
+  const std::size_t size = text.size();
+  for (std::size_t i = 0; i < size; ++i) {
+    const char c = text[i];
+    const char next = i + 1 < size ? text[i + 1] : '\0';
+    if (c == '\r' && next == '\n') continue;  // CRLF: the LF ends the record
     if (quoted) {
-      if (c == '"' && in.peek() == '"') cur += '"', in.get();
+      if (c == '"' && next == '"') cur += '"', ++i;
       else if (c == '"') quoted = false, closed = true;
       else cur += c, line += c == '\n';
       continue;
@@ -480,7 +494,11 @@ Table parse_table(std::istream& in, const fs::path& file) {
       if (!cur.empty()) bad("a quote inside an unquoted field");
       quoted = any = true;
     } else {
-      cur += c;
+      // An ordinary run of characters up to the next one that means something, appended at once.
+      std::size_t end = i + 1;
+      while (end < size && text[end] != ',' && text[end] != '\n' && text[end] != '\r' && text[end] != '"') ++end;
+      cur.append(text, i, end - i);
+      i = end - 1;
     }
   }
   if (quoted) throw ReportError(fmt::format("{}:{}: a quoted field is not closed", file.string(), record_line));
@@ -489,19 +507,30 @@ Table parse_table(std::istream& in, const fs::path& file) {
 }
 
 std::map<std::string, std::vector<Sample>> samples_at(const Results& res, const Study& s, double dt) {
-  std::map<std::string, std::vector<Sample>> out;
+  for (auto& [step, samples] : all_samples(res, s))
+    if (same_dt(step, dt)) return std::move(samples);
+  return {};
+}
+
+std::vector<std::pair<double, std::map<std::string, std::vector<Sample>>>> all_samples(const Results& res, const Study& s,
+                                                                                    const std::vector<double>& only) {
+  std::vector<std::pair<double, std::map<std::string, std::vector<Sample>>>> out;
   const auto t = read_table(res.dir / s.name / "samples.csv");
   if (!t) return out;
+  const std::size_t integrator = t->column("integrator");
   std::vector<std::pair<std::size_t, bool>> coords;  // column, is a position
   for (std::size_t c = 0; c < t->header.size(); ++c)
     if (const auto& h = t->header[c]; h.size() > 1 && (h[0] == 'q' || h[0] == 'v') && std::isdigit(static_cast<unsigned char>(h[1])))
       coords.emplace_back(c, h[0] == 'q');
   for (std::size_t r = 0; r < t->rows.size(); ++r) {
-    if (!same_dt(t->number(r, "dt"), dt)) continue;
+    const double dt = t->number(r, "dt");
+    if (!only.empty() && std::none_of(only.begin(), only.end(), [&](double x) { return same_dt(x, dt); })) continue;
+    auto group = std::find_if(out.begin(), out.end(), [&](const auto& x) { return same_dt(x.first, dt); });
+    if (group == out.end()) group = out.insert(out.end(), {dt, {}});
     Sample x;
     x.t = t->number(r, "t"), x.error = t->number(r, "error"), x.energy = t->number(r, "energy_rel");
     for (const auto& [c, is_q] : coords) (is_q ? x.q : x.v).push_back(t->number(r, t->header[c]));
-    out[t->text(r, "integrator")].push_back(std::move(x));
+    group->second[t->rows[r][integrator]].push_back(std::move(x));
   }
   return out;
 }

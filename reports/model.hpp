@@ -55,6 +55,8 @@ struct IntegratorRow {
   int declared_order = 0;  ///< the method's own order (expected_global may be a spec's override); 0: not recorded
   std::string table;       ///< where its coefficient table is ("file:line"); "" for a built-in
   std::string source;      ///< where its formula and coefficients come from
+  /// explicit-rk, splitting, implicit, own (schema 3; before it, from implicit and symplectic)
+  std::string family;
   /// What its coefficients predict (0: not known): the order, the same with rounded digits taken as exact, the
   /// principal error coefficient, which conditions, the first failing one.
   int predicted_order = 0, predicted_exact_order = 0;
@@ -86,6 +88,7 @@ struct Study {
   std::vector<double> ladder;
   bool conservative = false, bounded = false, periodic = false;  ///< the problem's
   double period = 0;                           ///< the problem's natural time scale
+  std::string time_unit, length_unit;          ///< "" dimensionless (or results before schema 3)
   std::vector<std::string> integrators;  ///< in spec order
   std::vector<IntegratorRow> declared;   ///< what each integrator declares (empty in results older than `study check`)
   std::vector<RunRow> runs;
@@ -182,6 +185,10 @@ Results load(const std::filesystem::path& dir);
 Results load_document(const nlohmann::json& doc, const std::filesystem::path& file, const std::filesystem::path& dir);
 /// The samples of every integrator of a study at step dt (from samples.csv), by integrator label.
 std::map<std::string, std::vector<Sample>> samples_at(const Results& res, const Study& s, double dt);
+/// The samples of a study (samples.csv read once), grouped by step size in the order they first appear; with `only`,
+/// those of these step sizes only.
+std::vector<std::pair<double, std::map<std::string, std::vector<Sample>>>> all_samples(const Results& res, const Study& s,
+                                                                                    const std::vector<double>& only = {});
 /// The long energy run of each integrator (energy_long.csv): (t, relative energy error) by integrator label.
 std::map<std::string, std::vector<std::pair<double, double>>> energy_long_samples(const Results& res, const Study& s);
 

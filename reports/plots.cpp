@@ -4,29 +4,33 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include <unistd.h>
 
+#include "reports/accuracy.hpp"
 #include "reports/process.hpp"
 #include "reports/render.hpp"
+#include "reports/series.hpp"
 #include "study/atomic_file.hpp"
 #include "study/names.hpp"
 
 namespace report {
-namespace {
-
 namespace fs = std::filesystem;
 
-/// 16 distinct colours and 6 point shapes: no two of up to 16 integrators look alike.  An integrator keeps
-/// its colour across all plots of a study (its position in the spec).
-std::string style(const Study& s, const std::string& integrator) {
+/// 16 distinct colours and 6 point shapes: no two of up to 16 integrators look alike.  A method keeps its colour in
+/// every plot of a study (its position in the spec).
+std::string colour(std::size_t i) {
   static constexpr const char* colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
                                             "#bcbd22", "#7f7f7f", "#000000", "#aec7e8", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94"};
+  return colours[i % 16];
+}
+std::string style(std::size_t i) {
   static constexpr int shapes[] = {7, 5, 9, 11, 13, 15};
-  const auto i = static_cast<std::size_t>(std::find(s.integrators.begin(), s.integrators.end(), integrator) - s.integrators.begin());
-  return fmt::format("lc rgb '{}' pt {}", colours[i % 16], shapes[i % 6]);
+  return fmt::format("lc rgb '{}' pt {}", colour(i), shapes[i % 6]);
 }
 
 /// Text from a results file made safe for a gnuplot script or data line: control characters (a line break would
@@ -52,28 +56,48 @@ std::string quoted(const std::string& x) {
   return q;
 }
 
-/// The script: draws `body` once as SVG (for the report) and once as PNG (beside it), into temporary names
-/// that draw() renames into place only when gnuplot succeeded.
-void write_plot(const fs::path& dir, const std::string& name, const std::string& about, const std::string& body,
-                const std::string& data, int width = 960, int height = 600) {
+std::string axis_title(const std::string& axis, const std::string& text) {
+  return "  set " + axis + "label " + quoted(text) + " font ',11' noenhanced\n";
+}
+
+/// The script: the panels drawn once as SVG (for the report) and once as PNG (beside it), into temporary names that
+/// draw() renames into place only when gnuplot succeeded.  Every panel shares `axes` (scales, ranges, labels, key).
+void write_plot(const fs::path& dir, const std::string& name, const std::string& title, const std::string& axes,
+                const std::vector<PanelText>& panels, const std::string& data, int panel_width, int panel_height) {
+  const std::size_t n = std::max<std::size_t>(1, panels.size());
+  const std::size_t cols = n == 1 ? 1 : 2, rows = (n + cols - 1) / cols;
+  const int width = static_cast<int>(cols) * panel_width, height = static_cast<int>(rows) * panel_height + 40;
   std::ostringstream gp;
   // `study report` passes -e "out = '<temporary name>'" so that the pictures appear whole, under names no other
-  // process uses; run by hand, the script writes NAME.svg and NAME.png.
-  gp << "# " << script_text(about) << "\n# Data: " << name << ".dat.  Regenerate with: gnuplot " << name << ".gp\n"
+  // process uses; run by hand, the script writes NAME.svg (and NAME.png with -e "png = 1": three times the work).
+  gp << "# " << script_text(title) << "\n# Data: " << name << ".dat.  Regenerate with: gnuplot " << name << ".gp (a PNG too: gnuplot -e \"png = 1\" "
+     << name << ".gp)\n"
      << "if (!exists(\"out\")) out = '" << name << "'\n"
-     << "do for [i = 1:2] {\n"
+     << "if (!exists(\"png\")) png = 0\n"
+     << "do for [i = 1:(png ? 2 : 1)] {\n"
      << "  if (i == 1) {\n"
-     << "    set terminal svg size " << width << "," << height << " dynamic font 'Sans,12' background rgb 'white'\n"
+     << "    set terminal svg size " << width << "," << height << " dynamic font 'Sans,10' background rgb 'white'\n"
      << "    set output out.'.svg'\n"
      << "  } else {\n"
-     << "    set terminal pngcairo size " << width << "," << height << " font 'Sans,10' background rgb 'white'\n"
+     << "    set terminal pngcairo size " << width << "," << height << " font 'Sans,9' background rgb 'white'\n"
      << "    set output out.'.png'\n"
      << "  }\n"
-     << "  reset\n  set grid\n  set key noenhanced\n  set samples 400\n"
-     << body << "  set output\n}\n";
+     << "  reset\n  set grid\n  set key noenhanced\n  set samples 200\n"
+     << "  set multiplot layout " << rows << "," << cols << " title " << quoted(title) << " font ',13' noenhanced\n"
+     << axes;
+  for (const auto& p : panels) {
+    gp << "  set title " << quoted(p.title) << " font ',12' noenhanced\n  unset label\n" << p.labels;
+    for (std::size_t k = 0; k < p.elements.size(); ++k) gp << (k ? ", \\\n       " : "  plot ") << p.elements[k];
+    if (p.elements.empty()) gp << "  plot 1/0 notitle";
+    gp << "\n";
+  }
+  if (panels.empty()) gp << "  set title 'no data' font ',12'\n  plot 1/0 notitle\n";
+  gp << "  unset multiplot\n  set output\n}\n";
   study::write_atomic(dir / (name + ".dat"), data);
   study::write_atomic(dir / (name + ".gp"), gp.str());
 }
+
+namespace {
 
 /// At most `keep` of the points, evenly spread, first and last kept: small files, same picture.
 template <class T>
@@ -84,136 +108,306 @@ std::vector<T> thin(const std::vector<T>& x, std::size_t keep) {
   return out;
 }
 
-std::string axis_title(const std::string& axis, const std::string& text) { return "  set " + axis + "label " + quoted(text) + " noenhanced\n"; }
+/// The extent of the data drawn, for axes shared by every panel.
+struct Extent {
+  double x_lo = INFINITY, x_hi = -INFINITY, y_lo = INFINITY, y_hi = -INFINITY;
+  void add(double x, double y) { x_lo = std::min(x_lo, x), x_hi = std::max(x_hi, x), y_lo = std::min(y_lo, y), y_hi = std::max(y_hi, y); }
+  bool empty() const { return !(x_hi >= x_lo); }
+  /// gnuplot ranges: log axes padded by factors, linear ones by a fraction of the span.
+  std::string ranges(bool log_x, bool log_y, double pad_y = 10) const {
+    if (empty()) return "";
+    auto range = [](double lo, double hi, bool log, double pad) {
+      if (log) return "[" + num17(lo / pad) + ":" + num17(hi * pad) + "]";
+      const double d = hi > lo ? 0.05 * (hi - lo) : std::max(1e-300, std::abs(hi) * 0.05 + 1e-300);
+      return "[" + num17(lo - d) + ":" + num17(hi + d) + "]";
+    };
+    return "  set xrange " + range(x_lo, x_hi, log_x, 1.5) + "\n  set yrange " + range(y_lo, y_hi, log_y, pad_y) + "\n";
+  }
+};
+
+/// Data blocks: each `add` starts a new index of NAME.dat.
+struct Blocks {
+  std::ostringstream data;
+  int index = 0;
+  int add(const std::string& comment, const std::string& rows) {
+    data << "# " << script_text(comment) << '\n' << rows << "\n\n";
+    return index++;
+  }
+};
+
+std::string unit_of(const std::string& unit) { return unit.empty() ? "dimensionless" : unit; }
+
+/// The error of a run for a convergence metric.
+double metric_error(const RunRow& r, const std::string& metric) {
+  return metric == "global" ? r.global : metric == "max" ? r.max : metric == "reversal" ? r.reversal : r.local;
+}
+
+/// A line's points: the first member's runs, and a step only another member ran (merged lines are the same curve).
+template <class Value>
+std::vector<std::pair<double, double>> series_points(const Study& s, const Series& x, Value value) {
+  std::vector<std::pair<double, double>> out;
+  std::set<double> seen;
+  for (const auto& member : x.members)
+    for (const auto& r : s.runs) {
+      if (r.integrator != member || seen.count(r.dt)) continue;
+      const auto [a, b] = value(r);
+      if (!(a > 0) || !(b > 0) || !std::isfinite(a) || !std::isfinite(b)) continue;
+      out.emplace_back(a, b);
+      seen.insert(r.dt);
+    }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string rows_of(const std::vector<std::pair<double, double>>& points) {
+  std::string rows;
+  for (const auto& [a, b] : points) rows += num17(a) + ' ' + num17(b) + '\n';
+  return rows;
+}
+
+/// "rk4: 4.01", "euler: 0.98 FAIL (expected 2)", "yoshida6: 5.14? undetermined (expected 6)", with the line's style.
+std::pair<std::string, std::string> fitted_label(const Study& s, const Series& x, const std::string& metric) {
+  const OrderRow* o = metric == "reversal" ? nullptr : find_order(s, x.members.front(), metric);
+  if (!o) return {x.label(), ""};
+  if (!std::isfinite(o->observed)) return {x.label() + ": no fit" + (o->verdict == "fail" ? " FAIL" : ""), o->verdict == "fail" ? " lw 3.5" : " dt 3"};
+  if (o->verdict == "fail") return {fmt::format("{}: {:.2f} FAIL (expected {})", x.label(), o->observed, o->expected), " lw 3.5"};
+  if (o->verdict == "undetermined")
+    return {fmt::format("{}: {:.2f}? undetermined (expected {})", x.label(), o->observed, o->expected), " dt 3"};
+  return {fmt::format("{}: {:.2f}", x.label(), o->observed), ""};
+}
 
 }  // namespace
 
+const std::map<std::string, std::vector<Sample>>& StudySamples::at(double dt) const {
+  static const std::map<std::string, std::vector<Sample>> none;
+  for (const auto& [step, samples] : by_dt)
+    if (std::abs(step - dt) <= 1e-12 * std::abs(dt)) return samples;
+  return none;
+}
+
+StudySamples read_samples(const Results& res, const Study& s) {
+  // The plots use two step sizes: the study's plot_dt, and its most accurate run's (the trajectories' truth).
+  std::vector<double> used{s.plot_dt};
+  if (const RunRow* best = most_accurate(s)) used.push_back(best->dt);
+  StudySamples out;
+  for (auto& [dt, by_integrator] : all_samples(res, s, used)) out.by_dt.emplace_back(dt, std::move(by_integrator));
+  return out;
+}
+
+std::string problem_context(const Study& s) {
+  std::string params;
+  for (const auto& [k, v] : s.params) params += (params.empty() ? "" : ", ") + k + " = " + g(std::strtod(v.c_str(), nullptr));
+  return s.problem + (params.empty() ? "" : " (" + params + ")") + ", t_end = " + g(s.t_end) +
+         (s.time_unit.empty() ? "" : " " + s.time_unit);
+}
+
+std::string time_axis(const Study& s, const std::string& what) { return what + " (" + unit_of(s.time_unit) + ")"; }
+
 Plot convergence_plot(const Study& s, const std::string& metric, const fs::path& dir) {
   const std::string name = s.name + "-" + metric;
-  std::ostringstream data, plot;
-  std::set<int> slopes;
-  double x_lo = INFINITY, x_hi = 0, y_lo = INFINITY, y_hi = 0;
-  int index = 0;
-  for (const auto& integrator : s.integrators) {
-    std::ostringstream block;
-    int points = 0;
-    for (const auto& r : s.runs) {
-      const double e = metric == "global" ? r.global : metric == "max" ? r.max : metric == "reversal" ? r.reversal : r.local;
-      if (r.integrator != integrator || !(e > 0) || !std::isfinite(e)) continue;
-      block << num17(r.dt) << ' ' << num17(e) << '\n';
-      ++points;
-      x_lo = std::min(x_lo, r.dt), x_hi = std::max(x_hi, r.dt), y_lo = std::min(y_lo, e), y_hi = std::max(y_hi, e);
+  const auto panels = panels_of(series_of(s, true));
+  Blocks data;
+  Extent all;
+  std::vector<PanelText> out;
+  for (const auto& panel : panels) {
+    PanelText p{panel.title, "", {}};
+    for (const auto& x : panel.series) {
+      const auto points = series_points(s, x, [&](const RunRow& r) { return std::pair{r.dt, metric_error(r, metric)}; });
+      if (points.empty()) continue;
+      for (const auto& [dt, e] : points) all.add(dt, e);
+      const int index = data.add(x.label(), rows_of(points));
+      const auto [label, line] = fitted_label(s, x, metric);
+      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with linespoints {} ps 0.6 lw 1.5{} title {}", name, index,
+                                       style(x.colour), line, quoted(label)));
+      // The fitted order, drawn over its window parallel to the least-squares line through the window's points (a
+      // factor 3 below it, so that it hides no point) and written below it in the line's colour.
+      const OrderRow* o = metric == "reversal" ? nullptr : find_order(s, x.members.front(), metric);
+      if (!o || !std::isfinite(o->observed) || !(o->dt_min > 0) || !(o->dt_max > o->dt_min)) continue;
+      double sum = 0;
+      int n = 0;
+      for (const auto& [dt, e] : points)
+        if (dt >= o->dt_min * (1 - 1e-9) && dt <= o->dt_max * (1 + 1e-9)) sum += std::log(e) - o->observed * std::log(dt), ++n;
+      if (n == 0) continue;
+      const double c = std::exp(sum / n) / 3, xm = std::sqrt(o->dt_min * o->dt_max);
+      p.elements.push_back(fmt::format("(x >= {:.9e} && x <= {:.9e}) ? {:.9e} * x**{:.9g} : 1/0 with lines dt 2 lw 2 lc rgb '{}' notitle",
+                                       o->dt_min, o->dt_max, c, o->observed, colour(x.colour)));
+      p.labels += fmt::format("  set label {} at {:.9e},{:.9e} center tc rgb '{}' font ',9' front\n", quoted(fmt::format("{:.2f}", o->observed)), xm,
+                              c * std::pow(xm, o->observed) / 3, colour(x.colour));
     }
-    if (points == 0) continue;
-    data << "# " << integrator << '\n' << block.str() << "\n\n";
-    const OrderRow* o = find_order(s, integrator, metric);
-    const std::string label = integrator + (o && std::isfinite(o->observed) ? fmt::format(" (order {:.2f})", o->observed) : "");
-    plot << (index ? ", \\\n       " : "  plot ")
-         << fmt::format("'{}.dat' index {} using 1:2 with linespoints {} ps 0.6 lw 1.5 title {}", name, index, style(s, integrator),
-                        quoted(label));
-    if (o) slopes.insert(o->expected);
-    ++index;
+    out.push_back(std::move(p));
   }
-  if (index == 0) x_lo = 0.1, x_hi = 1, y_lo = 0.1, y_hi = 1, plot << "  plot 1/0 notitle";
-  // Reference slopes C dt^p through the middle of the data, drawn over the middle of the dt range only.
-  const double x0 = std::sqrt(x_lo * x_hi), y0 = std::sqrt(y_lo * y_hi), span = std::sqrt(x_hi / x_lo);
-  const double a = x0 / std::pow(span, 0.5), b = x0 * std::pow(span, 0.5);
-  for (int p : slopes)
-    plot << fmt::format(", \\\n       (x >= {:.6e} && x <= {:.6e}) ? {:.6e} * x**{} : 1/0 with lines dt 2 lw 1.5 lc rgb '#888888' "
-                        "title 'slope {}'",
-                        a, b, y0 / std::pow(x0, p), p, p);
   const std::string what = metric == "global" ? "error at t_end"
                            : metric == "max"  ? "largest error over the run"
                            : metric == "reversal" ? "distance from the start after n steps of dt and n of -dt"
                                                   : "one-step error";
-  std::ostringstream body;
-  body << "  set logscale xy\n  set format x '10^{%L}'\n  set format y '10^{%L}'\n"
-       << "  set xrange [" << num17(x_lo / 1.5) << ":" << num17(x_hi * 1.5) << "]\n"
-       << "  set yrange [" << num17(y_lo / 10) << ":" << num17(y_hi * 10) << "]\n"
-       << axis_title("x", s.dt_pattern.empty() ? "time step dt" : "mean time step dt (steps alternate dt (1 ± " + g(s.dt_amplitude) + "))")
-       << axis_title("y", what + (metric == "reversal" ? " (relative, positions)" : " (relative, phase space)")) << "  set title " << quoted(s.title) << " noenhanced\n"
-       << "  set key outside right top\n"
-       << plot.str() << "\n";
-  write_plot(dir, name, s.title + ": " + what + " against dt", body.str(), data.str());
-  return {name, s.title + ": " + what};
+  std::string axes = "  set logscale xy\n  set format x '10^{%L}'\n  set format y '10^{%L}'\n  set key outside right top\n" + all.ranges(true, true) +
+                     axis_title("x", s.dt_pattern.empty() ? time_axis(s, "time step dt")
+                                                          : time_axis(s, "mean time step dt, steps alternating dt (1 ± " + g(s.dt_amplitude) + ")")) +
+                     axis_title("y", what + (metric == "reversal" ? " (relative to the largest |q|)" : " (relative, phase space)"));
+  write_plot(dir, name, what + " against dt — " + problem_context(s), axes, out, data.data.str());
+  return {name, s.title + ": " + what + " against dt"};
 }
 
-std::optional<Plot> energy_time_plot(const Results& res, const Study& s, const fs::path& dir) {
-  if (!s.wants("energy") || !(s.plot_dt > 0)) return std::nullopt;
-  const auto samples = samples_at(res, s, s.plot_dt);
-  const std::string name = s.name + "-energy";
-  std::ostringstream data, plot;
-  int index = 0;
-  for (const auto& integrator : s.integrators) {
-    const auto it = samples.find(integrator);
-    if (it == samples.end() || it->second.size() < 2) continue;
-    data << "# " << integrator << ": t, relative energy error\n";
-    for (const auto& x : thin(it->second, 400)) data << num17(x.t) << ' ' << num17(x.energy) << '\n';
-    data << "\n\n";
-    plot << (index ? ", \\\n       " : "  plot ") << fmt::format("'{}.dat' index {} using 1:2 with lines lw 1.5 {} title {}", name, index,
-                                                                 style(s, integrator), quoted(integrator));
-    ++index;
+std::optional<Plot> work_precision_plot(const Study& s, bool by_time, const fs::path& dir) {
+  if (!s.wants("global") || (by_time && !s.wants("walltime"))) return std::nullopt;
+  const std::string name = s.name + (by_time ? "-work-time" : "-work");
+  auto cost = [&](const RunRow& r) { return by_time ? r.ns_min * 1e-9 * static_cast<double>(r.steps) : r.force_evals; };
+  // Timings differ between methods that compute the same: merged lines only where the evaluations are the measure.
+  const auto panels = panels_of(series_of(s, !by_time, true));
+  Blocks data;
+  Extent all;
+  const auto front = pareto_front(s, by_time);
+  std::string front_rows;
+  for (const auto& f : front) front_rows += num17(f.cost) + ' ' + num17(f.error) + '\n', all.add(f.cost, f.error);
+  const int front_index = front.empty() ? -1 : data.add("Pareto front: " + describe_front(front), front_rows);
+  // The front named on the plot: each method where its stretch of the front begins.
+  std::string front_labels;
+  for (std::size_t k = 0; k < front.size(); ++k)
+    if (k == 0 || front[k].integrator != front[k - 1].integrator)
+      front_labels += fmt::format("  set label {} at {:.9e},{:.9e} left offset 0.6,-0.6 tc rgb '#707070' font ',9' front\n",
+                                  quoted(front[k].integrator), front[k].cost, front[k].error);
+  std::vector<PanelText> out;
+  for (const auto& panel : panels) {
+    PanelText p{panel.title, front_labels, {}};
+    if (front_index >= 0)
+      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with lines lw 7 lc rgb '#d9d9d9' title 'Pareto front (all methods)'", name,
+                                       front_index));
+    for (const auto& x : panel.series) {
+      const auto points = series_points(s, x, [&](const RunRow& r) {
+        return r.status == "ok" ? std::pair{cost(r), r.global} : std::pair{0.0, 0.0};
+      });
+      if (points.empty()) continue;
+      for (const auto& [c, e] : points) all.add(c, e);
+      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with linespoints {} ps 0.6 lw 1.5 title {}", name,
+                                       data.add(x.label(), rows_of(points)), style(x.colour), quoted(x.label())));
+    }
+    out.push_back(std::move(p));
   }
-  if (index == 0) return std::nullopt;
-  std::ostringstream body;
-  body << axis_title("x", "time t") << axis_title("y", "relative energy error (E - E0) / |E0|")
-       << "  set title " << quoted(s.title + ", dt = " + g(s.plot_dt)) << " noenhanced\n  set key outside right top\n"
-       << plot.str() << "\n";
-  write_plot(dir, name, s.title + ": energy error against time at dt = " + g(s.plot_dt), body.str(), data.str());
+  if (all.empty()) return std::nullopt;
+  const std::string axes = "  set logscale xy\n  set format x '10^{%L}'\n  set format y '10^{%L}'\n  set key outside right top\n" +
+                           all.ranges(true, true) +
+                           axis_title("x", by_time ? "wall time of the stepping loop, minimum of the repeats (s)" : "force evaluations (count)") +
+                           axis_title("y", "global error at t_end (relative, phase space)");
+  const std::string what = by_time ? "global error against wall time" : "global error against force evaluations";
+  write_plot(dir, name, what + " — " + problem_context(s), axes, out, data.data.str());
+  return Plot{name, s.title + ": " + what + ", with the Pareto front"};
+}
+
+std::optional<Plot> energy_time_plot(const Study& s, const StudySamples& samples, const fs::path& dir) {
+  if (!s.wants("energy") || !(s.plot_dt > 0)) return std::nullopt;
+  const auto& at = samples.at(s.plot_dt);
+  const std::string name = s.name + "-energy";
+  Blocks data;
+  Extent all;
+  std::vector<PanelText> out;
+  for (const auto& panel : panels_of(series_of(s, true))) {
+    PanelText p{panel.title, "", {}};
+    for (const auto& x : panel.series) {
+      const auto it = at.find(x.members.front());
+      if (it == at.end()) continue;
+      std::string rows;
+      int n = 0;
+      for (const auto& sample : thin(it->second, 400))
+        if (std::abs(sample.energy) > 0 && std::isfinite(sample.energy))  // exactly 0 has no place on a log axis
+          rows += num17(sample.t) + ' ' + num17(std::abs(sample.energy)) + '\n', all.add(sample.t, std::abs(sample.energy)), ++n;
+      if (n < 2) continue;
+      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with lines lw 1.5 {} title {}", name, data.add(x.label(), rows),
+                                       style(x.colour), quoted(x.label())));
+    }
+    out.push_back(std::move(p));
+  }
+  if (all.empty()) return std::nullopt;
+  const std::string y = s.conservative ? "|relative energy error| |E - E0| / |E0| (dimensionless)"
+                                       : "|E - E_ref(t)| / |E0|, against the reference's energy (dimensionless)";
+  const std::string axes = "  set logscale y\n  set format y '10^{%L}'\n  set key outside right top\n" + all.ranges(false, true) +
+                           axis_title("x", time_axis(s, "time t")) + axis_title("y", y);
+  write_plot(dir, name, "energy error against time at dt = " + g(s.plot_dt) + " — " + problem_context(s), axes, out,
+             data.data.str());
   return Plot{name, s.title + ": relative energy error against time, dt = " + g(s.plot_dt)};
+}
+
+std::optional<Plot> energy_dt_plot(const Study& s, const fs::path& dir) {
+  if (!s.wants("energy")) return std::nullopt;
+  const std::string name = s.name + "-energy-dt";
+  Blocks data;
+  Extent all;
+  std::vector<PanelText> out;
+  for (const auto& panel : panels_of(series_of(s, true))) {
+    PanelText p{panel.title, "", {}};
+    for (const auto& x : panel.series) {
+      const auto points = series_points(s, x, [](const RunRow& r) {
+        return r.status == "ok" ? std::pair{r.dt, r.energy_max} : std::pair{0.0, 0.0};
+      });
+      if (points.empty()) continue;
+      for (const auto& [dt, e] : points) all.add(dt, e);
+      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with linespoints {} ps 0.6 lw 1.5 title {}", name,
+                                       data.add(x.label(), rows_of(points)), style(x.colour), quoted(x.label())));
+    }
+    out.push_back(std::move(p));
+  }
+  if (all.empty()) return std::nullopt;
+  const std::string axes = "  set logscale xy\n  set format x '10^{%L}'\n  set format y '10^{%L}'\n  set key outside right top\n" +
+                           all.ranges(true, true) + axis_title("x", time_axis(s, "time step dt")) +
+                           axis_title("y", std::string("largest |relative energy error| over the run") +
+                                               (s.conservative ? " (dimensionless)" : ", against the reference's energy (dimensionless)"));
+  write_plot(dir, name, "largest energy error of each run against dt — " + problem_context(s), axes, out, data.data.str());
+  return Plot{name, s.title + ": largest relative energy error of each run against its step size"};
 }
 
 std::optional<Plot> energy_long_plot(const Results& res, const Study& s, const fs::path& dir) {
   if (s.energy_long.empty()) return std::nullopt;
   const auto series = energy_long_samples(res, s);
   const std::string name = s.name + "-energy-long";
-  std::ostringstream data, plot;
-  int index = 0;
-  double t_lo = INFINITY, t_hi = 0, e_lo = INFINITY, e_hi = 0;
-  for (const auto& integrator : s.integrators) {
-    const auto it = series.find(integrator);
-    if (it == series.end()) continue;
-    std::ostringstream block;
-    int points = 0;
-    for (const auto& [t, e] : it->second)
-      if (std::abs(e) > 0 && std::isfinite(e)) {
-        block << num17(t) << ' ' << num17(std::abs(e)) << '\n';
-        t_lo = std::min(t_lo, t), t_hi = std::max(t_hi, t), e_lo = std::min(e_lo, std::abs(e)), e_hi = std::max(e_hi, std::abs(e));
-        ++points;
-      }
-    if (points < 2) continue;
-    data << "# " << integrator << ": t, |relative energy error|\n" << block.str() << "\n\n";
-    plot << (index ? ", \\\n       " : "  plot ") << fmt::format("'{}.dat' index {} using 1:2 with lines lw 1.5 {} title {}", name, index,
-                                                                 style(s, integrator), quoted(integrator));
-    ++index;
+  Blocks data;
+  Extent all;
+  std::vector<PanelText> out;
+  for (const auto& panel : panels_of(series_of(s, false))) {
+    PanelText p{panel.title, "", {}};
+    for (const auto& x : panel.series) {
+      const auto it = series.find(x.members.front());
+      if (it == series.end()) continue;
+      std::string rows;
+      int n = 0;
+      for (const auto& [t, e] : it->second)
+        if (std::abs(e) > 0 && std::isfinite(e) && t > 0) rows += num17(t) + ' ' + num17(std::abs(e)) + '\n', all.add(t, std::abs(e)), ++n;
+      if (n < 2) continue;
+      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with lines lw 1.5 {} title {}", name, data.add(x.label(), rows),
+                                       style(x.colour), quoted(x.label())));
+    }
+    out.push_back(std::move(p));
   }
-  if (index == 0) return std::nullopt;
-  // Guides through the upper middle of the plot: t^0 (bounded), t^1/2 (random walk of round-off), t^1 (drift).
-  const double tm = std::sqrt(t_lo * t_hi), em = std::sqrt(e_lo * e_hi);
-  for (const auto& [p, label] : std::vector<std::pair<double, std::string>>{{0.5, "t^1/2 (random walk)"}, {1, "t^1 (drift)"}})
-    plot << fmt::format(", \\\n       {:.6e} * (x / {:.6e})**{} with lines dt 2 lc rgb '#888888' title {}", em, tm, p, quoted(label));
-  std::ostringstream body;
-  body << "  set logscale xy\n  set format x '10^{%L}'\n  set format y '10^{%L}'\n"
-       << "  set xrange [" << num17(t_lo) << ":" << num17(t_hi) << "]\n  set yrange [" << num17(e_lo / 10) << ":" << num17(e_hi * 10) << "]\n"
-       << axis_title("x", "time t") << axis_title("y", "|relative energy error|")
-       << "  set title " << quoted(s.title + ": long run, dt = " + g(s.energy_long.front().dt)) << " noenhanced\n"
-       << "  set key outside right top\n" << plot.str() << "\n";
-  write_plot(dir, name, s.title + ": long-run energy error, log-log", body.str(), data.str());
+  if (all.empty()) return std::nullopt;
+  // Guides through the middle of the plot: t^1/2 (random walk of round-off) and t^1 (drift), written on the plot.
+  const double tm = std::sqrt(all.x_lo * all.x_hi), em = std::sqrt(all.y_lo * all.y_hi);
+  std::string labels;
+  for (auto& p : out) {
+    for (const double slope : {0.5, 1.0})
+      p.elements.push_back(fmt::format("{:.9e} * (x / {:.9e})**{} with lines dt 2 lc rgb '#888888' notitle", em, tm, slope));
+    p.labels = fmt::format("  set label 't^1/2: random walk' at {:.9e},{:.9e} tc rgb '#555555' font ',9' front\n"
+                           "  set label 't^1: drift' at {:.9e},{:.9e} tc rgb '#555555' font ',9' front\n",
+                           all.x_hi / 3, em * std::pow(all.x_hi / 3 / tm, 0.5) * 1.6, all.x_hi / 3, em * (all.x_hi / 3 / tm) * 1.6);
+  }
+  const std::string axes = "  set logscale xy\n  set format x '10^{%L}'\n  set format y '10^{%L}'\n  set key outside right top\n" +
+                           all.ranges(false, true) + "  set logscale x\n  set xrange [" + num17(all.x_lo) + ":" + num17(all.x_hi) + "]\n" +
+                           axis_title("x", time_axis(s, "time t")) + axis_title("y", "|relative energy error| (dimensionless)");
+  write_plot(dir, name, "long-run energy error at dt = " + g(s.energy_long.front().dt) + " — " + s.problem + ", t_end = " +
+                                g(static_cast<double>(s.energy_long.front().steps) * s.energy_long.front().dt), axes, out,
+             data.data.str());
   return Plot{name, s.title + ": long-run energy error against time (log-log: flat = bounded, slope 1 = drift)"};
 }
 
-std::optional<Plot> trajectory_plot(const Results& res, const Study& s, const fs::path& dir) {
+std::optional<Plot> trajectory_plot(const Study& s, const StudySamples& samples, const fs::path& dir) {
   const bool distance = s.problem == "earth-moon", orbit = s.problem == "central-force", phase = s.problem == "pendulum";
   if (!(distance || orbit || phase) || !(s.plot_dt > 0)) return std::nullopt;
   const RunRow* best = most_accurate(s);
   if (!best) return std::nullopt;
-  const auto samples = samples_at(res, s, s.plot_dt);
-  const auto truth_samples = samples_at(res, s, best->dt);
-  std::vector<std::string> shown;
-  if (distance) shown = {"euler", "symplectic-euler"};  // the seed's own figure
-  else shown = s.integrators;
+  const auto& at = samples.at(s.plot_dt);
+  const auto& truth_samples = samples.at(best->dt);
+  std::vector<Series> shown;
+  for (const auto& x : series_of(s, true))
+    if (!distance || x.members.front() == "euler" || x.members.front() == "symplectic-euler") shown.push_back(x);  // the seed's figure
   const std::string name = s.name + "-trajectory";
-  std::ostringstream data, plot;
+  Blocks data;
   double lo = INFINITY, hi = -INFINITY;  // extent of the true path, for the axes
   auto point = [&](const Sample& x, bool truth) {
     double a = 0, b = 0;
@@ -224,76 +418,51 @@ std::optional<Plot> trajectory_plot(const Results& res, const Study& s, const fs
     if (truth || distance) lo = std::min({lo, distance ? b : std::min(a, b)}), hi = std::max({hi, distance ? b : std::max(a, b)});
     return num17(a) + ' ' + num17(b) + '\n';
   };
-  int index = 0;
   const auto truth = truth_samples.find(best->integrator);
+  int truth_index = -1;
   if (truth != truth_samples.end()) {
-    data << "# most accurate run: " << best->integrator << ", dt = " << g(best->dt) << '\n';
-    for (const auto& x : thin(truth->second, 1000)) data << point(x, true);
-    data << "\n\n";
-    plot << fmt::format("  plot '{}.dat' index 0 using 1:2 with lines lw 5 lc rgb '#cccccc' title {}", name,
-                        quoted("most accurate: " + best->integrator + ", dt = " + g(best->dt)));
-    ++index;
+    std::string rows;
+    for (const auto& x : thin(truth->second, 1000)) rows += point(x, true);
+    truth_index = data.add("most accurate run: " + best->integrator + ", dt = " + g(best->dt), rows);
   }
-  for (const auto& integrator : shown) {
-    const auto it = samples.find(integrator);
-    if (it == samples.end() || it->second.size() < 2) continue;
-    data << "# " << integrator << ", dt = " << g(s.plot_dt) << '\n';
-    for (const auto& x : thin(it->second, 400)) data << point(x, false);
-    data << "\n\n";
-    plot << (index ? ", \\\n       " : "  plot ") << fmt::format("'{}.dat' index {} using 1:2 with lines lw 1.2 {} title {}", name, index,
-                                                                 style(s, integrator), quoted(integrator));
-    ++index;
+  std::vector<PanelText> out;
+  int drawn = 0;
+  for (const auto& panel : panels_of(shown)) {
+    PanelText p{panel.title, "", {}};
+    if (truth_index >= 0)
+      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with lines lw 5 lc rgb '#cccccc' title {}", name, truth_index,
+                                       quoted("most accurate: " + best->integrator + ", dt = " + g(best->dt))));
+    for (const auto& x : panel.series) {
+      const auto it = at.find(x.members.front());
+      if (it == at.end() || it->second.size() < 2) continue;
+      std::string rows;
+      for (const auto& sample : thin(it->second, 400)) rows += point(sample, false);
+      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with lines lw 1.2 {} title {}", name,
+                                       data.add(x.label() + ", dt = " + g(s.plot_dt), rows), style(x.colour), quoted(x.label())));
+      ++drawn;
+    }
+    out.push_back(std::move(p));
   }
-  if (index < 2) return std::nullopt;
-  std::ostringstream body;
+  if (drawn == 0 || truth_index < 0) return std::nullopt;
+  std::string axes = "  set key outside right top\n";
   const double pad = (distance ? 0.05 : 0.35) * (hi - lo);
+  const std::string length = unit_of(s.length_unit);
   if (distance) {
-    body << axis_title("x", "time (days)") << axis_title("y", "Earth-Moon distance (km)")
-         << "  set yrange [" << num17(lo - pad) << ":" << num17(hi + pad) << "]\n";
+    axes += axis_title("x", "time (days)") + axis_title("y", "Earth–Moon distance (km)") + "  set yrange [" + num17(lo - pad) + ":" +
+            num17(hi + pad) + "]\n";
   } else {
     // Same scale on both axes (an orbit looks like itself), clipped to the true path's extent plus a margin:
     // a run that flies off leaves the frame instead of shrinking everything else.
-    body << "  set size ratio -1\n  set xrange [" << num17(lo - pad) << ":" << num17(hi + pad) << "]\n  set yrange [" << num17(lo - pad)
-         << ":" << num17(hi + pad) << "]\n"
-         << (orbit ? axis_title("x", "x") + axis_title("y", "y") : axis_title("x", "angle q") + axis_title("y", "angular velocity v"));
+    axes += "  set size ratio -1\n  set xrange [" + num17(lo - pad) + ":" + num17(hi + pad) + "]\n  set yrange [" + num17(lo - pad) + ":" +
+            num17(hi + pad) + "]\n" +
+            (orbit ? axis_title("x", "x (" + length + ")") + axis_title("y", "y (" + length + ")")
+                   : axis_title("x", "angle q (" + length + ")") +
+                         axis_title("y", "angular velocity v (" + length + (s.time_unit.empty() ? " per time unit" : "/" + s.time_unit) + ")"));
   }
-  const std::string what = distance ? "Earth-Moon distance over the year" : orbit ? "orbits" : "phase portrait";
-  body << "  set title " << quoted(s.title + ": " + what + ", dt = " + g(s.plot_dt)) << " noenhanced\n  set key outside right top\n"
-       << plot.str() << "\n";
-  write_plot(dir, name, s.title + ": " + what, body.str(), data.str(), 960, distance ? 600 : 720);
+  const std::string what = distance ? "Earth–Moon distance over the year" : orbit ? "orbits" : "phase portrait";
+  write_plot(dir, name, what + " at dt = " + g(s.plot_dt) + " — " + problem_context(s), axes, out, data.data.str(), 760,
+             distance ? 440 : 520);
   return Plot{name, s.title + ": " + what + " at dt = " + g(s.plot_dt)};
-}
-
-std::optional<Plot> work_precision_plot(const Study& s, const fs::path& dir) {
-  if (!s.wants("walltime") || !s.wants("global")) return std::nullopt;
-  const std::string name = s.name + "-work";
-  std::ostringstream data, left, right;
-  int index = 0;
-  for (const auto& integrator : s.integrators) {
-    std::ostringstream block;
-    int points = 0;
-    for (const auto& r : s.runs)
-      if (r.integrator == integrator && r.status == "ok" && r.global > 0 && std::isfinite(r.ns_min)) {
-        block << num17(r.force_evals) << ' ' << num17(r.ns_min * 1e-9 * static_cast<double>(r.steps)) << ' ' << num17(r.global) << '\n';
-        ++points;
-      }
-    if (points == 0) continue;
-    data << "# " << integrator << ": force evaluations, wall time (s), global error\n" << block.str() << "\n\n";
-    const std::string line = fmt::format("'{}.dat' index {} using {{}}:3 with linespoints ps 0.6 lw 1.2 {} title {}", name, index,
-                                         style(s, integrator), quoted(integrator));
-    left << (index ? ", \\\n       " : "  plot ") << fmt::format(fmt::runtime(line), 1);
-    right << (index ? ", \\\n       " : "  plot ") << fmt::format(fmt::runtime(line), 2);
-    ++index;
-  }
-  if (index == 0) return std::nullopt;
-  std::ostringstream body;
-  body << "  set multiplot layout 1,2 title " << quoted(s.title + ": work against precision") << " noenhanced\n"
-       << "  set logscale xy\n  set format x '10^{%L}'\n  set format y '10^{%L}'\n  set key off\n"
-       << axis_title("x", "force evaluations") << axis_title("y", "global error (relative)") << left.str() << "\n"
-       << "  set key outside right top\n" << axis_title("x", "wall time (s, minimum of repeats)") << "  set ylabel ''\n"
-       << right.str() << "\n  unset multiplot\n";
-  write_plot(dir, name, s.title + ": global error against force evaluations and wall time", body.str(), data.str(), 1280, 560);
-  return Plot{name, s.title + ": global error against force evaluations (left) and wall time (right)"};
 }
 
 std::optional<Plot> stability_plot(const Study& s, const fs::path& dir) {
@@ -314,15 +483,15 @@ std::optional<Plot> stability_plot(const Study& s, const fs::path& dir) {
     data << i << " \"" << script_text(x.integrator) << "\" " << num17(x.limit) << ' ' << (std::isfinite(x.theory) ? num17(x.theory) : "NaN") << ' '
          << (std::isinf(x.theory) ? num17(0.96 * top) : "NaN") << '\n';
   }
-  std::ostringstream body;
-  body << "  set yrange [0:" << num17(top) << "]\n  set xrange [-0.7:" << s.stability.size() - 0.3 << "]\n"
-       << "  set xtics rotate by -40 noenhanced\n  set grid ytics\n  unset grid\n  set grid ytics\n"
-       << axis_title("y", "largest stable omega h") << "  set title " << quoted(s.title + ": linear stability on the harmonic oscillator")
-       << " noenhanced\n  set key top left\n"
-       << "  plot '" << name << ".dat' using 1:3:xtic(2) with impulses lw 10 lc rgb '#1f77b4' title 'measured (spectral radius of the step map)', \\\n"
-       << "       '' using 1:4 with points pt 7 ps 1.6 lc rgb '#d62728' title 'theory'"
-       << (unbounded ? ", \\\n       '' using 1:5 with points pt 9 ps 1.8 lc rgb '#d62728' title 'theory: unbounded (A-stable)'" : "") << "\n";
-  write_plot(dir, name, s.title + ": largest stable omega h, measured and theoretical", body.str(), data.str(), 960, 600);
+  const std::string axes = "  set yrange [0:" + num17(top) + "]\n  set xrange [-0.7:" + g(static_cast<double>(s.stability.size()) - 0.3) +
+                           "]\n  set xtics rotate by -40 noenhanced\n  unset grid\n  set grid ytics\n  set key top left\n" +
+                           axis_title("x", "integrator (each on the harmonic oscillator x'' = -omega^2 x)") +
+                           axis_title("y", "largest stable omega h (dimensionless)");
+  PanelText p{"measured (spectral radius of the step map) and theoretical", "", {}};
+  p.elements.push_back("'" + name + ".dat' using 1:3:xtic(2) with impulses lw 10 lc rgb '#1f77b4' title 'measured'");
+  p.elements.push_back("'' using 1:4 with points pt 7 ps 1.6 lc rgb '#d62728' title 'theory'");
+  if (unbounded) p.elements.push_back("'' using 1:5 with points pt 9 ps 1.8 lc rgb '#d62728' title 'theory: unbounded (A-stable)'");
+  write_plot(dir, name, "linear stability: the largest stable omega h of each method — " + s.problem, axes, {p}, data.str(), 960, 520);
   return Plot{name, s.title + ": largest stable ωh, measured against theory"};
 }
 
@@ -337,26 +506,108 @@ std::string gnuplot_problem(const Gnuplot& g) {
   return "cannot run gnuplot ('" + g.program + "': " + r.describe(g.timeout) + ")" + advice;
 }
 
-bool draw(const Gnuplot& g, const fs::path& dir, const std::string& name, std::string& error) {
-  if (const std::string why = study::name_problem(name); !why.empty())
-    throw ReportError("plot name '" + name + "' " + why);  // never a path outside plots/
-  const std::string tmp = "." + name + ".tmp" + std::to_string(::getpid());
+namespace {
+
+std::string temporary(const std::string& name) { return "." + name + ".tmp" + std::to_string(::getpid()); }
+
+/// The pictures gnuplot wrote under a plot's temporary names, moved into place; "" when all are there.
+std::string settle(const fs::path& dir, const std::string& name, bool with_png) {
+  const std::string tmp = temporary(name);
   const fs::path svg = dir / (tmp + ".svg"), png = dir / (tmp + ".png");
-  const ProcessResult r = run_process({g.program, "-e", "out = '" + tmp + "'", name + ".gp"}, dir, g.timeout, g.cancel);
-  if (r.cancelled) throw Interrupted();
   std::error_code ec;
   // gnuplot may exit 0 after warnings yet write nothing: the pictures must exist and be non-empty.
-  const bool ok = r.ok() && fs::file_size(svg, ec) > 0 && !ec && fs::file_size(png, ec) > 0 && !ec;
-  if (ok) {
-    fs::rename(svg, dir / (name + ".svg"), ec);
-    if (!ec) fs::rename(png, dir / (name + ".png"), ec);
-    if (ec) error = "cannot move the picture into place: " + ec.message();
+  std::string error;
+  if (!(fs::file_size(svg, ec) > 0 && !ec && (!with_png || (fs::file_size(png, ec) > 0 && !ec)))) {
+    error = "it wrote no picture";
   } else {
-    error = r.ok() ? "it wrote no picture" : r.describe(g.timeout);
+    fs::rename(svg, dir / (name + ".svg"), ec);
+    if (!ec && with_png) fs::rename(png, dir / (name + ".png"), ec);
+    if (ec) error = "cannot move the picture into place: " + ec.message();
   }
   fs::remove(svg, ec);
   fs::remove(png, ec);
-  return ok && error.empty();
+  return error;
+}
+
+void check_name(const std::string& name) {
+  if (const std::string why = study::name_problem(name); !why.empty())
+    throw ReportError("plot name '" + name + "' " + why);  // never a path outside plots/
+}
+
+}  // namespace
+
+bool draw(const Gnuplot& g, const fs::path& dir, const std::string& name, std::string& error) {
+  check_name(name);
+  const ProcessResult r =
+      run_process({g.program, "-e", "out = '" + temporary(name) + "'; png = " + (g.png ? "1" : "0"), name + ".gp"}, dir, g.timeout, g.cancel);
+  if (r.cancelled) throw Interrupted();
+  if (!r.ok()) {
+    error = r.describe(g.timeout);
+    std::error_code ec;
+    fs::remove(dir / (temporary(name) + ".svg"), ec), fs::remove(dir / (temporary(name) + ".png"), ec);
+    return false;
+  }
+  error = settle(dir, name, g.png);
+  return error.empty();
+}
+
+std::map<std::string, std::string> draw_all(const Gnuplot& g, const fs::path& dir, const std::vector<std::string>& names,
+                                            unsigned jobs) {
+  for (const auto& n : names) check_name(n);
+  jobs = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(names.size())));
+  // Batches of about equal size, plots dealt round-robin (a study's plots are of similar size), each one gnuplot
+  // process loading the plots' own scripts in turn; its time limit is the per-plot limit times its plots.
+  std::vector<std::vector<std::string>> batches(jobs);
+  for (std::size_t k = 0; k < names.size(); ++k) batches[k % jobs].push_back(names[k]);
+  std::map<std::string, std::string> errors;
+  std::mutex m;
+  bool interrupted = false;
+  auto run_batch = [&](const std::vector<std::string>& batch) {
+    if (batch.empty()) return;
+    std::string script = std::string("png = ") + (g.png ? "1" : "0") + "; ";
+    for (const auto& n : batch) script += "out = '" + temporary(n) + "'; load '" + n + ".gp'; ";
+    const ProcessResult r = run_process({g.program, "-e", script}, dir, g.timeout * static_cast<long>(batch.size()), g.cancel);
+    std::vector<std::string> retry;
+    for (const auto& n : batch) {
+      if (r.cancelled) break;
+      if (r.ok()) {
+        if (std::string e = settle(dir, n, g.png); !e.empty()) {
+          const std::lock_guard<std::mutex> lock(m);
+          errors[n] = e;
+        }
+      } else {
+        retry.push_back(n);  // which plot failed, and why, is found by drawing each alone
+      }
+    }
+    if (r.cancelled) {
+      const std::lock_guard<std::mutex> lock(m);
+      interrupted = true;
+      return;
+    }
+    for (const auto& n : retry) {
+      std::string e;
+      try {
+        if (draw(g, dir, n, e)) continue;
+      } catch (const Interrupted&) {
+        const std::lock_guard<std::mutex> lock(m);
+        interrupted = true;
+        return;
+      }
+      const std::lock_guard<std::mutex> lock(m);
+      errors[n] = e;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t k = 1; k < batches.size(); ++k) threads.emplace_back(run_batch, std::cref(batches[k]));
+  run_batch(batches[0]);
+  for (auto& t : threads) t.join();
+  // Pictures of a stopped batch are never left behind under their temporary names.
+  for (const auto& n : names) {
+    std::error_code ec;
+    fs::remove(dir / (temporary(n) + ".svg"), ec), fs::remove(dir / (temporary(n) + ".png"), ec);
+  }
+  if (interrupted) throw Interrupted();
+  return errors;
 }
 
 }  // namespace report

@@ -16,6 +16,11 @@ extern char** environ;
 
 namespace report {
 
+void kill_running_groups() {
+  for (auto& g : running_groups)
+    if (const int group = g.load(); group > 0) ::kill(-group, SIGKILL);
+}
+
 std::string ProcessResult::describe(std::chrono::milliseconds limit) const {
   std::string tail = error;
   while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
@@ -72,7 +77,14 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::files
     return r;
   }
   r.started = true;
-  running_group.store(pid);
+  std::size_t slot = max_running;  // recorded for a second Ctrl-C (no free slot: it is still killed by the flag)
+  for (std::size_t k = 0; k < max_running && slot == max_running; ++k) {
+    int free = 0;
+    if (running_groups[k].compare_exchange_strong(free, pid)) slot = k;
+  }
+  auto forget = [&] {
+    if (slot < max_running) running_groups[slot].store(0);
+  };
   const auto start = std::chrono::steady_clock::now();
   bool open = true;
   std::array<char, 4096> buf{};
@@ -102,7 +114,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::files
       ::kill(-pid, SIGKILL);  // the whole group: no child of it outlives the limit
       while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
       }
-      running_group.store(0);
+      forget();
       r.timed_out = late && !stop, r.cancelled = stop;
       ::close(fds[0]);
       return r;
@@ -119,7 +131,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::files
   ::close(fds[0]);
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  running_group.store(0);
+  forget();
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   else if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
   return r;

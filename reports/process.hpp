@@ -24,10 +24,13 @@ struct ProcessResult {
   std::string describe(std::chrono::milliseconds limit) const;
 };
 
-/// The process group of the program run_process is running, 0 when none: a signal handler that exits at once
-/// (a second Ctrl-C) kills it (kill(-group, SIGKILL) is async-signal-safe), since the terminal's Ctrl-C does not
-/// reach a group of its own.
-inline std::atomic<int> running_group{0};
+/// The process groups of the programs run_process is running (0: a free slot; several run at once when plots are
+/// drawn in parallel): a signal handler that exits at once (a second Ctrl-C) kills them (kill(-group, SIGKILL) is
+/// async-signal-safe), since the terminal's Ctrl-C does not reach a group of its own.
+inline constexpr std::size_t max_running = 16;
+inline std::atomic<int> running_groups[max_running]{};
+/// Kills every running group (async-signal-safe).
+void kill_running_groups();
 
 /// Runs argv[0] (found on PATH when it has no '/') with the arguments argv[1..], in `cwd` (empty: ours), standard
 /// input from /dev/null, standard output discarded, standard error captured, in a process group of its own.  Kills

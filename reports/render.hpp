@@ -27,19 +27,30 @@ struct Options {
   std::filesystem::path out;      ///< where REPORT.md and plots/ go (default: results)
   std::filesystem::path shown_results;  ///< how the report names the results folder (default: results)
   bool plots = true;
+  bool png = false;  ///< a PNG beside each SVG
   std::string gnuplot = "gnuplot";  ///< a program name on PATH or a path (started without a shell)
   std::chrono::milliseconds gnuplot_timeout{std::chrono::seconds(60)};  ///< per plot; then it is stopped
   const std::atomic<bool>* interrupted = nullptr;                       ///< set by a signal handler: stop
+  /// Relative global errors to answer "which method reaches it at the least cost" for (empty: each study's decades
+  /// from 1e-3 down to the smallest error reached); each in (0, 1).
+  std::vector<double> accuracy;
+  unsigned jobs = 0;  ///< gnuplot processes at once (0: one per core)
 };
 
 struct Outcome {
-  std::filesystem::path markdown;
+  std::filesystem::path markdown;              ///< REPORT.md, the summary
+  std::vector<std::filesystem::path> pages;    ///< every other page: STUDY/REPORT.md, CLAIMS.md, BENCH.md
   std::vector<std::string> plots;    ///< written (SVG + PNG each)
   std::vector<std::string> missing;  ///< not written, with the reason in `problem`
   std::string problem;               ///< why plots are missing ("" when none are)
 };
 
-/// Renders the report.  Throws ReportError for a missing or malformed results file.
+/// Renders the report: REPORT.md (a one-screen summary), STUDY/REPORT.md for each study, CLAIMS.md, BENCH.md (when
+/// bench.json is there) and plots/.  Throws ReportError for a missing or malformed results file or a bad option.
 Outcome render(const Options& options);
+
+/// What render() writes into its output folder, as StagedFolder::carry_forward names them ("*/X": X in any study's
+/// folder): a regenerated report replaces these whole, and carries everything else.
+std::vector<std::string> generated_entries();
 
 }  // namespace report

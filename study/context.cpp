@@ -98,6 +98,7 @@ Context make_context(const Spec& spec, const EngineOptions& o, StudyResult& res)
   const ProblemFacts facts = problem_facts(spec.problem, spec.params);
   res.conservative = facts.conservative, res.bounded = facts.bounded, res.periodic = facts.periodic;
   res.period = facts.period;
+  res.time_unit = facts.time_unit, res.length_unit = facts.length_unit;
 
   // Errors need a reference, and so does the energy error of a dissipative problem; cost and stability do not.
   if (spec.wants("global") || spec.wants("local") || (spec.wants("energy") && !res.conservative))

@@ -29,6 +29,7 @@ struct ProblemFacts {
   bool has_exact = false, conservative = true, bounded = false, periodic = false;
   bool velocity_dependent = false;  ///< its force reads velocities: integrators that need a(q) cannot run it
   double period = 1;                ///< its time scale (study/problems/concept.hpp)
+  std::string time_unit, length_unit;  ///< "" when dimensionless or not given
   std::vector<double> q0, v0;       ///< its initial state
   std::vector<ParamInfo> params;    ///< its parameters, with defaults
 };
@@ -41,6 +42,8 @@ ProblemFacts facts_of(const P& p) {
   f.has_exact = P::has_exact, f.conservative = P::conservative, f.bounded = P::bounded, f.periodic = P::periodic;
   f.velocity_dependent = !ode::PositionForce<P>;
   f.period = static_cast<double>(p.period());
+  if constexpr (requires { std::string_view(P::time_unit); }) f.time_unit = P::time_unit;
+  if constexpr (requires { std::string_view(P::length_unit); }) f.length_unit = P::length_unit;
   const auto s = p.initial();
   for (std::size_t i = 0; i < P::dim; ++i) f.q0.push_back(static_cast<double>(s.q[i])), f.v0.push_back(static_cast<double>(s.v[i]));
   f.params.assign(P::params.begin(), P::params.end());

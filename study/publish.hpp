@@ -48,7 +48,8 @@ class StagedFolder {
   const std::filesystem::path& target() const { return target_; }
 
   /// Copies into the staging folder every entry of the current target that it does not have and that is not in
-  /// `except` (the user's other files, bench.json), so that publishing replaces only what was regenerated.
+  /// `except` (the user's other files, bench.json), so that publishing replaces only what was regenerated.  An entry
+  /// "*/NAME" of `except` leaves out NAME in every folder of the target (a regenerated page in each study's folder).
   /// Symbolic links are carried as links (never followed), files as hard links (copies across devices), FIFOs
   /// and devices not at all; `stop()` is called between entries and throws to stop.
   template <class Stop>
@@ -60,7 +61,7 @@ class StagedFolder {
       stop();  // throws to stop
       std::error_code e;  // the iterator's own error code stays for the iteration
       const fs::path rel = it->path().lexically_relative(target_);
-      if (it.depth() == 0 && except.count(rel.string())) {
+      if ((it.depth() == 0 && except.count(rel.string())) || (it.depth() == 1 && except.count("*/" + it->path().filename().string()))) {
         it.disable_recursion_pending();
         continue;
       }

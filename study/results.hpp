@@ -92,6 +92,7 @@ struct StudyResult {
   Spec spec;
   bool conservative = false, bounded = false, periodic = false;  ///< the problem's (see study/problems)
   double period = 0;                           ///< the problem's natural time scale
+  std::string time_unit, length_unit;          ///< the problem's units ("" dimensionless), for the report
   double position_scale = 1, velocity_scale = 1;
   double reference_bound = 0, reference_tolerance = 0;
   std::uint64_t reference_evaluations = 0;

@@ -394,7 +394,12 @@ void add_integrator(const Reader& r, const toml::node& x, IntegratorChoice c, bo
                                     "implicit-midpoint, gauss-legendre4 or a runge-kutta table");
       }
       SpecIntegrator si{c, info.order, ode::local_order_of(info), info.symplectic, info.symmetric, info.implicit,
-                        info.order, tm ? tm->origin : std::string(), std::string(info.source), {}, std::max(1, info.evals_per_step)};
+                        info.order, tm ? tm->origin : std::string(), std::string(info.source), {}, std::max(1, info.evals_per_step), {}};
+      si.family = !tm && find_user_integrator(c.id) ? "own"
+                  : info.implicit                       ? "implicit"
+                  : tm                                  ? (tm->kind == "runge-kutta" ? "explicit-rk" : "splitting")
+                  : info.symplectic                     ? "splitting"
+                                                        : "explicit-rk";
       if (tm) {
         si.predicted = predicted_of(*tm);
       } else if (const auto it = tables::builtin_tables().find(c.id); it != tables::builtin_tables().end()) {
@@ -564,6 +569,8 @@ std::string time_scale_problem(const std::string& problem, double time_scale) {
          ", outside what a double can step through (a positive number below 1e150, not subnormal); bring the "
          "parameters closer to 1";
 }
+
+const std::vector<std::string>& spec_keys() { return known_keys; }
 
 Spec load_spec(const std::filesystem::path& file, const tables::Library* methods) {
   return parse_spec(read_input_file<SpecError>(file, "spec file (TOML)", "no such spec file"), file, methods);

@@ -41,6 +41,9 @@ struct SpecIntegrator {
   std::string source;       ///< where the method's formula and coefficients come from
   PredictedOrder predicted;  ///< from its coefficients (built-ins too, study/methods/builtin.toml)
   int evals_per_step = 1;    ///< force evaluations per step, substeps included (implicit: per Newton iteration)
+  /// What the report groups it with: "explicit-rk", "splitting" (splittings, compositions, Nystrom tables and the
+  /// Verlet family), "implicit", or "own" (a C++ integrator of the user's program).
+  std::string family;
 };
 
 /// dt = "auto": the step sizes are chosen per integrator while it runs (sweep.cpp), from a ladder of halvings
@@ -101,6 +104,8 @@ class Library;
 /// tables of `methods` (--methods files), then the shipped library's.  Throws SpecError (tables::TableError for a
 /// bad table).
 Spec load_spec(const std::filesystem::path& file, const tables::Library* methods = nullptr);
+/// The top-level keys of a spec file ("methods" among them): a methods file may be a spec holding tables.
+const std::vector<std::string>& spec_keys();
 /// The same from TOML text (a spec on standard input: `name` is where errors say it came from).
 Spec parse_spec(const std::string& text, const std::filesystem::path& name, const tables::Library* methods = nullptr);
 

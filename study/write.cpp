@@ -120,7 +120,8 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
     st["spec"] = s.file.filename().string();
     st["problem"] = s.problem;
     // What the checks need to know about the problem and the integrators (declared, not measured).
-    st["problem_info"] = {{"conservative", r.conservative}, {"bounded", r.bounded}, {"periodic", r.periodic}, {"period", r.period}};
+    st["problem_info"] = {{"conservative", r.conservative}, {"bounded", r.bounded}, {"periodic", r.periodic}, {"period", r.period},
+                          {"time_unit", r.time_unit}, {"length_unit", r.length_unit}};
     st["integrators"] = Json::array();
     for (const SpecIntegrator& i : s.integrators) {
       Json predicted = nullptr;  // what the coefficients say, when the method is a table (built-ins too)
@@ -131,7 +132,7 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
       st["integrators"].push_back({{"label", i.choice.label()}, {"id", i.choice.id}, {"expected_global", i.expected_global},
                                    {"expected_local", i.expected_local}, {"symplectic", i.symplectic},
                                    {"symmetric", i.symmetric}, {"implicit", i.implicit}, {"declared_order", i.declared_order},
-                                   {"table", i.table}, {"source", i.source}, {"predicted", predicted}});
+                                   {"table", i.table}, {"source", i.source}, {"family", i.family}, {"predicted", predicted}});
     }
     st["params"] = Json::object();
     for (const auto& [k, v] : s.params) st["params"][k] = v;

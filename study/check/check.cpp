@@ -544,9 +544,10 @@ Verdict run_checks(const report::Results& results, const Baseline* baseline, con
     if (s.declared.empty())
       throw report::ReportError((results.dir / "results.json").string() + ": study '" + s.name +
                                 "' has no 'integrators' (written before `study check` existed): run `study run` again");
-    if (results.schema_version != study::results_schema_version)
-      throw report::ReportError(fmt::format("{}: schema_version {}, but this study check reads version {} (orders with their "
-                                            "points and verdicts): run `study run` again",
+    // Version 2 brought the orders' points and verdicts the gate re-fits; 3 added what the report groups and labels by.
+    if (results.schema_version < 2)
+      throw report::ReportError(fmt::format("{}: schema_version {}, but this study check reads versions 2 to {} (orders with "
+                                            "their points and verdicts): run `study run` again",
                                             (results.dir / "results.json").string(), results.schema_version,
                                             study::results_schema_version));
     Checks c(s, v.outcomes);

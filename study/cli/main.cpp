@@ -27,6 +27,7 @@
 #include "study/engine.hpp"
 #include "study/extensions.hpp"
 #include "study/write.hpp"
+#include "reports/markdown.hpp"
 #include "reports/model.hpp"
 #include "reports/process.hpp"
 #include "reports/render.hpp"
@@ -96,7 +97,7 @@ void list_problems() {
 std::atomic<bool> interrupted{false};
 extern "C" void on_interrupt(int) {
   if (interrupted.exchange(true)) {  // a second Ctrl-C: stop now (files are written atomically), gnuplot too
-    if (const int group = report::running_group.load(); group > 0) ::kill(-group, SIGKILL);
+    report::kill_running_groups();
     std::_Exit(130);
   }
 }
@@ -271,13 +272,15 @@ struct RunArgs {
   std::string cache_dir;
   bool cache_dir_given = false;
   double max_evaluations = 1e11;
-  bool no_cache = false, rerun = false, quiet = false, no_report = false;
+  bool no_cache = false, rerun = false, quiet = false, no_report = false, png = false;
+  std::vector<double> accuracy;  ///< --accuracy: the targets of "which method for which accuracy"
 };
 
 struct ReportArgs {
   std::string results = "results";
   std::string out;
-  bool no_plots = false;
+  bool no_plots = false, png = false;
+  std::vector<double> accuracy;
   std::string gnuplot = "gnuplot";
   double gnuplot_timeout = 60;
   bool out_given = false;
@@ -292,6 +295,8 @@ report::Outcome render_report(const ReportArgs& a, const std::filesystem::path& 
   o.out = staged;
   o.shown_results = shown;
   o.plots = !a.no_plots;
+  o.png = a.png;
+  o.accuracy = a.accuracy;
   o.gnuplot = a.gnuplot;
   o.gnuplot_timeout = std::chrono::milliseconds(static_cast<long>(1000 * a.gnuplot_timeout));
   o.interrupted = &interrupted;
@@ -313,7 +318,8 @@ int run_report(const ReportArgs& a, bool quiet = false) {
   (void)report::load(a.results);  // a missing or malformed results file is an error before anything is staged
   (void)report::load_bench(a.results);
   study::StagedFolder staged(out);
-  staged.carry_forward({"REPORT.md", "plots"}, stop_if_interrupted);
+  const auto generated = report::generated_entries();
+  staged.carry_forward({generated.begin(), generated.end()}, stop_if_interrupted);
   // Read from the results folder itself, also when it is the output: messages name the user's files, not copies.
   const report::Outcome r = render_report(a, a.results, staged.path(), a.results);
   staged.publish();
@@ -366,7 +372,7 @@ int run_bench(const BenchArgs& a) {
 /// The --methods files, each checked against the shipped library's ids (a user's table may not silently replace one).
 study::tables::Library user_methods(const std::vector<std::string>& files) {
   study::tables::Library lib;
-  for (const auto& f : files) lib.add_file(f);
+  for (const auto& f : files) lib.add_file(f, study::spec_keys());  // a spec holding tables is a methods file too
   for (const auto* m : lib.methods())
     if (const auto* shipped = study::tables::shipped_library().find(m->table->id))
       throw study::tables::TableError(m->origin + ": methods." + m->table->id + ": also a shipped method (" + shipped->origin +
@@ -517,10 +523,13 @@ int run_study(const RunArgs& a) {
   std::optional<report::Outcome> rendered;
   try {
     study::write_results(staged.path(), results, meta);
-    staged.carry_forward({"results.json", "REPORT.md", "plots"}, stop_if_interrupted);
+    auto replaced = report::generated_entries();
+    replaced.push_back("results.json");
+    staged.carry_forward({replaced.begin(), replaced.end()}, stop_if_interrupted);
     if (!a.no_report) {
       ReportArgs rep;
       rep.results = a.out;
+      rep.png = a.png, rep.accuracy = a.accuracy;
       rendered = render_report(rep, staged.path(), staged.path(), a.out);
     }
     staged.publish();
@@ -565,6 +574,16 @@ int run_study(const RunArgs& a) {
     std::cout << "\n";
   }
   if (rendered) print_report(*rendered, a.out, a.quiet);
+  if (!a.quiet) {  // the answer to "which method for my accuracy", from the results just written
+    const report::Results written = report::load(a.out);
+    std::vector<double> targets = a.accuracy;
+    std::sort(targets.begin(), targets.end(), std::greater<>());
+    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+    if (const std::string lines = report::accuracy_lines(written, report::summary_targets(targets, written)); !lines.empty())
+      std::cout << "cheapest method to each accuracy (force evaluations, interpolated on its own runs; REPORT.md has wall time and "
+                   "more):\n"
+                << lines;
+  }
   return EXIT_SUCCESS;
 }
 
@@ -663,7 +682,7 @@ int run_method(const std::vector<std::string>& args) {
     } else if (const auto* m = study::tables::shipped_library().find(arg)) {
       std::cout << study::tables::describe(*m) << "\n";
     } else if (std::filesystem::exists(arg)) {
-      const study::tables::Library file = study::tables::read_methods_file(arg);  // alive while its methods are printed
+      const study::tables::Library file = study::tables::read_methods_file(arg, study::spec_keys());  // alive while its methods are printed
       for (const auto* x : file.methods()) std::cout << study::tables::describe(*x) << "\n";
     } else {
       std::vector<std::string> ids = study::tables::shipped_library().ids();
@@ -681,6 +700,13 @@ static int study_main(int argc, char** argv) {
   // CLI::Range lets NaN through (every comparison with it is false): each number option is checked finite too.
   const CLI::Validator finite([](std::string& x) { return std::isfinite(std::strtod(x.c_str(), nullptr)) ? "" : "must be a finite number"; },
                               "FINITE");
+  // An accuracy target: a relative error strictly between 0 and 1.
+  const CLI::Validator accuracy_target(
+      [](std::string& x) {
+        const double v = std::strtod(x.c_str(), nullptr);
+        return std::isfinite(v) && v > 0 && v < 1 ? "" : "an accuracy is a relative error between 0 and 1, e.g. 1e-8";
+      },
+      "ACCURACY");
   CLI::App app{"study: measure how accurate ODE integrators really are (orders, energy drift, cost) against "
                "high-precision references"};
   app.require_subcommand(1);
@@ -724,6 +750,10 @@ static int study_main(int argc, char** argv) {
                    "from the cache); a cached run is the same bytes, its wall time is always measured again");
   runcmd->add_flag("--quiet,-q", run.quiet, "no progress and no summary");
   runcmd->add_flag("--no-report", run.no_report, "do not render REPORT.md and the plots at the end");
+  runcmd->add_option("--accuracy", run.accuracy, "a relative global error to say which method reaches at the least cost "
+                                                 "(repeatable; default: the decades from 1e-3 down to the smallest error reached)")
+      ->check(accuracy_target);
+  runcmd->add_flag("--png", run.png, "draw a PNG beside each SVG plot (three times gnuplot's work)");
 
   ReportArgs rep;
   auto* repcmd = app.add_subcommand("report", "render REPORT.md and the plots (gnuplot: SVG, PNG, with their .gp scripts "
@@ -731,6 +761,11 @@ static int study_main(int argc, char** argv) {
   repcmd->add_option("results", rep.results, "results directory holding results.json (default: results)");
   repcmd->add_option("--out,-o", rep.out, "where REPORT.md and plots/ go (default: the results directory)");
   repcmd->add_flag("--no-plots", rep.no_plots, "write the plot data and scripts but do not run gnuplot");
+  repcmd->add_option("--accuracy", rep.accuracy, "a relative global error to say which method reaches at the least cost, "
+                                                 "interpolated on each method's own runs (repeatable, e.g. --accuracy 1e-8; "
+                                                 "default: the decades from 1e-3 down to the smallest error reached)")
+      ->check(accuracy_target);
+  repcmd->add_flag("--png", rep.png, "draw a PNG beside each SVG plot (three times gnuplot's work)");
   repcmd->add_option("--gnuplot", rep.gnuplot, "the gnuplot program: a name on PATH or a path, started without a shell "
                                                "(default: gnuplot)");
   repcmd->add_option("--gnuplot-timeout", rep.gnuplot_timeout, "seconds one plot may take before gnuplot is stopped and the "

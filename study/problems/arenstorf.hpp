@@ -27,6 +27,8 @@ class Arenstorf {
   static constexpr std::string_view id = "arenstorf";
   static constexpr std::string_view summary = "restricted three-body problem, Arenstorf's periodic orbit (velocity-dependent, closes after T)";
   static constexpr std::string_view source = "Arenstorf (1963); Hairer, Norsett, Wanner, Solving ODEs I, §II.0";
+  /// Units of time and of positions ("" dimensionless), for the report's axes: dimensionless: the Earth-Moon distance and the rotating frame's time.
+  static constexpr std::string_view time_unit = "", length_unit = "";
   static constexpr std::size_t dim = 2, space_dim = 2, bodies = 1;
   static constexpr bool has_exact = false, has_angular_momentum = false, has_linear_momentum = false;
   /// conservative: the Jacobi integral is a first integral; not bounded: its level set here is not compact.

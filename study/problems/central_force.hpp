@@ -19,6 +19,8 @@ class CentralForce : public CentralBody<Real> {
   static constexpr std::string_view id = "central-force";
   static constexpr std::string_view summary = "seed 000: body around a fixed centre, G = 1500, from (70, 60) at (0, 1) (exact)";
   static constexpr std::string_view source = "seed 000_289fd1c3203b64c7.txt";
+  /// Units of time and of positions ("" dimensionless), for the report's axes: the seed's game units: one step per frame, positions in pixels.
+  static constexpr std::string_view time_unit = "frames", length_unit = "px";
   static constexpr std::array<ParamInfo, 5> params{{{"G", "1500", "strength G of a = G r^ / r^2, > 0"},
                                                     {"x", "70", "initial x relative to the centre"},
                                                     {"y", "60", "initial y relative to the centre"},

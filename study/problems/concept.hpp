@@ -27,6 +27,8 @@
 ///   std::array<Real, 3> angular_momentum(const State&) const;   when has_angular_momentum: its drift is reported
 ///   void jacobian(const Vec& q, const Vec& v, ode::Jacobian<Real, dim>& dadq, ode::Jacobian<Real, dim>& dadv) const;
 ///                                                     the implicit methods' Newton matrix (else finite differences)
+///   static constexpr std::string_view time_unit, length_unit;   the units of t and q for the report's axes ("s",
+///                                                     "m", "days", "AU", "rad"; "" or absent: dimensionless)
 
 #include <array>
 #include <concepts>

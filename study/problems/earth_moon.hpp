@@ -24,6 +24,8 @@ class EarthMoon {
   static constexpr std::string_view id = "earth-moon";
   static constexpr std::string_view summary = "seed 002: Earth and Moon in the plane, SI units (exact two-body)";
   static constexpr std::string_view source = "seed 002_f9bd3397a803d23e.txt";
+  /// Units of time and of positions ("" dimensionless), for the report's axes: SI units.
+  static constexpr std::string_view time_unit = "s", length_unit = "m";
   static constexpr std::size_t dim = 4, space_dim = 2, bodies = 2;
   static constexpr bool has_exact = true, has_angular_momentum = true, has_linear_momentum = true;
   /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep

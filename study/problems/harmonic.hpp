@@ -22,6 +22,8 @@ class Harmonic {
   static constexpr std::string_view id = "harmonic";
   static constexpr std::string_view summary = "harmonic oscillator x'' = -omega^2 x (exact)";
   static constexpr std::string_view source = "Hairer, Lubich, Wanner, Geometric Numerical Integration, §I.1";
+  /// Units of time and of positions ("" dimensionless), for the report's axes: dimensionless.
+  static constexpr std::string_view time_unit = "", length_unit = "";
   static constexpr std::size_t dim = 1, space_dim = 1, bodies = 1;
   static constexpr bool has_exact = true, has_angular_momentum = false, has_linear_momentum = false;
   /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep

@@ -25,6 +25,8 @@ class HenonHeiles {
   static constexpr std::string_view id = "henon-heiles";
   static constexpr std::string_view summary = "Henon-Heiles potential at energy H (no exact solution)";
   static constexpr std::string_view source = "Henon & Heiles, Astron. J. 69 (1964) 73; GNI §I.3";
+  /// Units of time and of positions ("" dimensionless), for the report's axes: dimensionless.
+  static constexpr std::string_view time_unit = "", length_unit = "";
   static constexpr std::size_t dim = 2, space_dim = 2, bodies = 1;
   static constexpr bool has_exact = false, has_angular_momentum = false, has_linear_momentum = false;
   /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep

@@ -17,6 +17,8 @@ class Kepler : public CentralBody<Real> {
   static constexpr std::string_view id = "kepler";
   static constexpr std::string_view summary = "Kepler orbit, mu = 1, eccentricity e, period 2 pi (exact)";
   static constexpr std::string_view source = "Hairer, Lubich, Wanner, Geometric Numerical Integration, §I.2.3";
+  /// Units of time and of positions ("" dimensionless), for the report's axes: dimensionless (G M = 1).
+  static constexpr std::string_view time_unit = "", length_unit = "";
   static constexpr std::array<ParamInfo, 1> params{{{"e", "0.6", "eccentricity, 0 <= e < 1"}}};
 
   explicit Kepler(const ParamValues& values = {}) : Kepler(read(values)) {}

@@ -20,6 +20,8 @@ class OuterSolarSystem {
   static constexpr std::string_view id = "outer-solar-system";
   static constexpr std::string_view summary = "Sun, Jupiter, Saturn, Uranus, Neptune, Pluto (GNI §I.2.4; AU, days)";
   static constexpr std::string_view source = "Hairer, Lubich, Wanner, Geometric Numerical Integration, §I.2.4, Table 2.1";
+  /// Units of time and of positions ("" dimensionless), for the report's axes: GNI Table I.2.1: astronomical units and Earth days.
+  static constexpr std::string_view time_unit = "days", length_unit = "AU";
   static constexpr std::size_t dim = 18, space_dim = 3, bodies = 6;
   static constexpr bool has_exact = false, has_angular_momentum = true, has_linear_momentum = true;
   /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep

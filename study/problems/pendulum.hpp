@@ -24,6 +24,8 @@ class Pendulum {
   static constexpr std::string_view id = "pendulum";
   static constexpr std::string_view summary = "pendulum theta'' = -omega0^2 sin(theta) from rest at amplitude theta0 (exact, Jacobi elliptic)";
   static constexpr std::string_view source = "Lawden, Elliptic Functions and Applications, §5.2";
+  /// Units of time and of positions ("" dimensionless), for the report's axes: the angle in radians; time in units of 1/omega0.
+  static constexpr std::string_view time_unit = "", length_unit = "rad";
   static constexpr std::size_t dim = 1, space_dim = 1, bodies = 1;
   static constexpr bool has_exact = true, has_angular_momentum = false, has_linear_momentum = false;
   /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep

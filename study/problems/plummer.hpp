@@ -33,6 +33,8 @@ class Plummer {
   static constexpr std::string_view id = "plummer";
   static constexpr std::string_view summary = "softened N-body cluster sampled from a Plummer sphere (n bodies, fixed seed)";
   static constexpr std::string_view source = "Aarseth, Henon & Wielen, A&A 37 (1974) 183; Aarseth (2003) §2";
+  /// Units of time and of positions ("" dimensionless), for the report's axes: Henon units (G = M = 1, E = -1/4).
+  static constexpr std::string_view time_unit = "", length_unit = "";
   static constexpr std::size_t dim = 3 * max_bodies, space_dim = 3, bodies = max_bodies;
   static constexpr bool has_exact = false, has_angular_momentum = true, has_linear_momentum = true;
   /// conservative: the energy is a first integral; not bounded: a body may escape (no compact energy surface).

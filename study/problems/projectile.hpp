@@ -20,6 +20,8 @@ class Projectile {
   static constexpr std::string_view id = "projectile";
   static constexpr std::string_view summary = "seed 001: particle under constant gravity g (exact)";
   static constexpr std::string_view source = "seed 001_6acc8ac4a7803fd3.txt";
+  /// Units of time and of positions ("" dimensionless), for the report's axes: SI units.
+  static constexpr std::string_view time_unit = "s", length_unit = "m";
   static constexpr std::size_t dim = 2, space_dim = 2, bodies = 1;
   static constexpr bool has_exact = true, has_angular_momentum = false, has_linear_momentum = false;
   /// conservative: the energy is a first integral; bounded: its level sets are compact (symplectic methods then keep

@@ -543,7 +543,8 @@ void reject_other_keys(const Document& doc, const toml::table& root, const std::
   for (auto&& [key, value] : root) {
     const std::string k(key.str());
     if (std::find(allowed.begin(), allowed.end(), k) == allowed.end())
-      throw TableError(doc.where(&value) + ": " + k + ": a methods file holds [methods.ID] tables only" + did_you_mean(k, allowed));
+      throw TableError(doc.where(&value) + ": " + k + (allowed.size() > 2 ? ": neither a [methods.ID] table nor a spec's key" : ": a methods file holds [methods.ID] tables only") +
+                       did_you_mean(k, allowed));
   }
 }
 
@@ -598,12 +599,25 @@ std::vector<std::string> Library::ids_with_bases(const Library* shipped, const L
   return ids;
 }
 
-void Library::add_file(const std::filesystem::path& file) {
+void Library::add_file(const std::filesystem::path& file, const std::vector<std::string>& spec_keys) {
   const std::string text = read_text(file);
   const toml::table root = parse(text, file);
-  reject_other_keys(Document(file, text), root, {"methods"});
+  std::vector<std::string> allowed = spec_keys;
+  allowed.push_back("methods");
+  reject_other_keys(Document(file, text), root, allowed);
   const toml::table* methods = root["methods"].as_table();
-  if (!methods || methods->empty()) throw TableError(file.string() + ": no [methods.ID] table in this file");
+  if (!methods || methods->empty()) {
+    // Say what the file holds instead: a spec without tables is the usual mix-up.
+    std::vector<std::string> keys;
+    for (auto&& [key, value] : root) keys.emplace_back(key.str());
+    const bool spec = root.contains("problem") || root.contains("integrators");
+    throw TableError(file.string() + ": no [methods.ID] table in this file" +
+                     (keys.empty() ? std::string(" (it is empty)")
+                      : spec ? " (it is a study spec, with " + join(keys) + ": `study run " + file.string() +
+                                   "` runs it; a method table starts with a line [methods.ID])"
+                             : " (it holds " + join(keys) + ")") +
+                     "; see README, \"Study your own method\"");
+  }
   add_document(root, text, file);
 }
 
@@ -651,9 +665,9 @@ const Library& shipped_library() {
   return library;
 }
 
-Library read_methods_file(const std::filesystem::path& file) {
+Library read_methods_file(const std::filesystem::path& file, const std::vector<std::string>& spec_keys) {
   Library l;
-  l.add_file(file);
+  l.add_file(file, spec_keys);
   return l;
 }
 

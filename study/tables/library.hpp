@@ -54,8 +54,9 @@ struct Method {
 /// Methods by id: the shipped library, --methods files, a spec's own tables.
 class Library {
  public:
-  /// Every [methods.ID] table of a TOML file (a methods file; any other top-level key is an error).
-  void add_file(const std::filesystem::path& file);
+  /// Every [methods.ID] table of a TOML file: a methods file, or a spec holding tables when `spec_keys` lists the
+  /// spec's keys (which are then skipped); any other top-level key is an error, and so is a file without a table.
+  void add_file(const std::filesystem::path& file, const std::vector<std::string>& spec_keys = {});
   /// The [methods] tables of an already parsed document (a spec); `text` is its source, for the digits of numbers.
   /// A composition may name as its base a method of this library, of `also` (a spec's --methods files), of the
   /// shipped library or a built-in's table.
@@ -81,8 +82,9 @@ const Library& shipped_library();
 /// their predicted order, symplecticity and symmetry, which a test holds equal to what each declares.
 const std::map<std::string, Method>& builtin_tables();
 
-/// Reads one methods file on its own (for `study method FILE`), without the shipped library's ids.
-Library read_methods_file(const std::filesystem::path& file);
+/// Reads one methods file on its own (for `study method FILE`), without the shipped library's ids; with
+/// `spec_keys`, a spec holding [methods.ID] tables is read too (its other keys skipped).
+Library read_methods_file(const std::filesystem::path& file, const std::vector<std::string>& spec_keys = {});
 
 /// One line per fact for `study method`: kind, stages, evaluations, predicted order and its condition, flags.
 std::string describe(const Method& m);

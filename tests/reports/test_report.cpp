@@ -35,52 +35,75 @@ report::Options options(const fs::path& results, const fs::path& out) {
 
 }  // namespace
 
-TEST_CASE("a results file renders to a report with its sections and well-formed plots", "[report]") {
+TEST_CASE("a results file renders to a one-screen summary, a page per study opening with its verdicts, and readable plots",
+          "[report]") {
   testing::TempDir dir("report-sections");
   const auto outcome = report::render(options(fixture, dir.path));
   const std::string md = testing::read_file(outcome.markdown);
-  for (const char* section : {"# Integrator accuracy report", "## Summary: which integrator for what", "## Contents",
-                              "## Fixture: pendulum", "### Orders (observed, expected)",
-                              "### Error, energy and cost at the finest step that ended well", "### Time reversal",
-                              "### Long energy run", "## Fixture: harmonic stability", "### Linear stability on the harmonic oscillator",
-                              "## Run metadata and reference certification"})
+  for (const char* section : {"# Integrator accuracy report", "## Verdicts", "## Which method for which accuracy"})
     CHECK_THAT(md, Catch::Contains(section));
-  // Numbers come from the results: rk4's fitted global order, leapfrog's stability limit against its theory,
-  // the reference's bound.
-  CHECK_THAT(md, Catch::Contains("| rk4 | 3.92 (4) pass | 4.02 (4) pass | 4.99 (5) pass |"));
-  CHECK_THAT(md, Catch::Contains("| leapfrog | 2.0000 | 2.0000 |"));
-  CHECK_THAT(md, Catch::Contains("| euler | 0.2 | ok | 2.55e+00 | 1.22 [1.12, 1.33] |"));  // growth exponent and its interval
-  CHECK_THAT(md, Catch::Contains("| implicit-midpoint | 10.0000 | unbounded |"));  // A-stable: Newton solves every step
-  CHECK_THAT(md, Catch::Contains("| fixture | pendulum | 1.00e-28 | 6.38e-28 |"));
+  // The summary links each study's page and says what the gate says of it.
+  CHECK_THAT(md, Catch::Contains("| [Fixture: pendulum](fixture/REPORT.md) | `pendulum` |"));
+  CHECK_THAT(md, Catch::Contains("](fixture/REPORT.md#accuracy) |"));
+  const std::string page = testing::read_file(dir.path / "fixture" / "REPORT.md");
+  // The page opens with its verdicts, then the answer, then the evidence.
+  const auto verdicts = page.find("## Verdicts"), answer = page.find("## Which method for which accuracy"),
+             orders = page.find("## Convergence: observed against expected orders");
+  CHECK(verdicts != std::string::npos);
+  CHECK(verdicts < answer);
+  CHECK(answer < orders);
+  for (const char* section : {"## Error, energy and cost at the finest step that ended well", "## Time reversal", "## Long energy run",
+                              "[← summary](../REPORT.md)"})
+    CHECK_THAT(page, Catch::Contains(section));
+  // Numbers come from the results: rk4's fitted orders, the growth exponent, leapfrog's stability limit, the bound.
+  CHECK_THAT(page, Catch::Contains("| rk4 | 3.92 (4) pass | 4.02 (4) pass | 4.99 (5) pass |"));
+  CHECK_THAT(page, Catch::Contains("| euler | 0.2 | ok | 2.55e+00 | 1.22 [1.12, 1.33] |"));  // growth exponent and its interval
+  CHECK_THAT(page, Catch::Contains("certified error bound 6.38e-28"));
+  CHECK_THAT(page, Catch::Contains("| rk4 | explicit Runge–Kutta | pass | pass |"));  // the gate's verdicts; family from schema 2
+  CHECK_THAT(page, Catch::Contains("| velocity-verlet | splitting and composition |"));
+  const std::string stability = testing::read_file(dir.path / "fixture-stability" / "REPORT.md");
+  CHECK_THAT(stability, Catch::Contains("## Linear stability on the harmonic oscillator"));
+  CHECK_THAT(stability, Catch::Contains("| leapfrog | 2.0000 | 2.0000 |"));
+  CHECK_THAT(stability, Catch::Contains("| implicit-midpoint | 10.0000 | unbounded |"));  // A-stable: Newton solves every step
   // A '|' inside a cell is escaped: the table keeps its columns.
-  CHECK_THAT(md, Catch::Contains("\\|1 + i omega h\\| > 1"));
+  CHECK_THAT(stability, Catch::Contains("\\|1 + i omega h\\| > 1"));
   REQUIRE(outcome.missing.empty());
-  // Convergence (global, max, local), reversal, work-precision, energy against time (linear), long energy
-  // (log-log), phase portrait, stability against theory.
+  // Convergence (global, max, local), reversal, work-precision (evaluations and time), energy (against dt and
+  // against time, log axes), long energy (log-log), phase portrait, stability against theory.
   const std::vector<std::string> expected{"fixture-global", "fixture-max", "fixture-local", "fixture-reversal", "fixture-work",
-                                          "fixture-energy", "fixture-energy-long", "fixture-trajectory", "fixture-stability-stability"};
+                                          "fixture-work-time", "fixture-energy-dt", "fixture-energy", "fixture-energy-long",
+                                          "fixture-trajectory", "fixture-stability-stability"};
   CHECK(std::set<std::string>(outcome.plots.begin(), outcome.plots.end()) == std::set<std::string>(expected.begin(), expected.end()));
   for (const auto& name : outcome.plots) {
     const std::string svg = testing::read_file(dir.path / "plots" / (name + ".svg"));
     CHECK(svg.rfind("<?xml", 0) == 0);
     CHECK(svg.find("<svg") != std::string::npos);
     CHECK(svg.find("</svg>") != std::string::npos);
-    CHECK(testing::read_file(dir.path / "plots" / (name + ".png")).substr(1, 3) == "PNG");
+    CHECK_FALSE(fs::exists(dir.path / "plots" / (name + ".png")));  // PNG only when asked (--png)
     CHECK(fs::exists(dir.path / "plots" / (name + ".gp")));   // kept for restyling
     CHECK(fs::exists(dir.path / "plots" / (name + ".dat")));
-    CHECK_THAT(md, Catch::Contains("(plots/" + name + ".svg)"));
+    const std::string& where = name == "fixture-stability-stability" ? stability : page;
+    CHECK_THAT(where, Catch::Contains("(../plots/" + name + ".svg)"));
   }
   for (const auto& e : fs::recursive_directory_iterator(dir.path)) CHECK(e.path().filename().string()[0] != '.');
+}
+
+TEST_CASE("with png a PNG is drawn beside each SVG", "[report]") {
+  testing::TempDir dir("report-png");
+  auto o = options(fixture, dir.path);
+  o.png = true;
+  const auto outcome = report::render(o);
+  REQUIRE(outcome.missing.empty());
+  for (const auto& name : outcome.plots) CHECK(testing::read_file(dir.path / "plots" / (name + ".png")).substr(1, 3) == "PNG");
 }
 
 TEST_CASE("the same results give byte-identical reports", "[report]") {
   testing::TempDir a("report-same-a"), b("report-same-b");
   report::render(options(fixture, a.path));
   report::render(options(fixture, b.path));
-  CHECK(testing::read_file(a.path / "REPORT.md") == testing::read_file(b.path / "REPORT.md"));
-  for (const auto& e : fs::directory_iterator(a.path / "plots"))
-    if (e.path().extension() != ".png")  // PNG bytes may carry library metadata; the SVG, data and scripts must not
-      CHECK(testing::read_file(e.path()) == testing::read_file(b.path / "plots" / e.path().filename()));
+  for (const char* page : {"REPORT.md", "fixture/REPORT.md", "fixture-stability/REPORT.md"})
+    CHECK(testing::read_file(a.path / page) == testing::read_file(b.path / page));
+  for (const auto& e : fs::directory_iterator(a.path / "plots")) CHECK(testing::read_file(e.path()) == testing::read_file(b.path / "plots" / e.path().filename()));
 }
 
 TEST_CASE("without gnuplot the Markdown is still written and says which plots are missing", "[report]") {
@@ -89,13 +112,13 @@ TEST_CASE("without gnuplot the Markdown is still written and says which plots ar
   o.gnuplot = "/nonexistent/gnuplot";
   const auto outcome = report::render(o);
   CHECK(outcome.plots.empty());
-  CHECK(outcome.missing.size() == 9);
+  CHECK(outcome.missing.size() == 11);
   CHECK_THAT(outcome.problem, Catch::Contains("cannot run gnuplot ('/nonexistent/gnuplot': cannot start") &&
                                   Catch::Contains("apt-get install gnuplot-nox"));
   const std::string md = testing::read_file(outcome.markdown);
-  CHECK_THAT(md, Catch::Contains("9 plot(s) missing"));
-  CHECK_THAT(md, !Catch::Contains("![", Catch::CaseSensitive::Yes));  // no links to pictures that are not there
-  CHECK_THAT(md, Catch::Contains("### Orders"));
+  CHECK_THAT(md, Catch::Contains("11 plot(s) missing"));
+  for (const auto& page : outcome.pages) CHECK_THAT(testing::read_file(page), !Catch::Contains("![", Catch::CaseSensitive::Yes));  // no links to pictures that are not there
+  CHECK_THAT(testing::read_file(dir.path / "fixture" / "REPORT.md"), Catch::Contains("## Convergence"));
   CHECK(fs::exists(dir.path / "plots" / "fixture-global.gp"));
 }
 
@@ -111,13 +134,14 @@ TEST_CASE("order cells show the verdict of results.json and undetermined ones sa
   fs::copy(fixture / "fixture", dir.path / "fixture");
   auto o = options(dir.path, dir.path);
   o.plots = false;
-  const std::string md = testing::read_file(report::render(o).markdown);
+  report::render(o);
+  const std::string md = testing::read_file(dir.path / "fixture" / "REPORT.md");
   CHECK_THAT(md, Catch::Contains("| rk4 | 3.92 (4) undetermined | 4.02 (4) pass | 4.99 (5) **FAIL** |"));
   CHECK_THAT(md, Catch::Contains("- rk4, global: slopes still move; to decide: extend the sweep below dt 0.006\n"));
   CHECK_THAT(md, !Catch::Contains("- rk4, max:"));
 }
 
-TEST_CASE("an automatic sweep is reported per integrator: its runs, step sizes and why it stopped", "[report][auto]") {
+TEST_CASE("each sweep says where it ended: its runs, step sizes, smallest error and why it stopped", "[report][auto]") {
   testing::TempDir dir("report-sweeps");
   nlohmann::json doc = nlohmann::json::parse(testing::read_file(fixture / "results.json"));
   doc["studies"][0]["sweeps"] = nlohmann::json::array(
@@ -127,9 +151,11 @@ TEST_CASE("an automatic sweep is reported per integrator: its runs, step sizes a
   fs::copy(fixture / "fixture", dir.path / "fixture");
   auto o = options(dir.path, dir.path);
   o.plots = false;
-  const std::string md = testing::read_file(report::render(o).markdown);
-  CHECK_THAT(md, Catch::Contains("| rk4 | 4 | 0.5–0.0625 | every order is decided (global pass) |"));
-  CHECK_THAT(md, !Catch::Contains("| euler | 2 |"));  // a fixed sweep is the spec's: nothing to explain
+  report::render(o);
+  const std::string md = testing::read_file(dir.path / "fixture" / "REPORT.md");
+  // The smallest error of each one's runs in the fixture (read off results.json: rk4 1.1645e-11, euler 8.985e-03).
+  CHECK_THAT(md, Catch::Contains("| rk4 | 4 | 0.5–0.0625 | 1.16e-11 | every order is decided (global pass) |"));
+  CHECK_THAT(md, Catch::Contains("| euler | 2 | 0.2–0.1 | 8.99e-03 | the spec's step sizes |"));
 }
 
 TEST_CASE("missing or malformed results get clear errors", "[report]") {
@@ -179,7 +205,7 @@ TEST_CASE("impossible values in results are refused, naming the field: the gate 
              Contains("runs[0].integrator: 'ghost' is not one of the study's integrators"));
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["orders"][0]["integrator"] = "ghost"; }),
              Contains("orders[0].integrator: 'ghost' is not one of the study's integrators"));
-  CHECK_THAT(error_after([](auto& d) { d["schema_version"] = 3; }), Contains("schema_version: 3: this study reads versions 2 to 2"));
+  CHECK_THAT(error_after([](auto& d) { d["schema_version"] = 4; }), Contains("schema_version: 4: this study reads versions 2 to 3"));
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["substeps"] = 0; }),  // unsigned in nlohmann: the lower bound too
              Contains("runs[0].substeps: must be a whole number from 1 to 1000000"));
   // 2^53 + 1 is no double: compared as the integer written, it is out of range (as a double it passed as 2^53).
@@ -298,7 +324,9 @@ std::string report_with_bench(const nlohmann::json& bench) {
   if (!bench.is_null()) std::ofstream(dir.path / "bench.json") << bench.dump(2);
   auto o = options(dir.path, dir.path);
   o.plots = false;
-  return testing::read_file(report::render(o).markdown);
+  const auto outcome = report::render(o);
+  // The summary links the bench page, which holds the tables: both returned, summary first.
+  return testing::read_file(outcome.markdown) + testing::read_file(dir.path / "BENCH.md");
 }
 }  // namespace
 
@@ -306,13 +334,12 @@ TEST_CASE("bench.json renders as the time-per-step section, its goals computed f
   using Catch::Contains;
   SECTION("absent: the report says how to add it") {
     const std::string md = report_with_bench(nullptr);
-    CHECK_THAT(md, !Contains("## Time per step against Boost.Odeint"));
-    CHECK_THAT(md, Contains("time per step against Boost.Odeint: not measured (`study bench --out"));
+    CHECK_THAT(md, !Contains("BENCH.md"));
+    CHECK_THAT(md, Contains("Time per step against Boost.Odeint: not measured (`study bench --out"));
   }
   SECTION("ours faster on both pairs") {
     const std::string md = report_with_bench(bench_doc(35.0));
-    CHECK_THAT(md, Contains("- [Time per step against Boost.Odeint](#performance)"));
-    CHECK_THAT(md, Contains("## Time per step against Boost.Odeint"));
+    CHECK_THAT(md, Contains("# Time per step against Boost.Odeint"));
     CHECK_THAT(md, Contains("1 pair, all agreeing"));
     CHECK_THAT(md, Contains("| rk4 | 35.00 | 0.5 % | 4.000 | 0.62 | `runge_kutta4` | 36.00 | **0.97** |"));
     CHECK_THAT(md, Contains("| yoshida4 | 49.50 | 0.5 % | 3.000 | 1.18 | `symplectic_rkn_sb3a_mclachlan` | 99.00 | **0.50** |"));

@@ -22,11 +22,12 @@ grep -q "bench: 22/22 timings (100%)" "$tmp/stderr" || fail "no progress line: $
 grep -q '"problem": "kepler"' "$tmp/res/bench.json" || fail "bench.json lacks kepler"
 grep -q '"odeint_ratio"' "$tmp/res/bench.json" || fail "bench.json lacks the ratios"
 grep -q "6 pairs, all agreeing" "$tmp/stdout" || fail "no table on stdout: $(cat "$tmp/stdout")"
-grep -q "^| a coefficient table / its built-in ≤ 1.2 | [0-3] of 3 pairs |" "$tmp/res/REPORT.md" || fail "REPORT.md lacks the tables' goal"
-grep -q "^| yoshida4 | [0-9.]* | .* | \*\*[0-9.]*\*\* |$" "$tmp/res/REPORT.md" || fail "REPORT.md lacks yoshida4's table row"
-grep -q "^| rk4 | .* | \`runge_kutta4\` | .* | \*\*[0-9.]*\*\* |$" "$tmp/res/REPORT.md" || fail "REPORT.md lacks the rk4 row"
-grep -q "## Time per step against Boost.Odeint" "$tmp/res/REPORT.md" || fail "REPORT.md lacks the section"
-! grep -q "^### harmonic" "$tmp/res/REPORT.md" || fail "a problem filtered out still has a table"
+grep -q "^| a coefficient table / its built-in ≤ 1.2 | [0-3] of 3 pairs |" "$tmp/res/BENCH.md" || fail "BENCH.md lacks the tables' goal"
+grep -q "^| yoshida4 | [0-9.]* | .* | \*\*[0-9.]*\*\* |$" "$tmp/res/BENCH.md" || fail "BENCH.md lacks yoshida4's table row"
+grep -q "^| rk4 | .* | \`runge_kutta4\` | .* | \*\*[0-9.]*\*\* |$" "$tmp/res/BENCH.md" || fail "BENCH.md lacks the rk4 row"
+grep -q "# Time per step against Boost.Odeint" "$tmp/res/BENCH.md" || fail "BENCH.md lacks its heading"
+grep -qF "[BENCH.md](BENCH.md)" "$tmp/res/REPORT.md" || fail "REPORT.md does not link BENCH.md"
+! grep -q "^### harmonic" "$tmp/res/BENCH.md" || fail "a problem filtered out still has a table"
 ok
 
 # Without results.json: bench.json is written and the user is told what the report needs.

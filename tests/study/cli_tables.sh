@@ -57,8 +57,8 @@ grep -q "^  ruth3  *global *\(pass\|undetermined\)" "$tmp/cli.out" || fail "ruth
 grep -q '"predicted": {' "$tmp/cli/results.json" && grep -q '"table": ".*mine.toml:1"' "$tmp/cli/results.json" ||
   fail "results.json lacks the tables' predictions"
 "$study" report "$tmp/cli" --no-plots > /dev/null 2>&1
-grep -Eq '^\| my-rk3 \| `.*mine.toml:9` \| 3 \| 3 \| (2\.9[0-9]|3\.0[0-9]) \|' "$tmp/cli/REPORT.md" ||
-  fail "REPORT.md lacks the table methods' orders: $(grep -A5 'coefficient tables' "$tmp/cli/REPORT.md")"
+grep -Eq '^\| my-rk3 \| `.*mine.toml:9` \| 3 \| 3 \| (2\.9[0-9]|3\.0[0-9]) \|' "$tmp/cli/kepler/REPORT.md" ||
+  fail "the study's page lacks the table methods' orders: $(grep -A5 'coefficient tables' "$tmp/cli/kepler/REPORT.md")"
 ok
 
 # The same coefficients written otherwise are the same method: its runs come from the run cache.  Changed ones

@@ -81,7 +81,9 @@ study::StudyResult known_study(const testing::TempDir& dir) {
   first.predicted = {.order = 5, .exact_order = 4, .error_coefficient = v(), .conditions = "rooted trees (any force)",
                      .first_failing = "sum b_i c_i^5 = 1/6 (tree [t,t,t,t,t]) off by 0.01"};
   r.spec.integrators[1].declared_order = 8, r.spec.integrators[1].predicted = {};
+  first.family = "own", r.spec.integrators[1].family = "implicit";  // neither what the loader infers without it
   r.conservative = true, r.bounded = true, r.periodic = true, r.period = v();  // every flag unlike its default
+  r.time_unit = "fortnights", r.length_unit = "furlongs";
   r.position_scale = v(), r.velocity_scale = v(), r.reference_bound = v(), r.reference_tolerance = v();
   for (const auto& i : r.spec.integrators)
     for (double dt : {0.1, 0.05}) {
@@ -179,10 +181,10 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
                                                             "growth_interval", "final_rel"});
   CHECK(keys(js["stability"][0]) == std::set<std::string>{"integrator", "limit", "beyond_search", "note", "theory", "theory_basis"});
   CHECK(keys(doc["meta"]["reference"]) == std::set<std::string>{"solver"});
-  CHECK(keys(js["problem_info"]) == std::set<std::string>{"conservative", "bounded", "periodic", "period"});
+  CHECK(keys(js["problem_info"]) == std::set<std::string>{"conservative", "bounded", "periodic", "period", "time_unit", "length_unit"});
   CHECK(keys(js["integrators"][0]) == std::set<std::string>{"label", "id", "expected_global", "expected_local", "symplectic",
                                                             "symmetric", "implicit", "declared_order", "table", "source",
-                                                            "predicted"});
+                                                            "family", "predicted"});
   CHECK(keys(js["integrators"][0]["predicted"]) ==
         std::set<std::string>{"order", "exact_order", "error_coefficient", "conditions", "first_failing"});
   CHECK(js["integrators"][1]["predicted"].is_null());
@@ -213,6 +215,8 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
   CHECK(s.params == std::vector<std::pair<std::string, std::string>>{{"omega", r.spec.params.at("omega")}});
   CHECK((s.conservative && s.bounded && s.periodic));
   EQ(s.period, r.period);
+  EQ(s.time_unit, "fortnights");
+  EQ(s.length_unit, "furlongs");
   EQ(s.t_end, 2.0);
   CHECK(s.metrics == std::vector<std::string>{"energy", "global", "local", "stability"});
   EQ(s.plot_dt, 0.05);
@@ -240,6 +244,7 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
     EQ(d.declared_order, w.declared_order);
     EQ(d.table, w.table);
     EQ(d.source, w.source);
+    EQ(d.family, w.family);
     EQ(d.predicted_order, w.predicted.order);
     if (w.predicted.order > 0) {
       EQ(d.predicted_exact_order, w.predicted.exact_order);
@@ -580,7 +585,9 @@ TEST_CASE("results written before a field existed still load, the field not meas
     for (const char* key : {"steps", "diverged_t"}) e.erase(key);
   for (auto& x : js["stability"]) x.erase("beyond_search");
   for (auto& d : js["integrators"])
-    for (const char* key : {"declared_order", "table", "source", "predicted"}) d.erase(key);
+    for (const char* key : {"declared_order", "table", "source", "predicted", "family"}) d.erase(key);
+  js["problem_info"].erase("time_unit"), js["problem_info"].erase("length_unit");
+  doc["schema_version"] = 2;
   std::ofstream(file) << doc.dump();
   const report::Results res = report::load(dir.path / "out");
   const report::Study& s = res.studies.front();
@@ -598,6 +605,10 @@ TEST_CASE("results written before a field existed still load, the field not meas
   for (const auto& x : s.stability) CHECK_FALSE(x.beyond_search);
   for (const auto& d : s.declared)  // a built-in's declared order was its expected one
     CHECK((d.declared_order == d.expected_global && d.table.empty() && d.source.empty() && d.predicted_order == 0));
+  // Schema 2 has no family: it is inferred from what the method declares (rk4: explicit; leapfrog: symplectic).
+  CHECK(s.declared[0].family == "explicit-rk");
+  CHECK(s.declared[1].family == "splitting");
+  CHECK((s.time_unit.empty() && s.length_unit.empty()));
 }
 
 TEST_CASE("an output folder is published whole: old or new, the user's files kept, nothing left when abandoned",

@@ -358,6 +358,18 @@ TEST_CASE("bad method tables are refused before anything runs, naming file, line
   CHECK_THAT(err("[methods]\n"), Catch::Contains("no [methods.ID] table in this file"));
   CHECK_THAT(err("name = \"x\"\n"), Catch::Contains("m.toml:1: name: a methods file holds [methods.ID] tables only"));
   CHECK_THAT(err("[methods.x\n"), Catch::Contains("m.toml:1: not valid TOML"));
+  // A spec holding [methods.ID] tables is a methods file to `study method` and --methods (its own keys skipped);
+  // one without tables says it is a spec, and a key that is neither still gets its suggestion.
+  const std::string spec = "name = \"s\"\nproblem = \"kepler\"\nt_end = 1.0\nintegrators = [\"x\"]\ndt = \"auto\"\n";
+  const auto spec_file = dir.file("spec.toml", spec + "[methods.x]\nkind = \"runge-kutta\"\norder = 1\na = [[]]\nb = [\"1\"]\n");
+  CHECK(tables::read_methods_file(spec_file, study::spec_keys()).ids() == std::vector<std::string>{"x"});
+  CHECK_THAT(error_of([&] { tables::read_methods_file(dir.file("bare.toml", spec), study::spec_keys()); }),
+             Catch::Contains("bare.toml: no [methods.ID] table in this file (it is a study spec, with dt, integrators, name, "
+                             "problem, t_end: `study run ") && Catch::Contains("a method table starts with a line [methods.ID]"));
+  CHECK_THAT(error_of([&] { tables::read_methods_file(dir.file("typo.toml", "[method.x]\nkind = 1\n"), study::spec_keys()); }),
+             Catch::Contains("typo.toml:1: method: neither a [methods.ID] table nor a spec's key (did you mean 'methods'?)"));
+  CHECK_THAT(error_of([&] { tables::read_methods_file(dir.file("empty.toml", ""), study::spec_keys()); }),
+             Catch::Contains("empty.toml: no [methods.ID] table in this file (it is empty)"));
   CHECK_THAT(error_of([&] { tables::read_methods_file(dir.path / "missing.toml"); }), Catch::Contains("missing.toml: no such methods file"));
   CHECK_THAT(error_of([&] { tables::read_methods_file(dir.path); }), Catch::Contains("is a folder, not a methods file"));
   // Bounded size: the order conditions of a huge table would take hours.

@@ -1,0 +1,236 @@
+#include "reports/accuracy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace report {
+namespace {
+
+double run_seconds(const RunRow& r) { return r.ns_min * 1e-9 * static_cast<double>(r.steps); }
+double run_cost(const RunRow& r, bool by_time) { return by_time ? run_seconds(r) : r.force_evals; }
+/// The spread of a run's timed repeats: median / minimum - 1 (NaN when not measured).
+double run_noise(const RunRow& r) {
+  return r.ns_min > 0 && std::isfinite(r.ns_median) && std::isfinite(r.ns_min) ? r.ns_median / r.ns_min - 1 : NAN;
+}
+double worst(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::max(a, b); }
+
+/// The runs of one integrator, largest step first (the order of its sweep: cost grows along it).
+std::vector<const RunRow*> sweep_of(const Study& s, const std::string& integrator) {
+  std::vector<const RunRow*> runs;
+  for (const auto& r : s.runs)
+    if (r.integrator == integrator) runs.push_back(&r);
+  std::stable_sort(runs.begin(), runs.end(), [](const RunRow* a, const RunRow* b) { return a->dt > b->dt; });
+  return runs;
+}
+
+bool ended_well(const RunRow& r) { return r.status == "ok" && std::isfinite(r.global) && r.global >= 0; }
+
+/// The fitted global order a method may be extrapolated with: determined over >= 3 points, and judged (pass or
+/// fail: its window was asymptotic) or asymptotic; NaN otherwise.
+double extrapolation_order(const Study& s, const std::string& integrator) {
+  const OrderRow* o = find_order(s, integrator, "global");
+  if (!o || !std::isfinite(o->observed) || o->points < 3 || !(o->observed > 0.2)) return NAN;
+  if (o->verdict.empty() || o->verdict == "pass" || o->verdict == "fail" || o->asymptotic) return o->observed;
+  return NAN;
+}
+
+std::string e3(double x) { return fmt::format("{:.3g}", x); }
+
+}  // namespace
+
+double noise_floor(const Study& s, const RunRow& r) {
+  if (const OrderRow* o = find_order(s, r.integrator, "global"))
+    for (const auto& p : o->sweep)
+      if (std::abs(p[0] - r.dt) <= 1e-12 * r.dt && std::isfinite(p[2])) return p[2];
+  const double eps = std::numeric_limits<double>::epsilon();
+  const double roundoff = std::isfinite(r.roundoff) ? r.roundoff : eps * std::sqrt(static_cast<double>(std::max(1L, r.steps)));
+  return std::max(s.ref_bound, roundoff);
+}
+
+bool usable(const Study& s, const RunRow& r) {
+  return ended_well(r) && r.global > 0 && r.global <= pre_asymptotic_error && r.global > floor_factor * noise_floor(s, r) &&
+         std::isfinite(r.force_evals) && r.force_evals > 0;
+}
+
+CostToAccuracy cost_to_reach(const Study& s, const std::string& integrator, double target) {
+  CostToAccuracy c;
+  c.integrator = integrator, c.target = target;
+  const auto runs = sweep_of(s, integrator);
+  auto take = [&](const RunRow& r) {  // the cost of one run as it is
+    c.evals = r.force_evals, c.seconds = run_seconds(r), c.dt = r.dt, c.noise = run_noise(r);
+  };
+  // From run a to the step a.dt * dt_factor: the cost grows as 1/dt (N steps of exactly t_end/N).
+  auto along = [&](const RunRow& a, double dt_factor, double noise) {
+    c.evals = a.force_evals / dt_factor, c.seconds = run_seconds(a) / dt_factor, c.dt = a.dt * dt_factor;
+    c.noise = noise;
+  };
+  const double p = extrapolation_order(s, integrator);
+  const std::string order_text = std::isfinite(p) ? fmt::format("order {:.2f}", p) : "";
+  // From usable run `a` to the target along the fitted order: the step that reaches it, if that is allowed.
+  auto extrapolate = [&](const RunRow& a, double dt_lo, double dt_hi, double floor) -> bool {
+    if (!std::isfinite(p)) return false;
+    const double ratio = target / a.global;
+    if (ratio > extrapolation_reach || ratio < 1 / extrapolation_reach || target > pre_asymptotic_error) return false;
+    const double dt = a.dt * std::pow(ratio, 1 / p);
+    if (!(dt > dt_lo && dt < dt_hi)) return false;
+    // Round-off grows as the steps shrink (at most like their number): the target must stay clear of it.
+    if (target <= floor_factor * floor * std::max(1.0, a.dt / dt)) return false;
+    along(a, dt / a.dt, run_noise(a));
+    c.how = Reach::extrapolated, c.order = p;
+    c.why = fmt::format("extrapolated at {} from dt {} (error {})", order_text, e3(a.dt), e3(a.global));
+    return true;
+  };
+
+  std::size_t first = runs.size();  // the cheapest run that reached the target
+  for (std::size_t k = 0; k < runs.size(); ++k)
+    if (ended_well(*runs[k]) && runs[k]->global <= target) {
+      first = k;
+      break;
+    }
+  if (first < runs.size()) {
+    const RunRow& b = *runs[first];
+    const RunRow* a = first > 0 ? runs[first - 1] : nullptr;  // the next larger step: its error is above the target
+    if (a && usable(s, *a) && usable(s, b)) {
+      const double f = a->global == b.global ? 0 : std::log(target / a->global) / std::log(b.global / a->global);
+      const double cost_a = a->force_evals, cost_b = b.force_evals;
+      c.evals = cost_a * std::pow(cost_b / cost_a, f);
+      c.seconds = run_seconds(*a) * std::pow(run_seconds(b) / run_seconds(*a), f);
+      c.dt = a->dt * std::pow(b.dt / a->dt, f);
+      c.noise = worst(run_noise(*a), run_noise(b));
+      c.how = Reach::interpolated;
+      return c;
+    }
+    if (usable(s, b)) {  // no usable larger step: up from b along its order, never to a step that failed
+      const double dt_hi = a ? a->dt : INFINITY;
+      if (extrapolate(b, b.dt, dt_hi, noise_floor(s, b))) return c;
+    } else if (a && usable(s, *a)) {  // b is at its noise floor: down from a, staying above b's floor
+      if (extrapolate(*a, b.dt, a->dt, noise_floor(s, b))) return c;
+    }
+    take(b);
+    c.how = Reach::at_most;
+    c.why = !usable(s, b) ? fmt::format("reached at dt {} (error {}), a run at its noise floor or out of the asymptotic range",
+                                        e3(b.dt), e3(b.global))
+            : !a          ? fmt::format("reached already at its largest step, dt {} (error {})", e3(b.dt), e3(b.global))
+                          : fmt::format("reached at dt {} (error {}); the next larger step {} {}", e3(b.dt), e3(b.global),
+                                        e3(a->dt), a->status != "ok" ? "diverged" : "is out of the asymptotic range");
+    return c;
+  }
+  // Not reached by any run: beyond the last usable one, if anything.
+  const RunRow* last = nullptr;
+  std::size_t last_k = 0;
+  for (std::size_t k = 0; k < runs.size(); ++k)
+    if (usable(s, *runs[k]) && (!last || runs[k]->global < last->global)) last = runs[k], last_k = k;
+  if (!last) {
+    c.why = runs.empty() ? "no run" : "no run in the asymptotic range (each diverged, or its error is above 0.5 or at its noise floor)";
+    return c;
+  }
+  const RunRow* next = last_k + 1 < runs.size() ? runs[last_k + 1] : nullptr;  // a smaller step that did not help
+  const double floor = next && ended_well(*next) ? std::max(noise_floor(s, *last), noise_floor(s, *next)) : noise_floor(s, *last);
+  if (next && !ended_well(*next)) {
+    c.why = fmt::format("not reached: the smallest error was {} at dt {}, and the next smaller step diverged", e3(last->global), e3(last->dt));
+    return c;
+  }
+  if (extrapolate(*last, next ? next->dt : 0, last->dt, floor)) return c;
+  if (target <= floor_factor * floor * 2)
+    c.why = fmt::format("not reached: round-off and the reference's bound ({} near dt {}) are within 10 times the target", e3(floor), e3(last->dt));
+  else if (!std::isfinite(p))
+    c.why = fmt::format("not reached: the smallest error was {} at dt {}, and its order is undetermined, so nothing is extrapolated",
+                        e3(last->global), e3(last->dt));
+  else
+    c.why = fmt::format("not reached: the sweep ended at error {} (dt {}), more than a decade above the target", e3(last->global), e3(last->dt));
+  return c;
+}
+
+Ranking rank(const Study& s, double target, bool by_time) {
+  Ranking r;
+  r.target = target, r.by_time = by_time;
+  for (const auto& i : s.integrators) {
+    CostToAccuracy c = cost_to_reach(s, i, target);
+    if (c.estimated() && std::isfinite(by_time ? c.seconds : c.evals)) r.order.push_back(std::move(c));
+    else r.none.push_back(std::move(c));
+  }
+  std::stable_sort(r.order.begin(), r.order.end(), [&](const CostToAccuracy& a, const CostToAccuracy& b) {
+    return (by_time ? a.seconds : a.evals) < (by_time ? b.seconds : b.evals);
+  });
+  if (r.order.size() >= 2) {
+    const auto& w = r.order[0];
+    const auto& u = r.order[1];
+    r.margin = by_time ? u.seconds / w.seconds - 1 : u.evals / w.evals - 1;
+    if (by_time && std::isfinite(w.noise) && std::isfinite(u.noise)) r.noise = w.noise + u.noise;
+  }
+  return r;
+}
+
+std::vector<double> default_targets(const Study& s) {
+  double smallest = INFINITY;
+  for (const auto& r : s.runs)
+    if (ended_well(r) && r.global > 0) smallest = std::min(smallest, r.global);
+  std::vector<double> out{1e-3};
+  for (int k = 4; k <= 300; ++k) {
+    const double x = std::pow(10.0, -k);
+    if (x < smallest) break;
+    out.push_back(x);
+  }
+  return out;
+}
+
+std::vector<double> default_targets(const Results& r) {
+  std::vector<double> out{1e-3};
+  for (const auto& s : r.studies)
+    for (double x : default_targets(s))
+      if (x < out.back()) out.push_back(x);
+  return out;
+}
+
+std::vector<FrontPoint> pareto_front(const Study& s, bool by_time) {
+  std::vector<FrontPoint> all;
+  for (const auto& r : s.runs)
+    if (ended_well(r) && r.global > 0 && std::isfinite(run_cost(r, by_time)) && run_cost(r, by_time) > 0)
+      all.push_back({r.integrator, r.dt, r.global, run_cost(r, by_time)});
+  // Cheapest first (at equal cost the smaller error first): a run is on the front when its error is below every
+  // cheaper run's.
+  std::stable_sort(all.begin(), all.end(), [](const FrontPoint& a, const FrontPoint& b) {
+    return a.cost < b.cost || (a.cost == b.cost && a.error < b.error);
+  });
+  std::vector<FrontPoint> front;
+  for (const auto& x : all)
+    if (front.empty() || x.error < front.back().error) front.push_back(x);
+  return front;
+}
+
+std::string describe_front(const std::vector<FrontPoint>& front) {
+  std::string out;
+  for (std::size_t k = 0; k < front.size();) {
+    std::size_t end = k;
+    while (end + 1 < front.size() && front[end + 1].integrator == front[k].integrator) ++end;
+    out += (out.empty() ? "" : ", then ") + front[k].integrator +
+           (end == k ? fmt::format(" at {:.2e}", front[k].error) : fmt::format(" from {:.2e} to {:.2e}", front[k].error, front[end].error));
+    k = end + 1;
+  }
+  return out.empty() ? "no run" : out;
+}
+
+std::string cost_cell(const CostToAccuracy& c, bool by_time) {
+  const double x = by_time ? c.seconds : c.evals;
+  const std::string v = by_time ? fmt::format("{:.3g} s", x) : fmt::format("{:.3g}", x);
+  switch (c.how) {
+    case Reach::interpolated: return v;
+    case Reach::extrapolated: return "≈" + v;
+    case Reach::at_most: return "≤" + v;
+    case Reach::not_reached: break;
+  }
+  return "not reached";
+}
+
+std::string target_text(double target) {
+  // "1e-08", "2.5e-07": scientific always, without trailing zeros in the mantissa.
+  std::string s = fmt::format("{:.6e}", target);
+  const auto e = s.find('e');
+  std::string mantissa = s.substr(0, e);
+  while (mantissa.back() == '0') mantissa.pop_back();
+  if (mantissa.back() == '.') mantissa.pop_back();
+  return mantissa + s.substr(e);
+}
+
+}  // namespace report

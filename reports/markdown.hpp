@@ -1,0 +1,48 @@
+#pragma once
+/// The report's Markdown pages (internal to reports/): REPORT.md, a one-screen summary, and one page per study,
+/// STUDY/REPORT.md, opening with its verdicts.  Both read the loaded results only.
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "reports/model.hpp"
+#include "reports/plots.hpp"
+
+namespace report {
+
+/// What the pages need besides the results: the accuracy targets, the plots drawn, and how to name the results.
+struct PageContext {
+  std::vector<double> targets;          ///< the user's (--accuracy), or empty: each study's decades
+  std::set<std::string> drawn;          ///< plots whose pictures exist
+  std::map<std::string, std::vector<Plot>> plots;  ///< by study
+  std::string shown_results;            ///< how the report names the results folder
+  std::string missing;                  ///< why plots are missing ("" when none are)
+  std::size_t missing_count = 0;
+  bool bench = false;                   ///< BENCH.md was written
+  bool claims = false;                  ///< CLAIMS.md was written
+  /// The plot `suffix` of study s, when drawn.
+  const Plot* plot(const Study& s, const std::string& suffix) const;
+};
+
+/// Text for a Markdown table cell: a '|' would end the cell, a '<' start a tag.
+std::string cell(const std::string& text);
+/// "4.01 (4) pass", "1.00 (2) **FAIL**", "5.18 (4) undetermined".
+std::string order_cell(const OrderRow* o);
+/// The targets a study's page uses: the user's, else its decades.
+std::vector<double> study_targets(const PageContext& c, const Study& s);
+/// The summary's targets: the user's, else every third decade of the results' (1e-3, 1e-6, ...).
+std::vector<double> summary_targets(const std::vector<double>& user, const Results& r);
+/// "rk4 5.31e+03 (+35 % over yoshida4)" / "rk4 ≈2.1e+03 (tie with ...)" / "none reached it": one cell of the answer.
+std::string winner_cell(const Study& s, double target, bool by_time);
+
+std::string summary_page(const Results& r, const PageContext& c);
+std::string study_page(const Results& r, const Study& s, const PageContext& c);
+/// The seeds' claims in full (experiment, evidence, criterion, verdict); "" when no study tests one.
+std::string claims_page(const Results& r, const PageContext& c);
+
+/// Which method for which accuracy, as terminal lines (study run prints them): per study, the cheapest method to
+/// each target by force evaluations, with its margin.
+std::string accuracy_lines(const Results& r, const std::vector<double>& targets);
+
+}  // namespace report

@@ -1,0 +1,323 @@
+// One page per study (STUDY/REPORT.md): its verdicts first, then which method for which accuracy, then the
+// evidence (convergence, error and cost, energy, reversal, stability), each with its plots.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "reports/accuracy.hpp"
+#include "reports/markdown.hpp"
+#include "reports/series.hpp"
+#include "study/check/check.hpp"
+
+namespace report {
+
+const Plot* PageContext::plot(const Study& s, const std::string& suffix) const {
+  const auto it = plots.find(s.name);
+  if (it == plots.end()) return nullptr;
+  for (const auto& p : it->second)
+    if (p.name == s.name + "-" + suffix) return drawn.count(p.name) ? &p : nullptr;
+  return nullptr;
+}
+
+std::string cell(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '|' ? std::string("\\|") : c == '<' ? std::string("&lt;") : std::string(1, c);
+  return out;
+}
+
+std::string order_cell(const OrderRow* o) {
+  if (!o) return "—";
+  const std::string verdict = o->verdict == "fail" ? "**FAIL**" : o->verdict;
+  if (!std::isfinite(o->observed)) return o->verdict.empty() ? "no fit" : verdict;
+  return fmt::format("{} ({}){}", fixed(o->observed), o->expected, verdict.empty() ? "" : " " + verdict);
+}
+
+std::vector<double> study_targets(const PageContext& c, const Study& s) { return c.targets.empty() ? default_targets(s) : c.targets; }
+
+std::vector<double> summary_targets(const std::vector<double>& user, const Results& r) {
+  if (!user.empty()) return user;
+  std::vector<double> out;
+  const auto all = default_targets(r);
+  for (std::size_t k = 0; k < all.size(); k += 3) out.push_back(all[k]);
+  return out;
+}
+
+namespace {
+
+std::string percent(double x) { return x < 0.095 ? fmt::format("{:.1f} %", 100 * x) : fmt::format("{:.0f} %", 100 * x); }
+
+/// Where a study page's images live, seen from the page (STUDY/REPORT.md): one folder up.
+std::string image(const PageContext& c, const Study& s, const std::string& suffix) {
+  const Plot* p = c.plot(s, suffix);
+  return p ? "![" + cell(p->title) + "](../plots/" + p->name + ".svg)\n\n" : std::string();
+}
+
+/// The gate's checks on this study (no baseline), as `study check` makes them; empty when it cannot judge these
+/// results (written before `study check` existed).
+std::vector<check::Outcome> gate_of(const Results& r, const Study& s) {
+  try {
+    check::Options o;
+    o.studies = {s.name};
+    return check::run_checks(r, nullptr, o).outcomes;
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
+std::string status_cell(const check::Outcome& x) {
+  return x.status == check::Outcome::pass ? "pass" : x.status == check::Outcome::fail ? "**FAIL**" : "undetermined";
+}
+
+/// Diverged runs, per integrator and reason: "euler: dt 0.5 (step 12, t = 6), dt 0.25 (step 31, t = 7.7): the state ...".
+std::string diverged_runs(const Study& s) {
+  std::string out;
+  for (const auto& i : s.integrators) {
+    std::map<std::string, std::string> by_reason;
+    std::vector<std::string> order;
+    for (const auto& r : s.runs) {
+      if (r.integrator != i || r.status == "ok") continue;
+      const std::string reason = r.reason.empty() ? "diverged" : r.reason;
+      if (!by_reason.count(reason)) order.push_back(reason);
+      auto& runs = by_reason[reason];
+      runs += (runs.empty() ? "" : ", ") + fmt::format("dt {}", g(r.dt)) +
+              (r.diverged_step >= 0 ? fmt::format(" (step {}, t = {})", r.diverged_step, g(r.diverged_t)) : "");
+    }
+    for (const auto& reason : order) out += "- " + i + ": " + by_reason[reason] + ": " + cell(reason) + "\n";
+  }
+  return out;
+}
+
+void verdicts(std::ostringstream& md, const Results& res, const Study& s) {
+  const auto gate = gate_of(res, s);
+  std::vector<std::string> metrics;
+  for (const auto& x : gate)
+    if (std::find(metrics.begin(), metrics.end(), x.metric) == metrics.end()) metrics.push_back(x.metric);
+  md << "## Verdicts\n\n";
+  if (!gate.empty()) {
+    md << "What `study check` decides from these results (without a baseline): pass, **FAIL**, or undetermined when the data "
+          "cannot decide (why, and what would decide it, below the table).\n\n| integrator | family |";
+    for (const auto& m : metrics) md << " " << m << " |";
+    md << " diverged runs |\n|---|---|";
+    for (std::size_t k = 0; k < metrics.size(); ++k) md << "---|";
+    md << "---|\n";
+    for (const auto& d : s.declared) {
+      md << "| " << cell(d.label) << " | " << family_name(d.family) << " |";
+      for (const auto& m : metrics) {
+        std::string c = "—";
+        for (const auto& x : gate)
+          if (x.integrator == d.label && x.metric == m) c = status_cell(x);
+        md << " " << c << " |";
+      }
+      std::size_t diverged = 0, runs = 0;
+      for (const auto& r : s.runs)
+        if (r.integrator == d.label) ++runs, diverged += r.status != "ok";
+      md << " " << (diverged ? fmt::format("{} of {}", diverged, runs) : "—") << " |\n";
+    }
+    md << "\n";
+    std::string failed, undetermined;
+    for (const auto& x : gate) {
+      if (x.status == check::Outcome::fail)
+        failed += fmt::format("- **{}, {}**: expected {}; observed {}{}{}\n", cell(x.integrator), x.metric, cell(x.expected), cell(x.observed),
+                              x.window.empty() ? "" : " (" + cell(x.window) + ")", x.off.empty() ? "" : "; " + cell(x.off));
+      else if (x.status == check::Outcome::undetermined)
+        undetermined += fmt::format("- {}, {}: {}{}\n", cell(x.integrator), x.metric, cell(x.off),
+                                    x.action.empty() ? "" : "; to decide: " + cell(x.action));
+    }
+    if (!failed.empty()) md << "<a id=\"failed\"></a>Failed checks:\n\n" << failed << "\n";
+    if (!undetermined.empty()) md << "<a id=\"undetermined\"></a>Undetermined checks, and what would decide them:\n\n" << undetermined << "\n";
+  } else {
+    md << "(These results were written before `study check`: the orders below carry their verdicts.)\n\n";
+  }
+  const std::string diverged = diverged_runs(s);
+  md << "<a id=\"diverged\"></a>" << (diverged.empty() ? "No run diverged.\n\n" : "Runs that diverged (integrator: step size, where, why):\n\n" + diverged + "\n");
+}
+
+void accuracy(std::ostringstream& md, const Study& s, const PageContext& c) {
+  if (!s.wants("global") || s.runs.empty()) return;
+  const auto targets = study_targets(c, s);
+  md << "<a id=\"accuracy\"></a>\n## Which method for which accuracy\n\n"
+     << "The cost for each method to reach a relative global error, **interpolated** on its own log–log curve of error "
+        "against cost between the two runs that bracket the target (never across a diverged run or a run outside the "
+        "asymptotic range: error above 0.5 or within 10 times its noise floor); **≈** extrapolated from the fitted order, a decade "
+        "at most beyond its last usable run; **≤** an upper bound, the cost of the run that reached it when no estimate is "
+        "allowed. The margin is the runner-up's cost over the winner's; by wall time it is a tie when it is within the timing "
+        "noise of the two (the spread of their repeats, median over minimum).\n\n"
+     << "| target | fewest force evaluations | least wall time |\n|---|---|---|\n";
+  for (double t : targets) md << "| " << target_text(t) << " | " << winner_cell(s, t, false) << " | " << winner_cell(s, t, true) << " |\n";
+  md << "\nForce evaluations to reach each target, per method:\n\n| method |";
+  for (double t : targets) md << " " << target_text(t) << " |";
+  md << "\n|---|";
+  for (std::size_t k = 0; k < targets.size(); ++k) md << "---:|";
+  md << "\n";
+  std::map<std::string, std::string> why;  // the first reason a method did not reach a target
+  for (const auto& i : s.integrators) {
+    md << "| " << cell(i) << " |";
+    for (double t : targets) {
+      const auto cost = cost_to_reach(s, i, t);
+      md << " " << cost_cell(cost, false) << " |";
+      if (cost.how == Reach::not_reached && !why.count(i)) why[i] = target_text(t) + ": " + cost.why;
+    }
+    md << "\n";
+  }
+  md << "\n";
+  if (!why.empty()) {
+    md << "Where a method's curve ends, and why (its first target not reached):\n\n";
+    for (const auto& i : s.integrators)
+      if (why.count(i)) md << "- " << cell(i) << ", " << cell(why[i]) << "\n";
+    md << "\n";
+  }
+  md << "**Pareto front** (the runs no other run beats on both error and cost): by force evaluations, "
+     << cell(describe_front(pareto_front(s, false)));
+  if (s.wants("walltime")) md << "; by wall time, " << cell(describe_front(pareto_front(s, true)));
+  md << ".\n\n" << image(c, s, "work") << image(c, s, "work-time");
+  // Which step sizes each method ran, the smallest error it reached, and why its sweep stopped there.
+  std::string rows;
+  for (const auto& w : s.sweeps) {
+    if (w.dts.empty()) continue;
+    double smallest = INFINITY;
+    for (const auto& r : s.runs)
+      if (r.integrator == w.integrator && r.status == "ok" && r.global > 0) smallest = std::min(smallest, r.global);
+    rows += fmt::format("| {} | {} | {}–{} | {} | {} |\n", cell(w.integrator), w.dts.size(), g(w.dts.front()), g(w.dts.back()), sci(smallest),
+                        w.automatic ? cell(w.stop) : "the spec's step sizes");
+  }
+  if (!rows.empty())
+    md << "Where each sweep ended" << (s.auto_runs > 0 ? " (dt = \"auto\": chosen per method while it ran)" : "") << ":\n\n"
+       << "| method | runs | dt | smallest error | why it stopped |\n|---|---|---|---|---|\n" << rows << "\n";
+}
+
+void convergence(std::ostringstream& md, const Study& s, const PageContext& c) {
+  if (s.orders.empty()) return;
+  md << "## Convergence: observed against expected orders\n\n"
+     << "Least-squares slopes of log error on log dt over an automatically chosen asymptotic window, with a 99 % interval; "
+        "pass when the interval lies within 0.2 of the expected order, fail only when the window is asymptotic and the whole "
+        "interval lies below, otherwise undetermined. In the plots each fitted order is drawn dashed over its window and "
+        "written beside it; FAIL and undetermined (?) are marked in the legend, failed lines drawn thick and undetermined ones "
+        "dotted; methods whose curves coincide within round-off share one line (\"a = b\").\n\n"
+     << "| integrator | global (at t_end) | max (over the run) | local (one step) | window of the global fit | R² |\n"
+     << "|---|---|---|---|---|---|\n";
+  for (const auto& i : s.integrators) {
+    const OrderRow* og = find_order(s, i, "global");
+    md << "| " << cell(i) << " | " << order_cell(og) << " | " << order_cell(find_order(s, i, "max")) << " | "
+       << order_cell(find_order(s, i, "local")) << " | "
+       << (og && std::isfinite(og->observed) ? fmt::format("dt {}–{}, {} points", g(og->dt_min), g(og->dt_max), og->points)
+                                              : (og ? cell(og->reason) : "—"))
+       << " | " << (og ? fixed(og->r2, 4) : "—") << " |\n";
+  }
+  md << "\n";
+  // Methods given as coefficient tables: what the coefficients predict beside what was declared and measured.
+  std::string tables;
+  for (const auto& d : s.declared) {
+    if (d.table.empty()) continue;
+    const OrderRow* og = find_order(s, d.label, "global");
+    tables += fmt::format("| {} | `{}` | {} | {} | {} | {} | {} |\n", cell(d.label), cell(d.table), d.declared_order,
+                          d.predicted_order > 0 ? std::to_string(d.predicted_order) + (d.predicted_exact_order < d.predicted_order ? " (to its digits)" : "")
+                                                : "—",
+                          og && std::isfinite(og->observed) ? fixed(og->observed) : "—", cell(d.first_failing), cell(d.source));
+  }
+  if (!tables.empty())
+    md << "Methods given as coefficient tables (`study method` explains each):\n\n"
+       << "| method | table | declared order | predicted from the coefficients | measured global order | first failing condition | source |\n"
+       << "|---|---|---|---|---|---|---|\n" << tables << "\n";
+  std::string undecided;
+  for (const auto& i : s.integrators)
+    for (const std::string m : {"global", "max", "local"})
+      if (const OrderRow* o = find_order(s, i, m); o && o->verdict == "undetermined")
+        undecided += "- " + cell(i) + ", " + m + ": " + cell(o->reason) + (o->action.empty() ? "" : "; to decide: " + cell(o->action)) + "\n";
+  if (!undecided.empty()) md << "Undetermined orders, and what would decide them:\n\n" << undecided << "\n";
+  for (const std::string m : {"global", "max", "local"}) md << image(c, s, m);
+}
+
+void finest(std::ostringstream& md, const Study& s, const PageContext& c) {
+  if (s.runs.empty()) return;
+  md << "## Error, energy and cost at the finest step that ended well\n\n"
+     << "| integrator | dt | global error | energy: max rel. | drift / time | behaviour | ns / step | evals / step |\n"
+     << "|---|---|---|---|---|---|---|---|\n";
+  for (const auto& i : s.integrators) {
+    const RunRow* r = finest_ok(s, i);
+    if (!r) {
+      md << "| " << cell(i) << " | every run diverged |  |  |  |  |  |  |\n";
+      continue;
+    }
+    md << "| " << cell(i) << " | " << g(r->dt) << " | " << sci(r->global) << " | " << sci(r->energy_max) << " | " << sci(r->drift) << " | "
+       << (r->behaviour.empty() ? "—" : r->behaviour) << " | " << fixed(r->ns_min, 1) << " | " << fixed(r->evals_per_step, 1) << " |\n";
+  }
+  md << "\n" << image(c, s, "energy-dt") << image(c, s, "energy") << image(c, s, "trajectory");
+}
+
+}  // namespace
+
+std::string winner_cell(const Study& s, double target, bool by_time) {
+  const Ranking r = rank(s, target, by_time);
+  if (r.order.empty()) return "none reached it";
+  const auto& w = r.order[0];
+  std::string out = cell(w.integrator) + " " + cost_cell(w, by_time);
+  if (r.order.size() < 2) return out + " (the only one)";
+  const auto& next = r.order[1];
+  // A margin means something between two estimates; an upper bound (a run that reached the target) only bounds.
+  if (w.how == Reach::at_most || next.how == Reach::at_most)
+    return out + " (next: " + cell(next.integrator) + " " + cost_cell(next, by_time) + ")";
+  if (r.margin < 1e-3) return out + " (the same as " + cell(next.integrator) + ")";
+  if (r.tie())
+    return out + fmt::format(" (a tie with {}: +{}, within the timing noise of {})", cell(next.integrator), percent(r.margin), percent(r.noise));
+  return out + fmt::format(" (next: {}, +{}{})", cell(next.integrator), percent(r.margin),
+                           by_time && std::isfinite(r.noise) ? fmt::format(", beyond the timing noise of {}", percent(r.noise)) : "");
+}
+
+std::string study_page(const Results& res, const Study& s, const PageContext& c) {
+  std::ostringstream md;
+  std::size_t diverged = 0;
+  for (const auto& r : s.runs) diverged += r.status != "ok";
+  md << "# " << cell(s.title) << "\n\n"
+     << "[← summary](../REPORT.md) · problem `" << s.problem << "`" << (s.params.empty() ? "" : " (")
+     << [&] {
+          std::string p;
+          for (const auto& [k, v] : s.params) p += (p.empty() ? "" : ", ") + k + " = " + v;
+          return cell(p);
+        }()
+     << (s.params.empty() ? "" : ")") << ", t_end = " << g(s.t_end) << (s.time_unit.empty() ? "" : " " + s.time_unit)
+     << (s.dt_pattern.empty() ? "" : ", steps alternating dt (1 ± " + g(s.dt_amplitude) + ")")
+     << (s.spec_file.empty() ? "" : ", spec `" + cell(s.spec_file) + "`") << "; " << s.integrators.size() << " integrators, "
+     << s.runs.size() << " runs" << (diverged ? fmt::format(" ([{} diverged](#diverged))", diverged) : "") << ". Reference: float128 "
+     << "Bulirsch–Stoer at tolerance " << sci(s.ref_tol) << ", certified error bound " << (s.ref_bound > 0 ? sci(s.ref_bound) : "— (none needed)")
+     << ". Errors are relative: the larger of |Δq|/Q and |Δv|/V, Q and V the largest |q| and |v| of the reference.\n\n";
+  verdicts(md, res, s);
+  accuracy(md, s, c);
+  convergence(md, s, c);
+  finest(md, s, c);
+  if (const Plot* p = c.plot(s, "reversal")) {
+    md << "## Time reversal\n\nn steps of dt, then n of -dt: the distance from the start (relative to the largest |q|). "
+          "Symmetric methods return to round-off; the others miss by their own error.\n\n"
+       << "| integrator | gap at the largest dt | gap at the smallest dt |\n|---|---|---|\n";
+    for (const auto& i : s.integrators) {
+      const auto [coarse, fine] = sweep_ends(s, i, [](const RunRow& r) { return std::isfinite(r.reversal); });
+      if (coarse)
+        md << "| " << cell(i) << " | " << sci(coarse->reversal) << " (dt " << g(coarse->dt) << ") | " << sci(fine->reversal) << " (dt "
+           << g(fine->dt) << ") |\n";
+    }
+    md << "\n![" << cell(p->title) << "](../plots/" << p->name << ".svg)\n\n";
+  }
+  if (!s.energy_long.empty()) {
+    md << "## Long energy run\n\n| integrator | dt | status | final relative energy error | growth exponent a (error ∝ t^a), 99 % interval |\n"
+       << "|---|---|---|---|---|\n";
+    for (const auto& e : s.energy_long)
+      md << "| " << cell(e.integrator) << " | " << g(e.dt) << " | " << e.status << " | " << sci(e.final_rel) << " | " << fixed(e.growth)
+         << (std::isfinite(e.growth_lo) ? " [" + fixed(e.growth_lo) + ", " + fixed(e.growth_hi) + "]" : "") << " |\n";
+    md << "\na ≈ 0: bounded (symplectic methods on a compact energy surface); a ≈ ½: the random walk of round-off "
+          "(Brouwer's law), no method error left; a ≈ 1: a linear drift; above 1: faster than linear (explicit Euler "
+          "multiplies a harmonic energy by 1 + ω²h² per step).\n\n"
+       << image(c, s, "energy-long");
+  }
+  if (!s.stability.empty()) {
+    md << "## Linear stability on the harmonic oscillator\n\n| integrator | largest stable ωh (measured) | theory | basis of the theory | note |\n"
+       << "|---|---|---|---|---|\n";
+    for (const auto& x : s.stability)
+      md << "| " << cell(x.integrator) << " | " << fixed(x.limit, 4) << " | " << (std::isinf(x.theory) ? "unbounded" : fixed(x.theory, 4)) << " | "
+         << cell(x.theory_basis) << " | " << cell(x.note) << " |\n";
+    md << "\n" << image(c, s, "stability");
+  }
+  md << "[← summary](../REPORT.md)\n";
+  return md.str();
+}
+
+}  // namespace report

@@ -1,0 +1,178 @@
+// REPORT.md, the one-screen summary: the verdicts of every study with links, which method for which accuracy, the
+// seeds' claims; each study's page holds the rest.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "reports/accuracy.hpp"
+#include "reports/claims.hpp"
+#include "reports/markdown.hpp"
+#include "study/check/check.hpp"
+
+namespace report {
+namespace {
+
+std::string page_link(const Study& s, const std::string& anchor = "") { return s.name + "/REPORT.md" + (anchor.empty() ? "" : "#" + anchor); }
+
+/// A few answers that are not about accuracy: long conservative runs, stability per evaluation, velocity-dependent forces.
+std::string more_answers(const Results& res, double target) {
+  std::ostringstream md;
+  for (const auto& s : res.studies) {
+    if (s.energy_long.empty()) continue;
+    // Bounded: flat in time (exponent < 1/4) and small; an error of order one that no longer grows is a lost orbit.
+    std::vector<std::string> flat, drift;
+    for (const auto& e : s.energy_long) {
+      if (e.status != "ok") drift.push_back(e.integrator + " (diverged)");
+      else if (!(std::abs(e.final_rel) < 1e-2)) drift.push_back(e.integrator + fmt::format(" (error {:.2g} at the end)", e.final_rel));
+      else if (std::isfinite(e.growth) && e.growth < 0.25) flat.push_back(e.integrator);
+      else if (std::isfinite(e.growth) && e.growth > 0.75) drift.push_back(e.integrator + fmt::format(" (t^{:.2f})", e.growth));
+    }
+    auto join = [](const std::vector<std::string>& v) { return v.empty() ? std::string("none") : join_names(v); };
+    md << "- **Long conservative runs** ([" << cell(s.title) << "](" << page_link(s) << "), dt = " << g(s.energy_long.front().dt)
+       << "): energy error flat in time for " << cell(join(flat)) << "; growing for " << cell(join(drift)) << ".\n";
+  }
+  for (const auto& s : res.studies) {
+    if (s.stability.empty()) continue;
+    // Largest stable step per force evaluation, explicit methods only (an implicit method's cost per step varies).
+    std::vector<std::pair<std::string, double>> per_eval;
+    double top = 0;
+    for (const auto& x : s.stability) {
+      if (!std::isfinite(x.limit) || std::isinf(x.theory)) continue;
+      double evals = 1;
+      for (const auto& r : s.runs)
+        if (r.integrator == x.integrator) evals = r.evals_per_step;
+      per_eval.emplace_back(x.integrator, x.limit / evals);
+      top = std::max(top, x.limit / evals);
+    }
+    std::vector<std::string> best_list, never_list;
+    for (const auto& [i, v] : per_eval) {
+      if (top > 0 && v >= top * (1 - 1e-6)) best_list.push_back(i);
+      if (v == 0) never_list.push_back(i);
+    }
+    if (!best_list.empty())
+      md << "- **Large steps on stiff oscillations** ([" << cell(s.title) << "](" << page_link(s) << ")): the largest stable ωh per "
+         << "force evaluation among explicit methods is " << fixed(top, 3) << ", reached by " << cell(join_names(best_list))
+         << (never_list.empty() ? "" : "; unstable for every step: " + cell(join_names(never_list))) << ".\n";
+  }
+  for (const auto& s : res.studies) {
+    if (s.conservative || !s.wants("global")) continue;
+    md << "- **A dissipative, velocity-dependent force** ([" << cell(s.title) << "](" << page_link(s) << ")): the splitting methods do "
+       << "not apply; to " << target_text(target) << ", " << winner_cell(s, target, false) << " force evaluations.\n";
+  }
+  return md.str();
+}
+
+}  // namespace
+
+std::string summary_page(const Results& res, const PageContext& c) {
+  std::ostringstream md;
+  std::size_t runs = 0, diverged = 0;
+  for (const auto& s : res.studies)
+    for (const auto& r : s.runs) ++runs, diverged += r.status != "ok";
+  md << "# Integrator accuracy report\n\n"
+     << res.studies.size() << " stud" << (res.studies.size() == 1 ? "y" : "ies") << ", " << runs << " runs (" << diverged << " diverged)"
+     << ", revision `" << cell(res.revision) << "`, " << cell(res.date)
+     << (std::isfinite(res.elapsed) ? fmt::format(", {:.0f} s", res.elapsed) : "") << ". Every number is read from `results.json` by "
+     << "`study report`; each study has a page of its own with the evidence and the plots.\n\n";
+  if (c.missing_count)
+    md << "> **" << c.missing_count << " plot(s) missing**: " << cell(c.missing) << ". Their data and gnuplot scripts are in `plots/`.\n\n";
+
+  // Verdicts: the gate's, per study.
+  md << "## Verdicts\n\n| study | problem | checks passed | failed | undetermined | diverged runs |\n|---|---|---:|---:|---:|---:|\n";
+  std::size_t pass = 0, fail = 0, undetermined = 0;
+  for (const auto& s : res.studies) {
+    std::size_t p = 0, f = 0, u = 0, d = 0;
+    try {
+      check::Options o;
+      o.studies = {s.name};
+      for (const auto& x : check::run_checks(res, nullptr, o).outcomes)
+        (x.status == check::Outcome::pass ? p : x.status == check::Outcome::fail ? f : u)++;
+    } catch (const std::exception&) {  // results from before `study check`: the orders' own verdicts
+      for (const auto& o : s.orders) (o.verdict == "pass" ? p : o.verdict == "fail" ? f : u)++;
+    }
+    for (const auto& r : s.runs) d += r.status != "ok";
+    pass += p, fail += f, undetermined += u;
+    md << "| [" << cell(s.title) << "](" << page_link(s) << ") | `" << s.problem << "` | " << p << " | "
+       << (f ? fmt::format("[**{}**]({})", f, page_link(s, "failed")) : "0") << " | "
+       << (u ? fmt::format("[{}]({})", u, page_link(s, "undetermined")) : "0") << " | "
+       << (d ? fmt::format("[{}]({})", d, page_link(s, "diverged")) : "0") << " |\n";
+  }
+  md << "\nIn all, " << pass + fail + undetermined << " checks: " << pass << " passed, " << (fail ? "**" : "") << fail << " failed"
+     << (fail ? "**" : "") << ", " << undetermined << " undetermined (`study check` judges the same, and exits 1 on a failure; "
+     << "undetermined means the data cannot decide, and the study's page says what would).\n\n";
+
+  // Which method for which accuracy.
+  const auto targets = summary_targets(c.targets, res);
+  md << "## Which method for which accuracy\n\n"
+     << "The cheapest method to reach each relative global error, by force evaluations, interpolated on each method's own runs "
+        "(≈ extrapolated from its fitted order; ≤ an upper bound), and the runner-up with how much more it needs. "
+     << (c.targets.empty() ? "Every third decade here; each study's page has every decade, wall time with its noise, and the "
+                             "Pareto front. `study report --accuracy X` asks for any X.\n\n"
+                           : "Each study's page has wall time with its noise, every method's cost and the Pareto front.\n\n")
+     << "| study |";
+  for (double t : targets) md << " " << target_text(t) << " |";
+  md << "\n|---|";
+  for (std::size_t k = 0; k < targets.size(); ++k) md << "---|";
+  md << "\n";
+  for (const auto& s : res.studies) {
+    if (!s.wants("global")) continue;
+    md << "| [" << cell(s.title) << "](" << page_link(s, "accuracy") << ") |";
+    for (double t : targets) md << " " << winner_cell(s, t, false) << " |";
+    md << "\n";
+  }
+  md << "\n" << more_answers(res, targets.size() > 1 ? targets[1] : targets.front());
+
+  const auto claims = evaluate_claims(res);
+  if (!claims.empty()) {
+    md << "\n## The seeds' claims\n\nEach claim of the five write-ups this harness grew from (`shared/seeds/`), judged from these "
+          "results; [the claims page](CLAIMS.md) has each one's experiment, evidence and criterion.\n\n| seed | claim | verdict |\n|---|---|---|\n";
+    for (const auto& x : claims)
+      md << "| " << x.seed << " | " << cell(x.quote) << " | **" << cell(x.verdict) << "**"
+         << (c.drawn.count(x.plot) ? " ([plot](plots/" + x.plot + ".svg))" : "") << " |\n";
+  }
+  md << "\n";
+  md << (c.bench ? "Time per step against Boost.Odeint: [BENCH.md](BENCH.md). "
+                 : "Time per step against Boost.Odeint: not measured (`study bench --out " + cell(c.shown_results) + "` adds it). ");
+  md << "Compiler " << cell(res.compiler) << ", flags `" << cell(res.flags) << "`, CPU " << cell(res.cpu) << ".\n";
+  return md.str();
+}
+
+std::string claims_page(const Results& res, const PageContext& c) {
+  const auto claims = evaluate_claims(res);
+  if (claims.empty()) return {};
+  std::ostringstream md;
+  md << "# The seeds' claims\n\n[← summary](REPORT.md)\n\n"
+     << "Each claim from the five source write-ups (`shared/seeds/`), the experiment of this study that tests it, the measured "
+        "evidence, the criterion, and the verdict computed from them.\n\n"
+     << "| seed | claim | experiment | evidence | criterion | verdict |\n|---|---|---|---|---|---|\n";
+  for (const auto& x : claims)
+    md << "| " << x.seed << " | " << cell(x.quote) << " | " << cell(x.experiment) << " | " << cell(x.evidence)
+       << (c.drawn.count(x.plot) ? " ([plot](plots/" + x.plot + ".svg))" : "") << " | " << cell(x.criterion) << " | **" << cell(x.verdict)
+       << "** |\n";
+  return md.str();
+}
+
+std::string accuracy_lines(const Results& res, const std::vector<double>& targets) {
+  std::string out;
+  for (const auto& s : res.studies) {
+    if (!s.wants("global")) continue;
+    out += "  ", out += s.name, out += ':';  // piecewise: GCC 12's false -Wrestrict (bug 105329) on "  " + std::string
+    for (double t : targets) {
+      const Ranking r = rank(s, t, false);
+      out += ' ', out += target_text(t), out += ' ';
+      if (r.order.empty()) {
+        out += "none;";
+        continue;
+      }
+      out += r.order[0].integrator + " " + cost_cell(r.order[0], false) +
+             (r.order.size() > 1 && r.order[0].how != Reach::at_most && r.order[1].how != Reach::at_most
+                  ? fmt::format(" (next {} +{:.0f} %)", r.order[1].integrator, 100 * r.margin)
+                  : "") + ";";
+    }
+    out.back() = '\n';
+  }
+  return out;
+}
+
+}  // namespace report

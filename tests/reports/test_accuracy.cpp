@@ -1,0 +1,189 @@
+// Cost to an accuracy, the cheapest method and the Pareto front (reports/accuracy.hpp), on made-up sweeps whose
+// answers are worked out by hand in closed form: a method of order p has error e = C dt^p and cost N = c / dt, so
+// between two of its runs the cost to reach X is N_a (e_a / X)^(1/p) -- what log-log interpolation must give.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "reports/accuracy.hpp"
+#include "tests/support.hpp"
+
+namespace {
+
+using report::Reach;
+
+/// A run: step, global error, force evaluations, steps, ns per step (minimum and median of the repeats).
+report::RunRow run(const std::string& integrator, double dt, double error, double evals, long steps, double ns = 100,
+                   double ns_median = 100, const std::string& status = "ok") {
+  report::RunRow r;
+  r.integrator = integrator, r.dt = dt, r.global = error, r.force_evals = evals, r.steps = steps;
+  r.ns_min = ns, r.ns_median = ns_median, r.status = status, r.roundoff = 1e-16;
+  return r;
+}
+
+/// A global order fit that passed over three points (the order extrapolation may use).
+report::OrderRow fit(const std::string& integrator, double order, const std::string& verdict = "pass") {
+  report::OrderRow o;
+  o.integrator = integrator, o.metric = "global", o.observed = order, o.points = 3, o.verdict = verdict;
+  o.asymptotic = verdict != "undetermined";
+  return o;
+}
+
+/// a: order 4 (errors 1e-4 / 16^k at dt 0.1 / 2^k, 400 evaluations at dt 0.1); b: order 2, four times cheaper per
+/// step.
+report::Study two_methods() {
+  report::Study s;
+  s.name = "made-up", s.ref_bound = 1e-20;
+  s.integrators = {"a", "b"};
+  s.runs = {run("a", 0.1, 1e-4, 400, 100, 100, 110), run("a", 0.05, 6.25e-6, 800, 200), run("a", 0.025, 3.90625e-7, 1600, 400),
+            run("b", 0.1, 1e-2, 100, 100, 50, 50), run("b", 0.05, 2.5e-3, 200, 200, 50, 50), run("b", 0.025, 6.25e-4, 400, 400, 50, 50),
+            run("b", 0.0125, 1.5625e-4, 800, 800, 50, 50)};
+  s.orders = {fit("a", 4), fit("b", 2)};
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("the cost to an accuracy is interpolated on the method's own log-log curve between the runs that bracket it",
+          "[report][accuracy]") {
+  const report::Study s = two_methods();
+  // a to 1e-5: between dt 0.1 (1e-4, 400 evaluations) and 0.05 (6.25e-6, 800): 400 (1e-4 / 1e-5)^(1/4) = 400 * 10^(1/4).
+  const auto a = report::cost_to_reach(s, "a", 1e-5);
+  REQUIRE(a.how == Reach::interpolated);
+  CHECK(a.evals == Approx(400 * std::pow(10.0, 0.25)).epsilon(1e-12));  // 711.3
+  CHECK(a.dt == Approx(0.1 * std::pow(10.0, -0.25)).epsilon(1e-12));    // 0.0562
+  // Wall time: 100 steps of 100 ns at dt 0.1 is 1e-5 s, twice that at dt 0.05: the same fraction of the way.
+  CHECK(a.seconds == Approx(1e-5 * std::pow(10.0, 0.25)).epsilon(1e-12));
+  CHECK(a.noise == Approx(0.1).epsilon(1e-12));  // the dt 0.1 run's median is 10 % above its minimum
+  // b to 1e-3: between dt 0.05 (2.5e-3, 200) and 0.025 (6.25e-4, 400): 200 (2.5)^(1/2).
+  const auto b = report::cost_to_reach(s, "b", 1e-3);
+  REQUIRE(b.how == Reach::interpolated);
+  CHECK(b.evals == Approx(200 * std::sqrt(2.5)).epsilon(1e-12));  // 316.2
+  // A target that a run hits exactly costs that run.
+  CHECK(report::cost_to_reach(s, "b", 2.5e-3).evals == Approx(200).epsilon(1e-12));
+}
+
+TEST_CASE("beyond the last run the cost is extrapolated from the fitted order, a decade at most, and says so",
+          "[report][accuracy]") {
+  report::Study s = two_methods();
+  // a to 1e-7, below its smallest error 3.90625e-7 (dt 0.025, 1600): 1600 (3.90625)^(1/4) = 2249.4.
+  const auto down = report::cost_to_reach(s, "a", 1e-7);
+  REQUIRE(down.how == Reach::extrapolated);
+  CHECK(down.evals == Approx(1600 * std::pow(3.90625, 0.25)).epsilon(1e-12));
+  CHECK(down.order == 4);
+  CHECK_THAT(down.why, Catch::Contains("extrapolated at order 4.00 from dt 0.025"));
+  // More than a decade below: not reached, and why.
+  const auto far = report::cost_to_reach(s, "a", 3e-8);
+  CHECK(far.how == Reach::not_reached);
+  CHECK_THAT(far.why, Catch::Contains("more than a decade above the target"));
+  // Above every error: up from the largest step, 400 / 10^(1/4) at exactly a decade; beyond it, at most the run's cost.
+  const auto up = report::cost_to_reach(s, "a", 1e-3);
+  REQUIRE(up.how == Reach::extrapolated);
+  CHECK(up.evals == Approx(400 / std::pow(10.0, 0.25)).epsilon(1e-12));
+  const auto bound = report::cost_to_reach(s, "a", 2e-3);
+  CHECK(bound.how == Reach::at_most);
+  CHECK(bound.evals == 400);
+  CHECK_THAT(bound.why, Catch::Contains("reached already at its largest step"));
+  // An undetermined order extrapolates nothing.
+  s.orders[0] = fit("a", 4, "undetermined");
+  CHECK(report::cost_to_reach(s, "a", 1e-7).how == Reach::not_reached);
+  CHECK_THAT(report::cost_to_reach(s, "a", 1e-7).why, Catch::Contains("order is undetermined"));
+  CHECK(report::cost_to_reach(s, "a", 1e-5).how == Reach::interpolated);  // inside the runs, the order is not needed
+}
+
+TEST_CASE("a cost is never interpolated across a diverged run or a run at its noise floor", "[report][accuracy]") {
+  report::Study s;
+  s.ref_bound = 1e-20;
+  s.integrators = {"c", "d"};
+  // c: order log2(10) (a factor 10 per halving); its largest step, 0.07, diverged.
+  s.runs = {run("c", 0.07, NAN, 0, 10, 100, 100, "diverged"), run("c", 0.05, 1e-4, 200, 20), run("c", 0.025, 1e-5, 400, 40),
+            run("c", 0.0125, 1e-6, 800, 80)};
+  // d: order 8; its second run is at round-off (2e-14, within 10 x its floor 1e-14).
+  s.runs.push_back(run("d", 0.1, 1e-10, 1000, 100));
+  s.runs.push_back(run("d", 0.05, 2e-14, 2000, 200));
+  s.runs.back().roundoff = 1e-14;
+  s.runs.push_back(run("d", 0.025, 3e-14, 4000, 400));
+  s.runs.back().roundoff = 1e-14;
+  s.orders = {fit("c", std::log2(10.0)), fit("d", 8)};
+  // c to 2e-4: reached first at dt 0.05 (1e-4); the step above diverged, so up along the order from there, to a step
+  // below the diverged one: dt = 0.05 * 2^(1/log2 10) = 0.05 * 2^0.30103 = 0.0616, cost 200 / 2^0.30103.
+  const auto c = report::cost_to_reach(s, "c", 2e-4);
+  REQUIRE(c.how == Reach::extrapolated);
+  CHECK(c.dt == Approx(0.05 * std::pow(2.0, 1 / std::log2(10.0))).epsilon(1e-12));
+  CHECK(c.evals == Approx(200 / std::pow(2.0, 1 / std::log2(10.0))).epsilon(1e-12));
+  // To 5e-4 the step would be 0.05 * 5^0.30103 = 0.081, beyond the diverged 0.07: at most the run's cost, saying why.
+  const auto c_far = report::cost_to_reach(s, "c", 5e-4);
+  CHECK(c_far.how == Reach::at_most);
+  CHECK(c_far.evals == 200);
+  CHECK_THAT(c_far.why, Catch::Contains("diverged"));
+  // d to 1.2e-11: the bracket's lower run is at its floor; down from dt 0.1 along order 8: dt 0.1 * 0.12^(1/8).
+  const auto d = report::cost_to_reach(s, "d", 1.2e-11);
+  REQUIRE(d.how == Reach::extrapolated);
+  CHECK(d.evals == Approx(1000 / std::pow(0.12, 0.125)).epsilon(1e-12));  // 1303.8
+  // d to 5e-14: only the run at round-off reached it: at most its cost.
+  const auto d_floor = report::cost_to_reach(s, "d", 5e-14);
+  CHECK(d_floor.how == Reach::at_most);
+  CHECK(d_floor.evals == 2000);
+  CHECK_THAT(d_floor.why, Catch::Contains("noise floor"));
+  // d to 1e-14: no run reached it, and round-off forbids an estimate.
+  CHECK(report::cost_to_reach(s, "d", 1e-15).how == Reach::not_reached);
+}
+
+TEST_CASE("the cheapest method, its margin, and a tie within the timing noise", "[report][accuracy]") {
+  report::Study s = two_methods();
+  // At 1e-3: a extrapolated up, 400 / 10^(1/4) = 224.9; b interpolated, 200 sqrt(2.5) = 316.2: a by 40.6 %.
+  const auto by_evals = report::rank(s, 1e-3, false);
+  REQUIRE(by_evals.order.size() == 2);
+  CHECK(by_evals.order[0].integrator == "a");
+  CHECK(by_evals.margin == Approx(200 * std::sqrt(2.5) / (400 / std::pow(10.0, 0.25)) - 1).epsilon(1e-12));
+  CHECK_FALSE(by_evals.tie());  // counts have no noise
+  // By time: a 1e-5 s / 10^(1/4) (noise 10 %), b 1e-5 s * sqrt(2.5) (noise 0): a by 181 %, well beyond 10 %.
+  const auto by_time = report::rank(s, 1e-3, true);
+  CHECK(by_time.order[0].integrator == "a");
+  CHECK(by_time.margin == Approx(1e-5 * std::sqrt(2.5) / (1e-5 / std::pow(10.0, 0.25)) - 1).epsilon(1e-12));
+  CHECK(by_time.noise == Approx(0.1).epsilon(1e-12));
+  CHECK_FALSE(by_time.tie());
+  // The same margin of 181 % with b's repeats spread by 200 % (median 3 x minimum): within the noise, a tie.
+  for (auto& r : s.runs)
+    if (r.integrator == "b") r.ns_median = 3 * r.ns_min;
+  const auto noisy = report::rank(s, 1e-3, true);
+  CHECK(noisy.noise == Approx(2.1).epsilon(1e-12));
+  CHECK(noisy.tie());
+  // A target nobody reaches: everyone in `none`, with a reason.
+  const auto nobody = report::rank(s, 1e-12, false);
+  CHECK(nobody.order.empty());
+  CHECK(nobody.none.size() == 2);
+  CHECK(std::isnan(nobody.margin));
+}
+
+TEST_CASE("the Pareto front holds the runs no other run beats on both error and cost, and is named", "[report][accuracy]") {
+  const report::Study s = two_methods();
+  // By evaluations: b 100 (1e-2), b 200 (2.5e-3), then a 400 (1e-4, beating b's 6.25e-4 at the same cost), a 800, a 1600.
+  const auto front = report::pareto_front(s, false);
+  REQUIRE(front.size() == 5);
+  const std::vector<std::pair<std::string, double>> expected{{"b", 100}, {"b", 200}, {"a", 400}, {"a", 800}, {"a", 1600}};
+  for (std::size_t k = 0; k < front.size(); ++k) {
+    CHECK(front[k].integrator == expected[k].first);
+    CHECK(front[k].cost == expected[k].second);
+  }
+  CHECK(report::describe_front(front) == "b from 1.00e-02 to 2.50e-03, then a from 1.00e-04 to 3.91e-07");
+  // A run that only ties another on error at a higher cost is beaten, and one cheaper at that error joins the front.
+  report::Study more = s;
+  more.integrators.push_back("e");
+  more.runs.push_back(run("e", 0.1, 2.5e-3, 300, 100));
+  CHECK(report::pareto_front(more, false).size() == 5);
+  more.runs.back().force_evals = 150;
+  const auto joined = report::pareto_front(more, false);
+  REQUIRE(joined.size() == 5);  // e at 150 replaces b at 200 (same error, dearer)
+  CHECK(joined[1].integrator == "e");
+}
+
+TEST_CASE("the default targets are the decades from 1e-3 down to the smallest error reached", "[report][accuracy]") {
+  const report::Study s = two_methods();  // smallest error 3.90625e-7
+  CHECK(report::default_targets(s) == std::vector<double>{1e-3, 1e-4, 1e-5, 1e-6});
+  report::Study coarse = s;
+  for (auto& r : coarse.runs) r.global = std::max(r.global, 0.01);  // nothing below 1e-2: 1e-3 alone, not reached
+  CHECK(report::default_targets(coarse) == std::vector<double>{1e-3});
+  CHECK(report::target_text(1e-8) == "1e-08");
+  CHECK(report::target_text(2.5e-7) == "2.5e-07");
+}
