@@ -211,6 +211,27 @@ std::string describe_front(const std::vector<FrontPoint>& front) {
   return out.empty() ? "no run" : out;
 }
 
+double error_constant(const Study& s, const std::string& integrator) {
+  const OrderRow* o = find_order(s, integrator, "global");
+  if (!o || o->expected <= 0 || !(o->dt_min > 0)) return NAN;
+  std::vector<double> c;
+  for (const auto& p : o->sweep)
+    if (p[0] >= o->dt_min * (1 - 1e-9) && p[0] <= o->dt_max * (1 + 1e-9) && p[1] > 0 && std::isfinite(p[1]))
+      c.push_back(p[1] / std::pow(p[0], o->expected));
+  if (c.empty()) return NAN;
+  std::sort(c.begin(), c.end());
+  return c.size() % 2 ? c[c.size() / 2] : (c[c.size() / 2 - 1] + c[c.size() / 2]) / 2;
+}
+
+double time_per_step(const Study& s, const std::string& integrator) {
+  std::vector<double> ns;
+  for (const auto& r : s.runs)
+    if (r.integrator == integrator && r.status == "ok" && r.ns_min > 0 && std::isfinite(r.ns_min)) ns.push_back(r.ns_min);
+  if (ns.empty()) return NAN;
+  std::sort(ns.begin(), ns.end());
+  return ns.size() % 2 ? ns[ns.size() / 2] : (ns[ns.size() / 2 - 1] + ns[ns.size() / 2]) / 2;
+}
+
 std::string cost_cell(const CostToAccuracy& c, bool by_time) {
   const double x = by_time ? c.seconds : c.evals;
   const std::string v = by_time ? fmt::format("{:.3g} s", x) : fmt::format("{:.3g}", x);

@@ -82,6 +82,12 @@ std::vector<FrontPoint> pareto_front(const Study& s, bool by_time);
 /// front meets them as the cost grows, each over the errors it holds).
 std::string describe_front(const std::vector<FrontPoint>& front);
 
+/// The error constant of a method: the median over its global fit's window of error / dt^p, p its expected order
+/// (NaN without a window or an expected order).  Comparable across runs of the same method whatever their steps.
+double error_constant(const Study& s, const std::string& integrator);
+/// The median time per step of a method's runs that ended well (minimum of each run's repeats), in ns; NaN if none.
+double time_per_step(const Study& s, const std::string& integrator);
+
 /// A cost for a table cell: "5.31e+03", "≈5.3e+03" (extrapolated), "≤8.19e+03" (at most), "not reached".
 std::string cost_cell(const CostToAccuracy& c, bool by_time);
 /// A target as written in tables and headings: "1e-08", "2.5e-07".

@@ -586,15 +586,15 @@ Verdict run_checks(const report::Results& results, const Baseline* baseline, con
   return v;
 }
 
-std::string junit_xml(const Verdict& v) {
+std::string junit_xml(const Verdict& v, const std::string& name) {
   std::map<std::string, std::vector<const Outcome*>> by_study;
   std::vector<std::string> order;
   for (const auto& o : v.outcomes) {
     if (!by_study.count(o.study)) order.push_back(o.study);
     by_study[o.study].push_back(&o);
   }
-  std::string out = fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"study check\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n",
-                                v.outcomes.size(), v.count(Outcome::fail), v.count(Outcome::undetermined));
+  std::string out = fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n",
+                                xml(name), v.outcomes.size(), v.count(Outcome::fail), v.count(Outcome::undetermined));
   for (const auto& study : order) {
     const auto& cases = by_study[study];
     const auto failures = std::count_if(cases.begin(), cases.end(), [](const Outcome* o) { return o->status == Outcome::fail; });

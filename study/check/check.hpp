@@ -48,7 +48,7 @@ struct Verdict {
 /// Runs every check on `results`; the baseline's error constants too when one is given.
 Verdict run_checks(const report::Results& results, const Baseline* baseline, const Options& options = {});
 
-/// The verdict as JUnit XML (one testsuite per study, one testcase per check) for CI servers.
-std::string junit_xml(const Verdict& verdict);
+/// The verdict as JUnit XML (one testsuite per study, one testcase per check) for CI servers; `name` names the whole.
+std::string junit_xml(const Verdict& verdict, const std::string& name = "study check");
 
 }  // namespace check

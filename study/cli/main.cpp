@@ -27,6 +27,7 @@
 #include "study/engine.hpp"
 #include "study/extensions.hpp"
 #include "study/write.hpp"
+#include "reports/compare_page.hpp"
 #include "reports/markdown.hpp"
 #include "reports/model.hpp"
 #include "reports/process.hpp"
@@ -39,6 +40,7 @@
 #include "study/input_file.hpp"
 #include "study/publish.hpp"
 #include "study/check/check.hpp"
+#include "study/check/compare.hpp"
 #include "study/problems/all.hpp"
 #include "study/suggest.hpp"
 #include "study/tables/library.hpp"
@@ -630,6 +632,111 @@ struct BaselineArgs {
   std::string out;
 };
 
+/// A folder `compare` or `history` writes: replaced whole when published, so never one of the results it reads (nor a
+/// folder holding one).
+void check_pages_folder(const std::string& out, const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  check_output_dir(out, "--out", true);
+  std::error_code ec;
+  const fs::path target = fs::weakly_canonical(out, ec);
+  for (const auto& in : inputs) {
+    const fs::path source = fs::weakly_canonical(in, ec);
+    if (std::mismatch(target.begin(), target.end(), source.begin(), source.end()).first == target.end())
+      throw study::SpecError("--out " + out + ": is the results folder " + in + " or holds it, and the output folder is replaced whole "
+                             "when published; give a folder of its own, e.g. --out compare");
+  }
+}
+
+/// Draws the pages' plots with these settings (null: --no-plots).
+struct PlotArgs {
+  bool no_plots = false;
+  std::string gnuplot = "gnuplot";
+  double gnuplot_timeout = 60;
+  std::optional<report::Gnuplot> make() const {
+    if (no_plots) return std::nullopt;
+    return report::Gnuplot{gnuplot, false, std::chrono::milliseconds(static_cast<long>(1000 * gnuplot_timeout)), &interrupted};
+  }
+};
+
+struct CompareArgs {
+  std::string old_dir, new_dir, out = "compare", junit;
+  std::vector<double> accuracy;
+  double error_tolerance = 0.01, order_tolerance = check::Options{}.order_tolerance, time_tolerance = NAN;
+  bool quiet = false, verbose = false;
+  PlotArgs plots;
+};
+
+/// `study compare OLD NEW`: exit 0 nothing worse, 1 something worse (or nothing could be compared), 2 unreadable input.
+int run_compare(const CompareArgs& a) {
+  namespace fs = std::filesystem;
+  if (!a.junit.empty()) {
+    if (const std::string why = study::replace_problem(a.junit); !why.empty()) throw study::SpecError("--junit " + why);
+    const auto parent = fs::path(a.junit).parent_path();
+    check_output_dir(parent.empty() ? "." : parent.string(), "--junit's folder");
+    if (fs::is_directory(a.junit)) throw study::SpecError("--junit " + a.junit + ": is a folder; give a file name");
+  }
+  check_pages_folder(a.out, {a.old_dir, a.new_dir});
+  const report::Results old = report::load(a.old_dir), now = report::load(a.new_dir);
+  check::CompareOptions o;
+  o.error_tolerance = a.error_tolerance, o.order_tolerance = a.order_tolerance, o.time_tolerance = a.time_tolerance;
+  o.targets = a.accuracy;
+  std::sort(o.targets.begin(), o.targets.end(), std::greater<>());
+  const check::Comparison c = check::compare(old, now, o);
+  if (!a.quiet) std::cout << report::compare_text(c, o);
+  for (const auto& x : c.verdict.outcomes)
+    if (x.status == check::Outcome::fail) std::cout << "WORSE" << x.line().substr(4) << "\n";  // "FAIL ...": worse than before
+    else if (a.verbose) std::cout << x.line() << "\n";
+  study::StagedFolder staged(a.out);
+  staged.carry_forward({"COMPARE.md", "plots"}, stop_if_interrupted);
+  const auto gnuplot = a.plots.make();
+  const report::PagesOutcome pages = report::render_compare(old, now, a.old_dir, a.new_dir, c, o, staged.path(), gnuplot ? &*gnuplot : nullptr,
+                                                            std::max(1u, std::thread::hardware_concurrency()));
+  staged.publish();
+  if (!a.junit.empty()) study::write_atomic(a.junit, check::junit_xml(c.verdict, "study compare"));
+  const std::size_t worse = c.verdict.count(check::Outcome::fail);
+  std::cout << fmt::format("study compare: {} comparisons of {} methods: {} worse, {} not worse, {} with nothing to compare{}; wrote {}\n",
+                           c.verdict.outcomes.size(), c.methods.size(), worse, c.verdict.count(check::Outcome::pass),
+                           c.verdict.count(check::Outcome::undetermined),
+                           std::isfinite(a.time_tolerance) ? "" : " (timing shown, not judged: --time-tolerance judges it)",
+                           (fs::path(a.out) / "COMPARE.md").string());
+  if (!pages.missing.empty()) std::cerr << "study compare: " << pages.missing.size() << " plot(s) missing: " << pages.problem << "\n";
+  if (worse == 0 && c.verdict.count(check::Outcome::pass) == 0)
+    std::cout << "study compare: FAIL: nothing could be compared (no study and method in both, or nothing measured in both)\n";
+  return c.verdict.passed() ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+struct HistoryArgs {
+  std::vector<std::string> dirs;
+  std::string out = "history";
+  std::vector<double> accuracy;
+  bool quiet = false;
+  PlotArgs plots;
+};
+
+/// `study history DIR...`: exit 0, or 2 when a folder cannot be read.
+int run_history(const HistoryArgs& a) {
+  namespace fs = std::filesystem;
+  if (a.dirs.size() < 2) throw study::SpecError("history needs at least two results folders, in order (oldest first)");
+  check_pages_folder(a.out, a.dirs);
+  report::History h;
+  h.names = a.dirs, h.targets = a.accuracy;
+  std::sort(h.targets.begin(), h.targets.end(), std::greater<>());
+  for (const auto& d : a.dirs) {
+    stop_if_interrupted();
+    h.results.push_back(report::load(d));
+  }
+  if (!a.quiet) std::cout << report::history_text(h);
+  study::StagedFolder staged(a.out);
+  staged.carry_forward({"HISTORY.md", "plots"}, stop_if_interrupted);
+  const auto gnuplot = a.plots.make();
+  const report::PagesOutcome pages =
+      report::render_history(h, staged.path(), gnuplot ? &*gnuplot : nullptr, std::max(1u, std::thread::hardware_concurrency()));
+  staged.publish();
+  std::cout << "wrote " << (fs::path(a.out) / "HISTORY.md").string() << " with " << pages.plots.size() << " plot(s)\n";
+  if (!pages.missing.empty()) std::cerr << "study history: " << pages.missing.size() << " plot(s) missing: " << pages.problem << "\n";
+  return EXIT_SUCCESS;
+}
+
 int run_baseline(const BaselineArgs& a) {
   if (a.out.empty()) throw study::SpecError("--out \"\": give the baseline's file name, e.g. --out baseline.toml");
   const report::Results results = report::load(a.results);
@@ -793,6 +900,52 @@ static int study_main(int argc, char** argv) {
                  "Exit status: 0 no check failed and at least one passed, 1 a check failed, no check could be judged, or a\n"
                  "--study/--integrator is missing (--strict: or a check is undetermined), 2 unreadable results or baseline.");
 
+  auto plot_options = [&](CLI::App* cmd, PlotArgs& p) {
+    cmd->add_flag("--no-plots", p.no_plots, "write the plot data and scripts but do not run gnuplot");
+    cmd->add_option("--gnuplot", p.gnuplot, "the gnuplot program: a name on PATH or a path, started without a shell (default: gnuplot)");
+    cmd->add_option("--gnuplot-timeout", p.gnuplot_timeout, "seconds one plot may take (default 60)")->check(CLI::Range(0.1, 3600.0))->check(finite);
+  };
+  CompareArgs cmp;
+  auto* cmpcmd = app.add_subcommand("compare", "compare two results folders run for run and fit for fit (your code before and "
+                                               "after a change): orders, error constants, cost to accuracy targets, time per step, "
+                                               "energy, divergence; exit 1 when something got worse beyond the tolerances");
+  cmpcmd->add_option("old", cmp.old_dir, "the results folder before (holding results.json)")->required();
+  cmpcmd->add_option("new", cmp.new_dir, "the results folder after")->required();
+  cmpcmd->add_option("--out,-o", cmp.out, "where COMPARE.md and its plots go (default: compare); replaced whole");
+  cmpcmd->add_option("--error-tolerance", cmp.error_tolerance,
+                     "an error (where the old one is above 1000 x its noise floor) or a cost to an accuracy larger by more than "
+                     "this fraction is worse (default 0.01)")
+      ->check(CLI::Range(0.0, 100.0))
+      ->check(finite);
+  cmpcmd->add_option("--order-tolerance", cmp.order_tolerance, "an order lower by more than this, its interval apart, is worse (default 0.2)")
+      ->check(CLI::Range(0.01, 5.0))
+      ->check(finite);
+  cmpcmd->add_option("--time-tolerance", cmp.time_tolerance,
+                     "a time per step slower by more than this fraction and more than the timing noise is worse (default: timing "
+                     "is shown, never judged)")
+      ->check(CLI::Range(0.0, 100.0))
+      ->check(finite);
+  cmpcmd->add_option("--accuracy", cmp.accuracy, "an accuracy target to compare costs at (repeatable; default: the decades from 1e-3)")
+      ->check(accuracy_target);
+  cmpcmd->add_option("--junit", cmp.junit, "also write the judgement as JUnit XML to this file");
+  cmpcmd->add_flag("--quiet,-q", cmp.quiet, "no table, only what got worse and the summary");
+  cmpcmd->add_flag("--verbose,-v", cmp.verbose, "print every comparison, also those not worse");
+  plot_options(cmpcmd, cmp.plots);
+  cmpcmd->footer("Runs are matched by study, method and step size; fits by study, method and metric. Added and removed studies and\n"
+                 "methods are listed, not judged. Exit status: 0 nothing got worse, 1 something got worse (or nothing could be\n"
+                 "compared), 2 unreadable results or a bad option.");
+
+  HistoryArgs hist;
+  auto* histcmd = app.add_subcommand("history", "track results folders in order (one per commit, as CI keeps artefacts): each "
+                                                "method's error constant, observed order, cost to accuracy targets and time per "
+                                                "step across them, as tables and plots");
+  histcmd->add_option("folders", hist.dirs, "results folders, oldest first (at least two)")->required();
+  histcmd->add_option("--out,-o", hist.out, "where HISTORY.md and its plots go (default: history); replaced whole");
+  histcmd->add_option("--accuracy", hist.accuracy, "an accuracy target to track the cost to (repeatable; default: 1e-3, 1e-6, ...)")
+      ->check(accuracy_target);
+  histcmd->add_flag("--quiet,-q", hist.quiet, "no table on the terminal");
+  plot_options(histcmd, hist.plots);
+
   BaselineArgs base;
   auto* basecmd = app.add_subcommand("baseline", "write (or update) a baseline of error constants from a results directory, "
                                                  "for `study check --baseline`");
@@ -878,6 +1031,8 @@ static int study_main(int argc, char** argv) {
     if (*repcmd) return run_report(rep);
     if (*chkcmd) return run_check(chk);
     if (*basecmd) return run_baseline(base);
+    if (*cmpcmd) return run_compare(cmp);
+    if (*histcmd) return run_history(hist);
     if (*benchcmd) return run_bench(bch);
     if (*methodcmd) return run_method(method_args);
     if (*list) {

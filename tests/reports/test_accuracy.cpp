@@ -187,3 +187,23 @@ TEST_CASE("the default targets are the decades from 1e-3 down to the smallest er
   CHECK(report::target_text(1e-8) == "1e-08");
   CHECK(report::target_text(2.5e-7) == "2.5e-07");
 }
+
+TEST_CASE("the error constant is the median of error / dt^p over the global fit's window; time per step the median run's",
+          "[report][accuracy]") {
+  report::Study s = two_methods();
+  // a: errors 1e-4 / 16^k at 0.1 / 2^k: C = 1e-4 / 0.1^4 = 1 at every point of its window.
+  s.orders[0].expected = 4, s.orders[0].dt_min = 0.025, s.orders[0].dt_max = 0.1;
+  s.orders[0].sweep = {{0.1, 1e-4, 1e-16}, {0.05, 6.25e-6, 1e-16}, {0.025, 3.90625e-7, 1e-16}};
+  CHECK(report::error_constant(s, "a") == Approx(1.0).epsilon(1e-12));
+  // A point outside the window does not count; of three inside, the middle one: 2, 3, 7 (C of each) -> 3.
+  s.orders[0].sweep = {{0.2, 1e-1, 1e-16}, {0.1, 2e-4, 1e-16}, {0.05, 3 * 6.25e-6, 1e-16}, {0.025, 7 * 3.90625e-7, 1e-16}};
+  CHECK(report::error_constant(s, "a") == Approx(3.0).epsilon(1e-12));
+  s.orders[0].expected = 0;  // no expected order: no constant
+  CHECK(std::isnan(report::error_constant(s, "a")));
+  CHECK(std::isnan(report::error_constant(s, "nobody")));
+  // Time per step: a's three runs at 100 ns -> 100; b's at 50.
+  CHECK(report::time_per_step(s, "a") == 100);
+  s.runs[1].ns_min = 300, s.runs[2].ns_min = 200;  // 100, 300, 200 -> 200
+  CHECK(report::time_per_step(s, "a") == 200);
+  CHECK(report::time_per_step(s, "b") == 50);
+}

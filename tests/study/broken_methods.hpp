@@ -40,6 +40,20 @@ struct Rk4WrongWeight : ode::Rk4 {
   }
 };
 
+/// RK4 made slow, not wrong: the same arithmetic (the same bits, the same force evaluations), then a dependent chain
+/// of 400 multiply-adds whose result nothing uses but a volatile store.  Only its time per step tells it apart
+/// (`study compare --time-tolerance`, tests/study/compare_cli.sh).
+struct Rk4Slowed : ode::Rk4 {
+  template <ode::Problem P>
+  static void step(typename P::State& s, typename P::real_type h, const P& p) {
+    ode::Rk4::step(s, h, p);
+    static thread_local volatile double sink = 1;
+    double x = sink;
+    for (int i = 0; i < 400; ++i) x = x * 1.0000001 + 1e-9;
+    sink = x;
+  }
+};
+
 /// Velocity Verlet without the 1/2 in the position update: x+ = x + h v + h^2 a (first order).
 struct VelocityVerletNoHalf : ode::VelocityVerlet {
   template <ode::PositionForce P>
@@ -206,6 +220,7 @@ bool with_gate_breakage(std::string_view name, F&& f) {
   if (name == "velocity-verlet-no-half") return f(std::tuple<VelocityVerletNoHalf>{}), true;
   if (name == "symplectic-euler-swapped") return f(std::tuple<SymplecticEulerSwapped>{}), true;
   if (name == "rk2-midpoint-as-ralston") return f(std::tuple<Rk2MidpointAsRalston>{}), true;
+  if (name == "rk4-slowed") return f(std::tuple<Rk4Slowed>{}), true;
   return false;
 }
 

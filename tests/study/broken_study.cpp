@@ -12,7 +12,7 @@
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::cerr << "usage: broken_study rk4-wrong-weight|velocity-verlet-no-half|symplectic-euler-swapped|rk2-midpoint-as-ralston "
+    std::cerr << "usage: broken_study rk4-wrong-weight|velocity-verlet-no-half|symplectic-euler-swapped|rk2-midpoint-as-ralston|rk4-slowed "
                  "OUT_DIR SPEC...\n";
     return 2;
   }

@@ -1,0 +1,193 @@
+#include "study/check/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "reports/render.hpp"
+
+namespace check {
+namespace {
+
+using report::RunRow;
+using report::Study;
+
+double median(std::vector<double> x) {
+  if (x.empty()) return NAN;
+  std::sort(x.begin(), x.end());
+  const std::size_t n = x.size();
+  return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+std::string interval(double order, double lo, double hi) {
+  if (!std::isfinite(order)) return "no fit";
+  return std::isfinite(lo) ? fmt::format("{:.2f} in [{:.2f}, {:.2f}]", order, lo, hi) : fmt::format("{:.2f}", order);
+}
+
+std::string pct(double ratio) { return fmt::format("{:+.1f} %", 100 * (ratio - 1)); }
+
+bool conserved(const std::string& behaviour) { return behaviour == "bounded" || behaviour == "round-off"; }
+
+MethodChange compare_method(const Study& o, const Study& n, const std::string& method, const CompareOptions& options) {
+  MethodChange m;
+  m.study = n.name, m.problem = n.problem, m.method = method;
+  for (const std::string metric : {"global", "max", "local"}) {
+    const report::OrderRow *a = report::find_order(o, method, metric), *b = report::find_order(n, method, metric);
+    if (!a || !b) continue;
+    m.orders.push_back({metric, a->verdict, b->verdict, a->observed, a->lo, a->hi, b->observed, b->lo, b->hi});
+  }
+  std::vector<double> time_ratios, old_noise, new_noise;
+  for (const auto& r : o.runs) {
+    if (r.integrator != method) continue;
+    const RunRow* x = report::run_at(n, method, r.dt);
+    if (!x) continue;
+    if (r.status == "ok" && x->status != "ok") m.newly_diverged.push_back(r.dt);
+    if (r.status != "ok" && x->status == "ok") m.no_longer_diverged.push_back(r.dt);
+    if (r.status != "ok" || x->status != "ok") continue;
+    // Errors compared where round-off moves the old one by at most 0.1 %: above 1000 times its noise floor.
+    if (r.global > 1000 * report::noise_floor(o, r) && r.global <= report::pre_asymptotic_error && std::isfinite(x->global))
+      m.error_ratios.emplace_back(r.dt, x->global / r.global);
+    if (r.ns_min > 0 && x->ns_min > 0 && std::isfinite(r.ns_min) && std::isfinite(x->ns_min)) {
+      time_ratios.push_back(x->ns_min / r.ns_min);
+      if (std::isfinite(r.ns_median)) old_noise.push_back(r.ns_median / r.ns_min - 1);
+      if (std::isfinite(x->ns_median)) new_noise.push_back(x->ns_median / x->ns_min - 1);
+    }
+    if (!r.behaviour.empty() && !x->behaviour.empty() && r.behaviour != x->behaviour)
+      m.energy.push_back(fmt::format("dt {:.4g}: {} -> {} (largest error {:.2e} -> {:.2e})", r.dt, r.behaviour, x->behaviour, r.energy_max,
+                                     x->energy_max));
+  }
+  m.time_ratio = median(time_ratios);
+  if (!old_noise.empty() && !new_noise.empty()) m.time_noise = median(old_noise) + median(new_noise);
+  const auto targets = options.targets.empty() ? report::default_targets(o) : options.targets;
+  if (o.wants("global"))
+    for (double t : targets) m.costs.push_back({t, report::cost_to_reach(o, method, t), report::cost_to_reach(n, method, t)});
+  return m;
+}
+
+/// The outcomes of one method: each aspect worse (fail), not worse (pass) or not comparable (undetermined).
+void judge(const MethodChange& m, const Study& o, const Study& n, const CompareOptions& options, std::vector<Outcome>& out) {
+  auto add = [&](Outcome::Status status, const std::string& metric, const std::string& expected, const std::string& observed,
+                 const std::string& off = "", const std::string& window = "") {
+    Outcome x;
+    x.status = status, x.study = m.study, x.problem = m.problem, x.integrator = m.method, x.metric = metric;
+    x.expected = expected, x.observed = observed, x.off = off, x.window = window;
+    out.push_back(std::move(x));
+  };
+  for (const auto& c : m.orders) {
+    const std::string metric = c.metric + " order";
+    const std::string before = "as before: " + interval(c.old_order, c.old_lo, c.old_hi) + (c.old_verdict.empty() ? "" : " " + c.old_verdict);
+    const std::string now = "now " + interval(c.new_order, c.new_lo, c.new_hi) + (c.new_verdict.empty() ? "" : " " + c.new_verdict);
+    if (!std::isfinite(c.old_order) || !std::isfinite(c.new_order)) {
+      add(Outcome::undetermined, metric, before, now, std::string("no fit ") + (std::isfinite(c.old_order) ? "now" : "before"));
+      continue;
+    }
+    const double drop = c.old_order - c.new_order;
+    const bool apart = !std::isfinite(c.new_hi) || !std::isfinite(c.old_lo) || c.new_hi < c.old_lo;
+    if (c.old_verdict == "pass" && c.new_verdict == "fail")
+      add(Outcome::fail, metric, before, now, fmt::format("passed before, fails now (lower by {:.2f})", drop));
+    else if (drop > options.order_tolerance && apart)
+      add(Outcome::fail, metric, before, now, fmt::format("lower by {:.2f} (tolerance {:g}), the intervals apart", drop, options.order_tolerance));
+    else
+      add(Outcome::pass, metric, before, now);
+  }
+  if (o.wants("global") && n.wants("global")) {
+    if (m.error_ratios.empty()) {
+      add(Outcome::undetermined, "error constant", "errors within " + pct(1 + options.error_tolerance), "nothing to compare",
+          "no step size both ran where the old error is above 1000 times its noise floor and at most 0.5");
+    } else {
+      const auto worst = *std::max_element(m.error_ratios.begin(), m.error_ratios.end(),
+                                           [](const auto& a, const auto& b) { return a.second < b.second; });
+      const std::string window = fmt::format("{} step sizes, dt {:.4g}..{:.4g}", m.error_ratios.size(), m.error_ratios.back().first,
+                                             m.error_ratios.front().first);
+      const std::string observed = fmt::format("new / old error {:.4g} at dt {:.4g} (largest)", worst.second, worst.first);
+      if (worst.second > 1 + options.error_tolerance)
+        add(Outcome::fail, "error constant", "errors within " + pct(1 + options.error_tolerance), observed,
+            fmt::format("error {} at dt {:.4g}", pct(worst.second), worst.first), window);
+      else
+        add(Outcome::pass, "error constant", "errors within " + pct(1 + options.error_tolerance), observed, "", window);
+    }
+    // The cost to each target, where both are interpolated between runs (an extrapolation or a bound is no measure).
+    const MethodChange::CostChange* worst_cost = nullptr;
+    std::size_t compared = 0;
+    for (const auto& c : m.costs) {
+      if (c.old_cost.how != report::Reach::interpolated || c.new_cost.how != report::Reach::interpolated) continue;
+      ++compared;
+      if (!worst_cost || c.new_cost.evals / c.old_cost.evals > worst_cost->new_cost.evals / worst_cost->old_cost.evals) worst_cost = &c;
+    }
+    if (worst_cost) {
+      const double ratio = worst_cost->new_cost.evals / worst_cost->old_cost.evals;
+      const std::string observed = fmt::format("{:.4g} -> {:.4g} force evaluations to {} (largest change of {})", worst_cost->old_cost.evals,
+                                               worst_cost->new_cost.evals, report::target_text(worst_cost->target), compared);
+      add(ratio > 1 + options.error_tolerance ? Outcome::fail : Outcome::pass, "cost to accuracy",
+          "costs within " + pct(1 + options.error_tolerance), observed,
+          ratio > 1 + options.error_tolerance ? fmt::format("{} force evaluations to reach {}", pct(ratio), report::target_text(worst_cost->target))
+                                              : "");
+    }
+  }
+  if (!m.newly_diverged.empty()) {
+    std::string dts;
+    for (double dt : m.newly_diverged) dts += (dts.empty() ? "" : ", ") + fmt::format("{:.4g}", dt);
+    add(Outcome::fail, "divergence", "no run that ended well before diverges", "diverges now at dt " + dts,
+        fmt::format("{} run(s) newly diverged", m.newly_diverged.size()));
+  } else {
+    add(Outcome::pass, "divergence", "no run that ended well before diverges", "none");
+  }
+  // Energy: a run whose error was bounded (or at round-off) and now drifts or is large, and grew beyond the tolerance.
+  std::string worse_energy;
+  for (const auto& r : o.runs) {
+    if (r.integrator != m.method || r.status != "ok" || !conserved(r.behaviour)) continue;
+    const RunRow* x = report::run_at(n, m.method, r.dt);
+    if (x && x->status == "ok" && (x->behaviour == "drifting" || x->behaviour == "large") &&
+        x->energy_max > r.energy_max * (1 + options.error_tolerance))
+      worse_energy += (worse_energy.empty() ? "" : "; ") +
+                      fmt::format("dt {:.4g}: {} -> {} ({:.2e} -> {:.2e})", r.dt, r.behaviour, x->behaviour, r.energy_max, x->energy_max);
+  }
+  if (!m.energy.empty() || !worse_energy.empty())
+    add(worse_energy.empty() ? Outcome::pass : Outcome::fail, "energy", "no bounded energy error that drifts now",
+        worse_energy.empty() ? m.energy.front() : worse_energy, worse_energy.empty() ? "" : "the energy error no longer stays bounded");
+  if (std::isfinite(options.time_tolerance)) {
+    if (!std::isfinite(m.time_ratio)) {
+      add(Outcome::undetermined, "time per step", "within " + pct(1 + options.time_tolerance), "no timed run in both");
+    } else {
+      const double slower = m.time_ratio - 1;
+      const std::string observed = fmt::format("new / old {:.3f} (median over the runs), timing noise {:.1f} %", m.time_ratio,
+                                               100 * m.time_noise);
+      const bool worse = slower > options.time_tolerance && (!std::isfinite(m.time_noise) || slower > m.time_noise);
+      add(worse ? Outcome::fail : Outcome::pass, "time per step", "within " + pct(1 + options.time_tolerance), observed,
+          worse ? pct(m.time_ratio) + " per step, beyond the tolerance and the noise" : "");
+    }
+  }
+}
+
+}  // namespace
+
+Comparison compare(const report::Results& old, const report::Results& now, const CompareOptions& options) {
+  for (const auto* r : {&old, &now})
+    if (r->schema_version < 2)
+      throw report::ReportError((r->dir / "results.json").string() + ": schema_version 1: compare reads versions 2 and later (orders "
+                                "with their points and verdicts); run `study run` again");
+  Comparison c;
+  for (const auto& o : old.studies)
+    if (!report::study_named(now, o.name)) c.removed.push_back(o.name);
+  for (const auto& n : now.studies) {
+    const Study* o = report::study_named(old, n.name);
+    if (!o) {
+      c.added.push_back(n.name);
+      continue;
+    }
+    for (const auto& i : o->integrators)
+      if (std::find(n.integrators.begin(), n.integrators.end(), i) == n.integrators.end()) c.removed.push_back(n.name + ": " + i);
+    for (const auto& i : n.integrators) {
+      if (std::find(o->integrators.begin(), o->integrators.end(), i) == o->integrators.end()) {
+        c.added.push_back(n.name + ": " + i);
+        continue;
+      }
+      c.methods.push_back(compare_method(*o, n, i, options));
+      judge(c.methods.back(), *o, n, options, c.verdict.outcomes);
+    }
+  }
+  return c;
+}
+
+}  // namespace check

@@ -1,0 +1,182 @@
+// `study compare` (study/check/compare.hpp): every rule on made-up results either side of its threshold, so that a
+// rule that slips (a tolerance ignored, a comparison inverted) fails a case here.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "study/check/compare.hpp"
+#include "study/schema.hpp"
+
+namespace {
+
+using check::Outcome;
+
+/// A study "s" on kepler with method "m" of order 4: errors 1e-4 / 16^k at dt 0.1 / 2^k (far above the floor of
+/// 1e-16), 400 force evaluations at dt 0.1, 100 ns a step with a 5 % spread.
+report::Results results() {
+  report::Results r;
+  r.schema_version = study::results_schema_version;
+  report::Study s;
+  s.name = "s", s.problem = "kepler", s.title = "made up", s.ref_bound = 1e-20;
+  s.metrics = {"global", "energy", "walltime"};
+  s.integrators = {"m"};
+  report::IntegratorRow d;
+  d.label = d.id = "m", d.expected_global = 4, d.family = "explicit-rk";
+  s.declared = {d};
+  for (int k = 0; k < 3; ++k) {
+    report::RunRow x;
+    x.integrator = "m", x.status = "ok", x.dt = 0.1 / std::pow(2, k), x.global = 1e-4 / std::pow(16, k);
+    x.steps = 100L << k, x.force_evals = 400.0 * std::pow(2, k), x.roundoff = 1e-16;
+    x.ns_min = 100, x.ns_median = 105, x.behaviour = "bounded", x.energy_max = 1e-6 / std::pow(16, k);
+    s.runs.push_back(x);
+  }
+  report::OrderRow o;
+  o.integrator = "m", o.metric = "global", o.expected = 4, o.observed = 4.0, o.lo = 3.95, o.hi = 4.05, o.verdict = "pass", o.points = 3;
+  o.asymptotic = true;
+  s.orders = {o};
+  r.studies = {s};
+  return r;
+}
+
+/// The outcome of `metric` for method m, or nullptr.
+const Outcome* outcome(const check::Comparison& c, const std::string& metric) {
+  for (const auto& x : c.verdict.outcomes)
+    if (x.integrator == "m" && x.metric == metric) return &x;
+  return nullptr;
+}
+Outcome::Status status(const check::Comparison& c, const std::string& metric) {
+  const Outcome* x = outcome(c, metric);
+  REQUIRE(x);
+  return x->status;
+}
+
+}  // namespace
+
+TEST_CASE("compare: identical results are not worse in any respect", "[compare]") {
+  const auto old = results();
+  const auto c = check::compare(old, old);
+  CHECK(c.verdict.passed());
+  CHECK(c.verdict.count(Outcome::fail) == 0);
+  CHECK(status(c, "global order") == Outcome::pass);
+  CHECK(status(c, "error constant") == Outcome::pass);
+  CHECK(status(c, "divergence") == Outcome::pass);
+  CHECK(outcome(c, "time per step") == nullptr);  // timing is not judged without a tolerance
+  REQUIRE(c.methods.size() == 1);
+  CHECK(c.methods[0].error_ratios.size() == 3);
+  CHECK(c.methods[0].time_ratio == 1);
+  CHECK(c.methods[0].time_noise == Approx(0.10).epsilon(1e-12));  // 5 % each side
+}
+
+TEST_CASE("compare: an error constant worse by more than the tolerance fails, within it passes", "[compare]") {
+  const auto old = results();
+  auto now = old;
+  now.studies[0].runs[1].global *= 1.0099;
+  CHECK(status(check::compare(old, now), "error constant") == Outcome::pass);
+  now.studies[0].runs[1].global = old.studies[0].runs[1].global * 1.0101;
+  const auto c = check::compare(old, now);
+  CHECK(status(c, "error constant") == Outcome::fail);
+  CHECK_THAT(outcome(c, "error constant")->off, Catch::Contains("+1.0 % at dt 0.05"));
+  check::CompareOptions loose;
+  loose.error_tolerance = 0.02;
+  CHECK(status(check::compare(old, now, loose), "error constant") == Outcome::pass);
+  // Smaller errors are never worse.
+  now.studies[0].runs[1].global = old.studies[0].runs[1].global / 3;
+  CHECK(status(check::compare(old, now), "error constant") == Outcome::pass);
+  // An old error within 1000 x its noise floor is not compared: round-off could move it by more than the tolerance.
+  auto floor = old;
+  for (auto& r : floor.studies[0].runs) r.roundoff = r.global / 999;
+  auto moved = floor;
+  for (auto& r : moved.studies[0].runs) r.global *= 1.5;
+  CHECK(status(check::compare(floor, moved), "error constant") == Outcome::undetermined);
+}
+
+TEST_CASE("compare: an order lower by more than the tolerance with the intervals apart fails", "[compare]") {
+  const auto old = results();
+  auto now = old;
+  auto& o = now.studies[0].orders[0];
+  o.observed = 3.81, o.lo = 3.76, o.hi = 3.86;  // 0.19 lower
+  CHECK(status(check::compare(old, now), "global order") == Outcome::pass);
+  o.observed = 3.79, o.lo = 3.74, o.hi = 3.84;  // 0.21 lower, intervals apart
+  const auto c = check::compare(old, now);
+  CHECK(status(c, "global order") == Outcome::fail);
+  CHECK_THAT(outcome(c, "global order")->off, Catch::Contains("lower by 0.21"));
+  o.lo = 3.0, o.hi = 4.5;  // 0.21 lower, but the interval reaches the old one: noise can explain it
+  CHECK(status(check::compare(old, now), "global order") == Outcome::pass);
+  o.verdict = "fail";  // a pass that fails now is worse whatever the tolerance
+  CHECK(status(check::compare(old, now), "global order") == Outcome::fail);
+  o.observed = NAN;  // no fit now: nothing to compare
+  CHECK(status(check::compare(old, now), "global order") == Outcome::undetermined);
+  check::CompareOptions strict;
+  strict.order_tolerance = 0.1;
+  o = old.studies[0].orders[0], o.observed = 3.85, o.lo = 3.8, o.hi = 3.9;  // 0.15 lower, apart
+  CHECK(status(check::compare(old, now), "global order") == Outcome::pass);
+  CHECK(status(check::compare(old, now, strict), "global order") == Outcome::fail);
+}
+
+TEST_CASE("compare: a run that ended well and diverges now is worse, the other way round is not", "[compare]") {
+  const auto old = results();
+  auto now = old;
+  now.studies[0].runs[0].status = "diverged", now.studies[0].runs[0].global = NAN;
+  const auto c = check::compare(old, now);
+  CHECK(status(c, "divergence") == Outcome::fail);
+  CHECK(c.methods[0].newly_diverged == std::vector<double>{0.1});
+  const auto back = check::compare(now, old);
+  CHECK(status(back, "divergence") == Outcome::pass);
+  CHECK(back.methods[0].no_longer_diverged == std::vector<double>{0.1});
+}
+
+TEST_CASE("compare: a bounded energy error that drifts now and grew is worse; a relabelled one that did not grow is not",
+          "[compare]") {
+  const auto old = results();
+  auto now = old;
+  now.studies[0].runs[2].behaviour = "drifting", now.studies[0].runs[2].energy_max *= 1.02;
+  CHECK(status(check::compare(old, now), "energy") == Outcome::fail);
+  now.studies[0].runs[2].energy_max = old.studies[0].runs[2].energy_max * 1.005;
+  CHECK(status(check::compare(old, now), "energy") == Outcome::pass);
+  now.studies[0].runs[2].behaviour = "bounded";
+  CHECK(outcome(check::compare(old, now), "energy") == nullptr);  // nothing changed: no comparison to report
+}
+
+TEST_CASE("compare: timing fails only with a tolerance, and only beyond it and beyond the noise", "[compare]") {
+  const auto old = results();
+  auto now = old;
+  for (auto& r : now.studies[0].runs) r.ns_min = 160, r.ns_median = 168;  // 60 % slower, 5 % spread
+  CHECK(outcome(check::compare(old, now), "time per step") == nullptr);
+  check::CompareOptions o;
+  o.time_tolerance = 0.5;
+  CHECK(status(check::compare(old, now, o), "time per step") == Outcome::fail);
+  o.time_tolerance = 0.7;
+  CHECK(status(check::compare(old, now, o), "time per step") == Outcome::pass);
+  o.time_tolerance = 0.5;
+  for (auto& r : now.studies[0].runs) r.ns_median = 160 * 1.65;  // the repeats spread by 65 %: 60 % is noise
+  CHECK(status(check::compare(old, now, o), "time per step") == Outcome::pass);
+}
+
+TEST_CASE("compare: more force evaluations to reach an accuracy, at the same errors, is worse", "[compare]") {
+  const auto old = results();
+  auto now = old;
+  for (auto& r : now.studies[0].runs) r.force_evals *= 1.02;  // one evaluation in fifty more per step
+  const auto c = check::compare(old, now);
+  CHECK(status(c, "error constant") == Outcome::pass);
+  CHECK(status(c, "cost to accuracy") == Outcome::fail);
+  CHECK_THAT(outcome(c, "cost to accuracy")->off, Catch::Contains("+2.0 % force evaluations"));
+  for (auto& r : now.studies[0].runs) r.force_evals = r.force_evals / 1.02 * 1.005;
+  CHECK(status(check::compare(old, now), "cost to accuracy") == Outcome::pass);
+}
+
+TEST_CASE("compare: studies and methods added or removed are listed, not judged", "[compare]") {
+  const auto old = results();
+  auto now = old;
+  now.studies[0].integrators.push_back("n");
+  auto other = now.studies[0];
+  other.name = "t";
+  now.studies.push_back(other);
+  const auto c = check::compare(old, now);
+  CHECK(c.added == std::vector<std::string>{"s: n", "t"});
+  CHECK(check::compare(now, old).removed == std::vector<std::string>{"t", "s: n"});
+  CHECK(c.verdict.passed());
+  // Nothing in common: nothing judged, which does not pass.
+  auto renamed = old;
+  renamed.studies[0].name = "u";
+  CHECK_FALSE(check::compare(old, renamed).verdict.passed());
+}
