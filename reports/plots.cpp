@@ -311,8 +311,8 @@ std::optional<Plot> energy_time_plot(const Study& s, const StudySamples& samples
         if (std::abs(sample.energy) > 0 && std::isfinite(sample.energy))  // exactly 0 has no place on a log axis
           rows += num17(sample.t) + ' ' + num17(std::abs(sample.energy)) + '\n', all.add(sample.t, std::abs(sample.energy)), ++n;
       if (n < 2) continue;
-      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with lines lw 1.5 {} title {}", name, data.add(x.label(), rows),
-                                       style(x.colour), quoted(x.label())));
+      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with lines lw 1.5 lc rgb '{}' title {}", name, data.add(x.label(), rows),
+                                       colour(x.colour), quoted(x.label())));
     }
     out.push_back(std::move(p));
   }
@@ -361,7 +361,24 @@ std::optional<Plot> energy_long_plot(const Results& res, const Study& s, const f
   Blocks data;
   Extent all;
   std::vector<PanelText> out;
-  for (const auto& panel : panels_of(series_of(s, false))) {
+  // Lines merged where the long runs agree too (final relative energy error within 1 %); else one line each.
+  std::vector<Series> lines;
+  for (const auto& x : series_of(s, true)) {
+    auto final_of = [&](const std::string& m) -> double {
+      for (const auto& e : s.energy_long)
+        if (e.integrator == m) return e.final_rel;
+      return NAN;
+    };
+    bool agree = true;
+    for (const auto& m : x.members) agree = agree && std::abs(final_of(m) - final_of(x.members.front())) <= 0.01 * std::abs(final_of(x.members.front()));
+    if (agree) {
+      lines.push_back(x);
+      continue;
+    }
+    for (const auto& m : x.members) lines.push_back({{m}, x.family, x.order, static_cast<std::size_t>(
+                                        std::find(s.integrators.begin(), s.integrators.end(), m) - s.integrators.begin())});
+  }
+  for (const auto& panel : panels_of(lines)) {
     PanelText p{panel.title, "", {}};
     for (const auto& x : panel.series) {
       const auto it = series.find(x.members.front());
@@ -371,8 +388,8 @@ std::optional<Plot> energy_long_plot(const Results& res, const Study& s, const f
       for (const auto& [t, e] : it->second)
         if (std::abs(e) > 0 && std::isfinite(e) && t > 0) rows += num17(t) + ' ' + num17(std::abs(e)) + '\n', all.add(t, std::abs(e)), ++n;
       if (n < 2) continue;
-      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with lines lw 1.5 {} title {}", name, data.add(x.label(), rows),
-                                       style(x.colour), quoted(x.label())));
+      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with lines lw 1.5 lc rgb '{}' title {}", name, data.add(x.label(), rows),
+                                       colour(x.colour), quoted(x.label())));
     }
     out.push_back(std::move(p));
   }
@@ -437,8 +454,8 @@ std::optional<Plot> trajectory_plot(const Study& s, const StudySamples& samples,
       if (it == at.end() || it->second.size() < 2) continue;
       std::string rows;
       for (const auto& sample : thin(it->second, 400)) rows += point(sample, false);
-      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with lines lw 1.2 {} title {}", name,
-                                       data.add(x.label() + ", dt = " + g(s.plot_dt), rows), style(x.colour), quoted(x.label())));
+      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with lines lw 1.2 lc rgb '{}' title {}", name,
+                                       data.add(x.label() + ", dt = " + g(s.plot_dt), rows), colour(x.colour), quoted(x.label())));
       ++drawn;
     }
     out.push_back(std::move(p));

@@ -37,7 +37,7 @@ expect "its gate passes the engine's Verlet: orders 2 and 3, energy bounded" 0 \
   "PASS .*game-verlet \| global order.*PASS .*game-verlet \| local order.*PASS .*game-verlet \| energy bounded.*: [0-9]+ passed, 0 failed, 0 undetermined" \
   bash -o pipefail -c "'$game' check results -v | tr '\n' ' '"
 expect "game_study renders the report, the engine's Verlet in it" 0 "wrote .*REPORT.md" "$game" report results
-grep -q "game-verlet" results/REPORT.md && ok "the report names the engine's Verlet" || bad "REPORT.md does not name game-verlet"
+grep -q "game-verlet" results/*/REPORT.md && ok "the study's page names the engine's Verlet" || bad "no page names game-verlet"
 expect "game_study runs the broken variant's spec" 0 "" "$game" run game-verlet-broken.toml --out broken --quiet --no-report
 expect "its gate rejects the variant with the velocity bug: global order 1, not the declared 2" 1 \
   "FAIL .*game-verlet-broken \| global order \| expected 2 .*\| (0\.9[0-9]|1\.0[0-9]) in" "$game" check broken

@@ -31,7 +31,7 @@ grep -qs "$source/study" "$p/bin/study" && bad "the installed study has a source
 cp -r "$here/consumer" "$tmp/consumer"
 if cmake -S "$tmp/consumer" -B "$tmp/consumer/build" -G Ninja -DCMAKE_PREFIX_PATH="$p" -DCMAKE_BUILD_TYPE=Release > "$tmp/consumer.log" 2>&1 &&
    cmake --build "$tmp/consumer/build" >> "$tmp/consumer.log" 2>&1; then
-  ok "a consumer project finds the package with find_package(ode_accuracy_harness 0.6 CONFIG) and builds"
+  ok "a consumer project finds the package with find_package(ode_accuracy_harness 0.7 CONFIG) and builds"
 else
   bad "consumer: $(tail -15 "$tmp/consumer.log")"
 fi
@@ -39,8 +39,8 @@ expect "the consumer runs an installed integrator on an installed problem: order
   "$tmp/consumer/build/consumer"
 expect "a consumer linking the engine finds the installed data through the package and reads every shipped spec" 0 \
   "^1[0-9] shipped specs, [0-9]+ integrators, from $p/share/ode_accuracy_harness" "$tmp/consumer/build/engine_consumer"
-sed -i 's/ode_accuracy_harness 0.6 CONFIG/ode_accuracy_harness 9.0 CONFIG/' "$tmp/consumer/CMakeLists.txt"
-expect "a consumer asking for another version is told the version found" 1 "version: 0\.6\.[0-9]+" \
+sed -i 's/ode_accuracy_harness 0.7 CONFIG/ode_accuracy_harness 9.0 CONFIG/' "$tmp/consumer/CMakeLists.txt"
+expect "a consumer asking for another version is told the version found" 1 "version: 0\.7\.[0-9]+" \
   cmake -S "$tmp/consumer" -B "$tmp/consumer/build9" -G Ninja -DCMAKE_PREFIX_PATH="$p"
 
 # As a subproject: only the header-only integrators with ODE_ACCURACY_HARNESS_BUILD_STUDY=OFF (no dependency looked
@@ -98,7 +98,7 @@ else
 fi
 
 # The installed study, then the same tree moved elsewhere: it finds its data beside itself.
-expect "the installed study prints its version and revision" 0 "^study 0\.6\.[0-9]+ \(source revision " "$p/bin/study" --version
+expect "the installed study prints its version and revision" 0 "^study 0\.7\.[0-9]+ \(source revision " "$p/bin/study" --version
 mv "$p" "$tmp/moved"
 p="$tmp/moved"
 expect "moved, it still lists the shipped specs" 0 "kepler" "$p/bin/study" list --specs

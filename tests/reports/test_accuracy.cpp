@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
 
 #include "reports/accuracy.hpp"
 #include "tests/support.hpp"
@@ -188,7 +189,7 @@ TEST_CASE("the default targets are the decades from 1e-3 down to the smallest er
   CHECK(report::target_text(2.5e-7) == "2.5e-07");
 }
 
-TEST_CASE("the error constant is the median of error / dt^p over the global fit's window; time per step the median run's",
+TEST_CASE("the error constant is the median of error / dt^p over the global fit window, the time per step the median run time",
           "[report][accuracy]") {
   report::Study s = two_methods();
   // a: errors 1e-4 / 16^k at 0.1 / 2^k: C = 1e-4 / 0.1^4 = 1 at every point of its window.
@@ -206,4 +207,22 @@ TEST_CASE("the error constant is the median of error / dt^p over the global fit'
   s.runs[1].ns_min = 300, s.runs[2].ns_min = 200;  // 100, 300, 200 -> 200
   CHECK(report::time_per_step(s, "a") == 200);
   CHECK(report::time_per_step(s, "b") == 50);
+}
+
+TEST_CASE("on the committed fixture, rk4's cost to 1e-8 is the one worked out by hand from its two runs around it",
+          "[report][accuracy]") {
+  const auto res = report::load(std::filesystem::path(HARNESS_SOURCE_DIR) / "tests" / "reports" / "fixture");
+  const report::Study& s = res.studies.at(0);
+  // From results.json: rk4 at dt 0.05 has error 4.33405262790525e-08 with 320 force evaluations (80 steps of
+  // 41.4625 ns), at dt 0.025 2.865174953688051e-09 with 640 (160 steps of 42.20625 ns); 1e-8 lies between.
+  // log-log: f = ln(1e-8 / e1) / ln(e2 / e1) = 0.53986; evaluations 320 * 2^f = 465.23; time 3.317e-6 s *
+  // (6.753e-6 / 3.317e-6)^f = 4.869e-6 s.
+  const double f = std::log(1e-8 / 4.33405262790525e-08) / std::log(2.865174953688051e-09 / 4.33405262790525e-08);
+  const auto c = report::cost_to_reach(s, "rk4", 1e-8);
+  REQUIRE(c.how == report::Reach::interpolated);
+  CHECK(c.evals == Approx(320 * std::pow(2.0, f)).epsilon(1e-12));
+  CHECK(c.evals == Approx(465.2255).epsilon(1e-6));
+  CHECK(c.seconds == Approx(41.4625e-9 * 80 * std::pow(42.20625 * 160 / (41.4625 * 80), f)).epsilon(1e-12));
+  CHECK(c.seconds == Approx(4.86886e-6).epsilon(1e-5));
+  CHECK(c.dt == Approx(0.05 * std::pow(0.5, f)).epsilon(1e-12));
 }

@@ -125,7 +125,7 @@ TEST_CASE("compare: a run that ended well and diverges now is worse, the other w
   CHECK(back.methods[0].no_longer_diverged == std::vector<double>{0.1});
 }
 
-TEST_CASE("compare: a bounded energy error that drifts now and grew is worse; a relabelled one that did not grow is not",
+TEST_CASE("compare: a bounded energy error that drifts now and grew is worse, a relabelled one that did not grow is not",
           "[compare]") {
   const auto old = results();
   auto now = old;
