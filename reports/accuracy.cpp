@@ -67,30 +67,49 @@ CostToAccuracy cost_to_reach(const Study& s, const std::string& integrator, doub
   };
   const double p = extrapolation_order(s, integrator);
   const std::string order_text = std::isfinite(p) ? fmt::format("order {:.2f}", p) : "";
-  // From usable run `a` to the target along the fitted order: the step that reaches it, if that is allowed.
-  auto extrapolate = [&](const RunRow& a, double dt_lo, double dt_hi, double floor) -> bool {
-    if (!std::isfinite(p)) return false;
+  // From usable run `a` to the target along the fitted order, to a step strictly between dt_lo and dt_hi: "" when
+  // done, else why not.
+  auto extrapolate = [&](const RunRow& a, double dt_lo, double dt_hi, double floor) -> std::string {
+    if (!std::isfinite(p)) return "its order is undetermined, so nothing is extrapolated";
     const double ratio = target / a.global;
-    if (ratio > extrapolation_reach || ratio < 1 / extrapolation_reach || target > pre_asymptotic_error) return false;
+    if (ratio > extrapolation_reach || ratio < 1 / extrapolation_reach || target > pre_asymptotic_error)
+      return fmt::format("the target is more than a decade from its nearest usable run (error {} at dt {})", e3(a.global), e3(a.dt));
     const double dt = a.dt * std::pow(ratio, 1 / p);
-    if (!(dt > dt_lo && dt < dt_hi)) return false;
+    if (!(dt > dt_lo && dt < dt_hi))
+      return fmt::format("the step that would reach it, dt {}, lies beyond the {} step dt {}, which {}", e3(dt), dt >= dt_hi ? "larger" : "smaller",
+                         e3(dt >= dt_hi ? dt_hi : dt_lo), dt >= dt_hi ? "did not reach it or failed" : "was run");
     // Round-off grows as the steps shrink (at most like their number): the target must stay clear of it.
-    if (target <= floor_factor * floor * std::max(1.0, a.dt / dt)) return false;
+    if (target <= floor_factor * floor * std::max(1.0, a.dt / dt))
+      return fmt::format("round-off and the reference's bound ({} at dt {}, growing as the steps shrink) are within 10 times the target",
+                         e3(floor), e3(a.dt));
     along(a, dt / a.dt, run_noise(a));
-    c.how = Reach::extrapolated, c.order = p;
+    c.how = Reach::extrapolated, c.order = p, c.lower = c.evals;
     c.why = fmt::format("extrapolated at {} from dt {} (error {})", order_text, e3(a.dt), e3(a.global));
-    return true;
+    return "";
   };
 
-  std::size_t first = runs.size();  // the cheapest run that reached the target
-  for (std::size_t k = 0; k < runs.size(); ++k)
-    if (ended_well(*runs[k]) && runs[k]->global <= target) {
-      first = k;
-      break;
-    }
+  // The cheapest run from which on every smaller step that ended well stays at or below the target: the curve has
+  // settled there (an error that falls below the target at one step and rises above it at a smaller one is a
+  // curve not in its asymptotic range, and a cost read off it would be an accident).
+  std::size_t first = runs.size();
+  for (std::size_t k = runs.size(); k-- > 0;) {
+    if (!ended_well(*runs[k])) continue;
+    if (runs[k]->global > target) break;
+    first = k;
+  }
+  bool reached_once = false;
+  for (const auto* r : runs) reached_once = reached_once || (ended_well(*r) && r->global <= target);
+  if (first == runs.size() && reached_once) {
+    const RunRow* again = nullptr;  // the smallest step above the target
+    for (const auto* r : runs)
+      if (ended_well(*r) && r->global > target) again = r;
+    c.why = fmt::format("not reached for good: a run reached it, but at the smaller step dt {} the error is {} again (the errors do not "
+                        "fall steadily: not in the asymptotic range)", e3(again->dt), e3(again->global));
+    return c;
+  }
   if (first < runs.size()) {
     const RunRow& b = *runs[first];
-    const RunRow* a = first > 0 ? runs[first - 1] : nullptr;  // the next larger step: its error is above the target
+    const RunRow* a = first > 0 ? runs[first - 1] : nullptr;  // the next larger step: above the target, or it failed
     if (a && usable(s, *a) && usable(s, b)) {
       const double f = a->global == b.global ? 0 : std::log(target / a->global) / std::log(b.global / a->global);
       const double cost_a = a->force_evals, cost_b = b.force_evals;
@@ -98,22 +117,26 @@ CostToAccuracy cost_to_reach(const Study& s, const std::string& integrator, doub
       c.seconds = run_seconds(*a) * std::pow(run_seconds(b) / run_seconds(*a), f);
       c.dt = a->dt * std::pow(b.dt / a->dt, f);
       c.noise = worst(run_noise(*a), run_noise(b));
-      c.how = Reach::interpolated;
+      c.how = Reach::interpolated, c.lower = c.evals;
       return c;
     }
+    std::string why;
     if (usable(s, b)) {  // no usable larger step: up from b along its order, never to a step that failed
-      const double dt_hi = a ? a->dt : INFINITY;
-      if (extrapolate(b, b.dt, dt_hi, noise_floor(s, b))) return c;
+      why = extrapolate(b, b.dt, a ? a->dt : INFINITY, noise_floor(s, b));
+      if (why.empty()) return c;
     } else if (a && usable(s, *a)) {  // b is at its noise floor: down from a, staying above b's floor
-      if (extrapolate(*a, b.dt, a->dt, noise_floor(s, b))) return c;
+      why = extrapolate(*a, b.dt, a->dt, noise_floor(s, b));
+      if (why.empty()) return c;
     }
     take(b);
     c.how = Reach::at_most;
+    // The cost lies between the larger step's (whose error was above the target) and b's.
+    c.lower = a && ended_well(*a) ? a->force_evals : 0;
     c.why = !usable(s, b) ? fmt::format("reached at dt {} (error {}), a run at its noise floor or out of the asymptotic range",
                                         e3(b.dt), e3(b.global))
-            : !a          ? fmt::format("reached already at its largest step, dt {} (error {})", e3(b.dt), e3(b.global))
-                          : fmt::format("reached at dt {} (error {}); the next larger step {} {}", e3(b.dt), e3(b.global),
-                                        e3(a->dt), a->status != "ok" ? "diverged" : "is out of the asymptotic range");
+            : !a          ? fmt::format("reached already at its largest step, dt {} (error {}); {}", e3(b.dt), e3(b.global), why)
+                          : fmt::format("reached at dt {} (error {}); the next larger step {} {}", e3(b.dt), e3(b.global), e3(a->dt),
+                                        a->status != "ok" ? "diverged" : "is out of the asymptotic range");
     return c;
   }
   // Not reached by any run: beyond the last usable one, if anything.
@@ -122,23 +145,39 @@ CostToAccuracy cost_to_reach(const Study& s, const std::string& integrator, doub
   for (std::size_t k = 0; k < runs.size(); ++k)
     if (usable(s, *runs[k]) && (!last || runs[k]->global < last->global)) last = runs[k], last_k = k;
   if (!last) {
-    c.why = runs.empty() ? "no run" : "no run in the asymptotic range (each diverged, or its error is above 0.5 or at its noise floor)";
+    std::size_t diverged = 0, large = 0, at_floor = 0;
+    for (const auto* r : runs)
+      (!ended_well(*r) ? diverged : r->global > pre_asymptotic_error ? large : at_floor)++;
+    const std::string cause = runs.empty() ? "no run"
+                              : diverged == runs.size() ? "every run diverged"
+                              : large + diverged == runs.size() ? "every error is above 0.5 (pre-asymptotic) or diverged"
+                              : at_floor == runs.size() ? "every error is within 10 times its noise floor (round-off: the method is exact here, or nearly)"
+                                                        : fmt::format("no run in the asymptotic range ({} diverged, {} above 0.5, {} at the noise floor)",
+                                                                      diverged, large, at_floor);
+    c.why = "not reached: " + cause;
     return c;
   }
-  const RunRow* next = last_k + 1 < runs.size() ? runs[last_k + 1] : nullptr;  // a smaller step that did not help
-  const double floor = next && ended_well(*next) ? std::max(noise_floor(s, *last), noise_floor(s, *next)) : noise_floor(s, *last);
-  if (next && !ended_well(*next)) {
-    c.why = fmt::format("not reached: the smallest error was {} at dt {}, and the next smaller step diverged", e3(last->global), e3(last->dt));
-    return c;
+  // Smaller steps than the last usable run must all be at their noise floor (or failed): an error that grows again
+  // below it is a curve out of its asymptotic range, not one to extrapolate.
+  double floor = noise_floor(s, *last);
+  for (std::size_t k = last_k + 1; k < runs.size(); ++k) {
+    const RunRow& r = *runs[k];
+    if (!ended_well(r)) {
+      c.why = fmt::format("not reached: the smallest error was {} at dt {}, and the smaller step {} diverged", e3(last->global), e3(last->dt),
+                          e3(r.dt));
+      return c;
+    }
+    if (usable(s, r) || r.global > pre_asymptotic_error) {
+      c.why = fmt::format("not reached: the smallest error was {} at dt {}, and at the smaller step {} it is {} (the errors do not fall "
+                          "steadily)", e3(last->global), e3(last->dt), e3(r.dt), e3(r.global));
+      return c;
+    }
+    floor = std::max(floor, noise_floor(s, r));
   }
-  if (extrapolate(*last, next ? next->dt : 0, last->dt, floor)) return c;
-  if (target <= floor_factor * floor * 2)
-    c.why = fmt::format("not reached: round-off and the reference's bound ({} near dt {}) are within 10 times the target", e3(floor), e3(last->dt));
-  else if (!std::isfinite(p))
-    c.why = fmt::format("not reached: the smallest error was {} at dt {}, and its order is undetermined, so nothing is extrapolated",
-                        e3(last->global), e3(last->dt));
-  else
-    c.why = fmt::format("not reached: the sweep ended at error {} (dt {}), more than a decade above the target", e3(last->global), e3(last->dt));
+  const RunRow* next = last_k + 1 < runs.size() ? runs[last_k + 1] : nullptr;
+  const std::string why = extrapolate(*last, next ? next->dt : 0, last->dt, floor);
+  if (why.empty()) return c;
+  c.why = "not reached: " + why;
   return c;
 }
 
@@ -159,6 +198,15 @@ Ranking rank(const Study& s, double target, bool by_time) {
     r.margin = by_time ? u.seconds / w.seconds - 1 : u.evals / w.evals - 1;
     if (by_time && std::isfinite(w.noise) && std::isfinite(u.noise)) r.noise = w.noise + u.noise;
   }
+  // The winner is known when its cost (an estimate, or the upper bound of a run that reached the target) lies at or
+  // below every rival's least possible cost; an upper bound's least is its larger step's cost, or nothing.
+  auto cost = [&](const CostToAccuracy& c) { return by_time ? c.seconds : c.evals; };
+  auto least = [&](const CostToAccuracy& c) {
+    if (c.how != Reach::at_most) return cost(c);
+    return by_time ? (c.lower > 0 && c.evals > 0 ? c.seconds * c.lower / c.evals : 0.0) : c.lower;
+  };
+  for (std::size_t k = 1; k < r.order.size(); ++k)
+    if (least(r.order[k]) < cost(r.order[0])) r.undecided.push_back(r.order[k].integrator);
   return r;
 }
 
@@ -186,7 +234,7 @@ std::vector<double> default_targets(const Results& r) {
 std::vector<FrontPoint> pareto_front(const Study& s, bool by_time) {
   std::vector<FrontPoint> all;
   for (const auto& r : s.runs)
-    if (ended_well(r) && r.global > 0 && std::isfinite(run_cost(r, by_time)) && run_cost(r, by_time) > 0)
+    if (ended_well(r) && r.global > floor_factor * noise_floor(s, r) && std::isfinite(run_cost(r, by_time)) && run_cost(r, by_time) > 0)
       all.push_back({r.integrator, r.dt, r.global, run_cost(r, by_time)});
   // Cheapest first (at equal cost the smaller error first): a run is on the front when its error is below every
   // cheaper run's.
@@ -208,7 +256,7 @@ std::string describe_front(const std::vector<FrontPoint>& front) {
            (end == k ? fmt::format(" at {:.2e}", front[k].error) : fmt::format(" from {:.2e} to {:.2e}", front[k].error, front[end].error));
     k = end + 1;
   }
-  return out.empty() ? "no run" : out;
+  return out.empty() ? "no run above its noise floor" : out;
 }
 
 double error_constant(const Study& s, const std::string& integrator) {

@@ -36,6 +36,9 @@ struct CostToAccuracy {
   double seconds = NAN;  ///< wall time of the bare stepping loop (minimum of the repeats) for the whole run
   double dt = NAN;       ///< the step size that reaches the target (interpolated like the costs)
   double noise = NAN;    ///< the relative timing noise of the runs it rests on: the largest median / min - 1
+  /// The least the cost can be, in force evaluations: the estimate itself, or for an upper bound the cost of the
+  /// larger step that did not reach the target (0 when there is none).
+  double lower = NAN;
   double order = NAN;    ///< extrapolated: the fitted order used
   std::string why;       ///< not_reached, at_most, extrapolated: the reason, in words
   bool estimated() const { return how == Reach::interpolated || how == Reach::extrapolated || how == Reach::at_most; }
@@ -61,11 +64,14 @@ struct Ranking {
   /// by time: the timing noise of the two (the sum of their relative noises); a margin at or below it is a tie.
   double noise = NAN;
   bool tie() const { return by_time && std::isfinite(margin) && std::isfinite(noise) && margin <= noise; }
+  /// Rivals that may be cheaper than the first after all (an upper bound of theirs, or of the first's, leaves it
+  /// open): empty when the first is the cheapest for sure.
+  std::vector<std::string> undecided;
 };
 Ranking rank(const Study& s, double target, bool by_time);
 
 /// The default targets of a study: the decades from 1e-3 down to the smallest error any of its runs reached (a run
-/// that ended well); empty when no run reached 1e-3.
+/// that ended well); 1e-3 alone when no run reached it.
 std::vector<double> default_targets(const Study& s);
 /// The same over every study of the results.
 std::vector<double> default_targets(const Results& r);
@@ -75,8 +81,9 @@ struct FrontPoint {
   std::string integrator;
   double dt = 0, error = 0, cost = 0;
 };
-/// The runs of `s` (ended well, error > 0) that no other run beats on both error and cost (force evaluations, or
-/// wall time), cheapest first: their errors fall strictly as the cost grows.
+/// The runs of `s` above their noise floor (ended well, error more than 10 times the floor: round-off does not
+/// decide a front) that no other such run beats on both error and cost (force evaluations, or wall time), cheapest
+/// first: their errors fall strictly as the cost grows.
 std::vector<FrontPoint> pareto_front(const Study& s, bool by_time);
 /// The front in words: "rk4 from 2.1e-02 to 3.4e-07, then yoshida6 down to 1.2e-13" (methods in the order the
 /// front meets them as the cost grows, each over the errors it holds).

@@ -94,6 +94,7 @@ std::string compare_text(const check::Comparison& c, const check::CompareOptions
   }
   for (const auto& a : c.added) t << "added:   " << a << "\n";
   for (const auto& r : c.removed) t << "removed: " << r << " (not compared)\n";
+  for (const auto& x : c.changed) t << "changed: " << x << " (not compared: another experiment under the same name)\n";
   return t.str();
 }
 
@@ -175,8 +176,9 @@ PagesOutcome render_compare(const Results& old, const Results& now, const std::s
         md << "- **" << cell(x.study) << " / " << cell(x.integrator) << ", " << x.metric << "**: " << cell(x.off) << " (" << cell(x.observed) << ")\n";
     md << "\n";
   }
-  if (!c.added.empty() || !c.removed.empty()) {
-    md << "## Added and removed\n\n";
+  if (!c.added.empty() || !c.removed.empty() || !c.changed.empty()) {
+    md << "## Added, removed and changed\n\n";
+    for (const auto& x : c.changed) md << "- changed: " << cell(x) << " (not compared: another experiment under the same name)\n";
     for (const auto& a : c.added) md << "- added: " << cell(a) << "\n";
     for (const auto& r : c.removed) md << "- removed: " << cell(r) << " (not compared)\n";
     md << "\n";
@@ -215,7 +217,8 @@ PagesOutcome render_compare(const Results& old, const Results& now, const std::s
 
 namespace {
 
-/// The default targets of a history: every third decade from 1e-3 that the first folder's study reached.
+/// The default targets of a history: every third decade from 1e-3 down to the study's smallest error (in the latest
+/// folder that has it).
 std::vector<double> history_targets(const History& h, const Study& s) {
   if (!h.targets.empty()) return h.targets;
   std::vector<double> out;
@@ -224,19 +227,38 @@ std::vector<double> history_targets(const History& h, const Study& s) {
   return out;
 }
 
-/// Each quantity of the history, per method and folder.
+/// Each quantity of the history, per method and folder: its value to plot, and its table cell (empty: the value).
 struct Quantity {
   std::string key, what, axis;
   bool log = true;
   std::function<double(const Study&, const std::string&)> value;
+  std::function<std::string(const Study&, const std::string&)> text = {};
 };
+
+/// Every study of the folders, by name in the order first met from the latest folder back, each the latest one of
+/// its name with the methods only earlier folders have appended: nothing a folder holds is left out.
+std::vector<Study> history_studies(const History& h) {
+  std::vector<Study> out;
+  for (auto r = h.results.rbegin(); r != h.results.rend(); ++r)
+    for (const auto& s : r->studies) {
+      auto it = std::find_if(out.begin(), out.end(), [&](const Study& x) { return x.name == s.name; });
+      if (it == out.end()) {
+        out.push_back(s);
+        continue;
+      }
+      for (const auto& d : s.declared)
+        if (std::find(it->integrators.begin(), it->integrators.end(), d.label) == it->integrators.end())
+          it->integrators.push_back(d.label), it->declared.push_back(d);
+    }
+  return out;
+}
 
 }  // namespace
 
 std::string history_text(const History& h) {
   std::ostringstream t;
   if (h.results.empty()) return "";
-  for (const auto& s : h.results.back().studies) {
+  for (const auto& s : history_studies(h)) {
     t << s.name << " (" << s.problem << "): error constant / observed order / ns per step, in the order given\n";
     for (const auto& method : s.integrators) {
       std::string row = fmt::format("  {:<36}", method);
@@ -273,9 +295,9 @@ PagesOutcome render_history(const History& h, const fs::path& out, const Gnuplot
   parts.emplace_back(md.str(), "");
   std::string tics;
   for (std::size_t k = 0; k < h.names.size(); ++k) tics += (k ? ", " : "") + quoted(std::to_string(k + 1) + ": " + h.names[k]) + " " + std::to_string(k + 1);
-  for (const auto& s : h.results.empty() ? std::vector<Study>{} : h.results.back().studies) {
+  for (const auto& s : history_studies(h)) {
     std::vector<Quantity> quantities{
-        {"constant", "error constant", "error constant C in error = C dt^p (dimensionless)", true, error_constant},
+        {"constant", "error constant", "error constant C in error = C dt^p (time unit^-p)", true, error_constant},
         {"order", "observed global order", "observed global order (dimensionless)", false,
          [](const Study& x, const std::string& m) {
            const OrderRow* o = find_order(x, m, "global");
@@ -285,10 +307,12 @@ PagesOutcome render_history(const History& h, const fs::path& out, const Gnuplot
     int cost_index = 0;
     for (double t : history_targets(h, s))
       quantities.push_back({"cost-" + std::to_string(++cost_index), "force evaluations to reach " + target_text(t),
-                            "force evaluations to reach " + target_text(t) + " (count)", true, [t](const Study& x, const std::string& m) {
+                            "force evaluations to reach " + target_text(t) + ", interpolated or extrapolated (count)", true,
+                            [t](const Study& x, const std::string& m) {  // a bound is no value to draw a trend through
                               const auto c = cost_to_reach(x, m, t);
-                              return c.estimated() ? c.evals : NAN;
-                            }});
+                              return c.how == Reach::interpolated || c.how == Reach::extrapolated ? c.evals : NAN;
+                            },
+                            [t](const Study& x, const std::string& m) { return cost_cell(cost_to_reach(x, m, t), false); }});
     parts.emplace_back("## " + cell(s.title) + "\n\n", "");
     for (const auto& q : quantities) {
       const std::string name = "history-" + s.name + "-" + q.key;
@@ -311,7 +335,12 @@ PagesOutcome render_history(const History& h, const fs::path& out, const Gnuplot
             const bool has = st && std::find(st->integrators.begin(), st->integrators.end(), method) != st->integrators.end();
             const double v = has ? q.value(*st, method) : NAN;
             table << " "
-                  << (!has ? "" : !std::isfinite(v) ? "—" : q.key == "order" ? fixed(v) : q.key == "time" ? fixed(v, 1) : fmt::format("{:.4g}", v))
+                  << (!has         ? ""
+                      : q.text     ? q.text(*st, method)
+                      : !std::isfinite(v) ? "—"
+                      : q.key == "order" ? fixed(v)
+                      : q.key == "time"  ? fixed(v, 1)
+                                         : fmt::format("{:.4g}", v))
                   << " |";
             if (std::isfinite(v) && (!q.log || v > 0)) rows += std::to_string(k + 1) + ' ' + num17(v) + '\n';
           }

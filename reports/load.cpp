@@ -158,6 +158,9 @@ Json parse(std::ifstream& in, const fs::path& file) {
 }  // namespace
 
 Results load(const fs::path& dir) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    throw ReportError(dir.string() + ": is a file, not a results folder (the folder study run --out wrote, holding results.json)");
   const fs::path file = dir / "results.json";
   require_regular(file);
   std::ifstream in(file);

@@ -248,11 +248,19 @@ void finest(std::ostringstream& md, const Study& s, const PageContext& c) {
 }  // namespace
 
 std::string winner_cell(const Study& s, double target, bool by_time) {
+  if (by_time && !s.wants("walltime")) return "not measured (the spec's metrics leave out walltime)";
   const Ranking r = rank(s, target, by_time);
   if (r.order.empty()) return "none reached it";
   const auto& w = r.order[0];
   std::string out = cell(w.integrator) + " " + cost_cell(w, by_time);
   if (r.order.size() < 2) return out + " (the only one)";
+  if (!r.undecided.empty()) {  // an upper bound leaves the order open: say which could be cheapest, not a winner
+    std::string open = out;
+    for (const auto& c : r.order)
+      if (std::find(r.undecided.begin(), r.undecided.end(), c.integrator) != r.undecided.end())
+        open += ", " + cell(c.integrator) + " " + cost_cell(c, by_time);
+    return "cannot tell: " + open + " (≤: an upper bound)";
+  }
   const auto& next = r.order[1];
   // A margin means something between two estimates; an upper bound (a run that reached the target) only bounds.
   if (w.how == Reach::at_most || next.how == Reach::at_most)

@@ -165,6 +165,27 @@ std::string rows_of(const std::vector<std::pair<double, double>>& points) {
   return rows;
 }
 
+/// One panel per `panels` entry, each line the points `value(run)` gives (x, y > 0), with `labels` and a `first` element
+/// (the Pareto front) in every panel.
+template <class Value>
+std::vector<PanelText> point_panels(const Study& s, const std::vector<Panel>& panels, const std::string& name, Blocks& data, Extent& all,
+                                    const std::string& labels, const std::string& first, Value value) {
+  std::vector<PanelText> out;
+  for (const auto& panel : panels) {
+    PanelText p{panel.title, labels, {}};
+    if (!first.empty()) p.elements.push_back(first);
+    for (const auto& x : panel.series) {
+      const auto points = series_points(s, x, value);
+      if (points.empty()) continue;
+      for (const auto& [a, b] : points) all.add(a, b);
+      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with linespoints {} ps 0.6 lw 1.5 title {}", name,
+                                       data.add(x.label(), rows_of(points)), style(x.colour), quoted(x.label())));
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
 /// "rk4: 4.01", "euler: 0.98 FAIL (expected 2)", "yoshida6: 5.14? undetermined (expected 6)", with the line's style.
 std::pair<std::string, std::string> fitted_label(const Study& s, const Series& x, const std::string& metric) {
   const OrderRow* o = metric == "reversal" ? nullptr : find_order(s, x.members.front(), metric);
@@ -266,23 +287,12 @@ std::optional<Plot> work_precision_plot(const Study& s, bool by_time, const fs::
     if (k == 0 || front[k].integrator != front[k - 1].integrator)
       front_labels += fmt::format("  set label {} at {:.9e},{:.9e} left offset 0.6,-0.6 tc rgb '#707070' font ',9' front\n",
                                   quoted(front[k].integrator), front[k].cost, front[k].error);
-  std::vector<PanelText> out;
-  for (const auto& panel : panels) {
-    PanelText p{panel.title, front_labels, {}};
-    if (front_index >= 0)
-      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with lines lw 7 lc rgb '#d9d9d9' title 'Pareto front (all methods)'", name,
-                                       front_index));
-    for (const auto& x : panel.series) {
-      const auto points = series_points(s, x, [&](const RunRow& r) {
-        return r.status == "ok" ? std::pair{cost(r), r.global} : std::pair{0.0, 0.0};
-      });
-      if (points.empty()) continue;
-      for (const auto& [c, e] : points) all.add(c, e);
-      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with linespoints {} ps 0.6 lw 1.5 title {}", name,
-                                       data.add(x.label(), rows_of(points)), style(x.colour), quoted(x.label())));
-    }
-    out.push_back(std::move(p));
-  }
+  const std::string front_line =
+      front_index < 0 ? "" : fmt::format("'{}.dat' index {} using 1:2 with lines lw 7 lc rgb '#d9d9d9' title 'Pareto front (all methods)'",
+                                         name, front_index);
+  const auto out = point_panels(s, panels, name, data, all, front_labels, front_line, [&](const RunRow& r) {
+    return r.status == "ok" ? std::pair{cost(r), r.global} : std::pair{0.0, 0.0};
+  });
   if (all.empty()) return std::nullopt;
   const std::string axes = "  set logscale xy\n  set format x '10^{%L}'\n  set format y '10^{%L}'\n  set key outside right top\n" +
                            all.ranges(true, true) +
@@ -331,20 +341,9 @@ std::optional<Plot> energy_dt_plot(const Study& s, const fs::path& dir) {
   const std::string name = s.name + "-energy-dt";
   Blocks data;
   Extent all;
-  std::vector<PanelText> out;
-  for (const auto& panel : panels_of(series_of(s, true))) {
-    PanelText p{panel.title, "", {}};
-    for (const auto& x : panel.series) {
-      const auto points = series_points(s, x, [](const RunRow& r) {
-        return r.status == "ok" ? std::pair{r.dt, r.energy_max} : std::pair{0.0, 0.0};
-      });
-      if (points.empty()) continue;
-      for (const auto& [dt, e] : points) all.add(dt, e);
-      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with linespoints {} ps 0.6 lw 1.5 title {}", name,
-                                       data.add(x.label(), rows_of(points)), style(x.colour), quoted(x.label())));
-    }
-    out.push_back(std::move(p));
-  }
+  const auto out = point_panels(s, panels_of(series_of(s, true)), name, data, all, "", "", [](const RunRow& r) {
+    return r.status == "ok" ? std::pair{r.dt, r.energy_max} : std::pair{0.0, 0.0};
+  });
   if (all.empty()) return std::nullopt;
   const std::string axes = "  set logscale xy\n  set format x '10^{%L}'\n  set format y '10^{%L}'\n  set key outside right top\n" +
                            all.ranges(true, true) + axis_title("x", time_axis(s, "time step dt")) +
@@ -547,7 +546,7 @@ std::string settle(const fs::path& dir, const std::string& name, bool with_png) 
 }
 
 void check_name(const std::string& name) {
-  if (const std::string why = study::name_problem(name); !why.empty())
+  if (const std::string why = study::name_problem(name, study::max_derived_length); !why.empty())
     throw ReportError("plot name '" + name + "' " + why);  // never a path outside plots/
 }
 
@@ -571,7 +570,8 @@ bool draw(const Gnuplot& g, const fs::path& dir, const std::string& name, std::s
 std::map<std::string, std::string> draw_all(const Gnuplot& g, const fs::path& dir, const std::vector<std::string>& names,
                                             unsigned jobs) {
   for (const auto& n : names) check_name(n);
-  jobs = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(names.size())));
+  // At most one process a slot of running_groups, so that a second Ctrl-C reaches every one.
+  jobs = std::max(1u, std::min<unsigned>({jobs, static_cast<unsigned>(names.size()), static_cast<unsigned>(max_running)}));
   // Batches of about equal size, plots dealt round-robin (a study's plots are of similar size), each one gnuplot
   // process loading the plots' own scripts in turn; its time limit is the per-plot limit times its plots.
   std::vector<std::vector<std::string>> batches(jobs);
@@ -579,7 +579,8 @@ std::map<std::string, std::string> draw_all(const Gnuplot& g, const fs::path& di
   std::map<std::string, std::string> errors;
   std::mutex m;
   bool interrupted = false;
-  auto run_batch = [&](const std::vector<std::string>& batch) {
+  std::exception_ptr failure;  // anything else a batch throws, handed over after the threads are joined
+  auto draw_batch = [&](const std::vector<std::string>& batch) {
     if (batch.empty()) return;
     std::string script = std::string("png = ") + (g.png ? "1" : "0") + "; ";
     for (const auto& n : batch) script += "out = '" + temporary(n) + "'; load '" + n + ".gp'; ";
@@ -614,6 +615,17 @@ std::map<std::string, std::string> draw_all(const Gnuplot& g, const fs::path& di
       errors[n] = e;
     }
   };
+  auto run_batch = [&](const std::vector<std::string>& batch) {
+    try {
+      draw_batch(batch);
+    } catch (const Interrupted&) {
+      const std::lock_guard<std::mutex> lock(m);
+      interrupted = true;
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(m);
+      if (!failure) failure = std::current_exception();
+    }
+  };
   std::vector<std::thread> threads;
   for (std::size_t k = 1; k < batches.size(); ++k) threads.emplace_back(run_batch, std::cref(batches[k]));
   run_batch(batches[0]);
@@ -624,6 +636,7 @@ std::map<std::string, std::string> draw_all(const Gnuplot& g, const fs::path& di
     fs::remove(dir / (temporary(n) + ".svg"), ec), fs::remove(dir / (temporary(n) + ".png"), ec);
   }
   if (interrupted) throw Interrupted();
+  if (failure) std::rethrow_exception(failure);
   return errors;
 }
 

@@ -16,11 +16,15 @@ namespace report {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> generated_entries() { return {"REPORT.md", "CLAIMS.md", "BENCH.md", "plots", "*/REPORT.md"}; }
+std::vector<std::string> generated_entries(const std::vector<std::string>& studies) {
+  std::vector<std::string> out{"REPORT.md", "CLAIMS.md", "BENCH.md", "plots"};
+  for (const auto& s : studies) out.push_back(s + "/REPORT.md");
+  return out;
+}
 
 Outcome render(const Options& options) {
   for (double t : options.accuracy)
-    if (!(t > 0 && t < 1) || !std::isfinite(t)) throw ReportError(fmt::format("--accuracy {:g}: a relative error between 0 and 1, e.g. 1e-8", t));
+    if (!(t >= 1e-300 && t < 1)) throw ReportError(fmt::format("--accuracy {:g}: a relative error from 1e-300 to below 1, e.g. 1e-8", t));
   const Results results = load(options.results);
   const fs::path out = options.out.empty() ? options.results : options.out;
   const fs::path plots_dir = out / "plots";

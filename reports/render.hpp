@@ -49,8 +49,8 @@ struct Outcome {
 /// bench.json is there) and plots/.  Throws ReportError for a missing or malformed results file or a bad option.
 Outcome render(const Options& options);
 
-/// What render() writes into its output folder, as StagedFolder::carry_forward names them ("*/X": X in any study's
-/// folder): a regenerated report replaces these whole, and carries everything else.
-std::vector<std::string> generated_entries();
+/// What render() writes into its output folder for these studies, as StagedFolder::carry_forward names them (paths
+/// relative to the folder): a regenerated report replaces these whole, and carries everything else.
+std::vector<std::string> generated_entries(const std::vector<std::string>& studies);
 
 }  // namespace report

@@ -20,7 +20,8 @@ std::string family_of(const Study& s, const std::string& label) {
 }
 
 /// Two methods' curves coincide: at every step both ran, the same outcome, and (when both ended well) global errors
-/// within the round-off of the two runs; at least two such steps, and neither ran a step the other did not.
+/// within the round-off of the two runs; at least two steps where both ended well, and neither ran a step the
+/// other did not.
 bool coincide(const Study& s, const std::string& a, const std::string& b, bool same_cost) {
   constexpr double eps = std::numeric_limits<double>::epsilon();
   std::size_t common = 0, runs_a = 0, runs_b = 0;
@@ -32,14 +33,13 @@ bool coincide(const Study& s, const std::string& a, const std::string& b, bool s
     if (!o) return false;
     if ((r.status == "ok") != (o->status == "ok")) return false;
     if (same_cost && r.force_evals != o->force_evals) return false;
-    if (r.status == "ok") {
-      auto roundoff = [&](const RunRow& x) {
-        return std::isfinite(x.roundoff) ? x.roundoff : 100 * eps * static_cast<double>(std::max(1L, x.steps));
-      };
-      if (!(std::isfinite(r.global) && std::isfinite(o->global))) return false;
-      if (std::abs(r.global - o->global) > 10 * (roundoff(r) + roundoff(*o))) return false;
-    }
-    ++common;
+    if (r.status != "ok") continue;  // two runs that failed alike say nothing of two curves being one
+    auto roundoff = [&](const RunRow& x) {
+      return std::isfinite(x.roundoff) ? x.roundoff : 100 * eps * static_cast<double>(std::max(1L, x.steps));
+    };
+    if (!(std::isfinite(r.global) && std::isfinite(o->global))) return false;
+    if (std::abs(r.global - o->global) > 10 * (roundoff(r) + roundoff(*o))) return false;
+    ++common;  // runs that ended well and agree
   }
   return common >= 2 && runs_a == runs_b;
 }

@@ -165,6 +165,10 @@ std::string accuracy_lines(const Results& res, const std::vector<double>& target
         out += "none;";
         continue;
       }
+      if (!r.undecided.empty()) {
+        out += "cannot tell (upper bounds);";
+        continue;
+      }
       out += r.order[0].integrator + " " + cost_cell(r.order[0], false) +
              (r.order.size() > 1 && r.order[0].how != Reach::at_most && r.order[1].how != Reach::at_most
                   ? fmt::format(" (next {} +{:.0f} %)", r.order[1].integrator, 100 * r.margin)

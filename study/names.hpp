@@ -9,6 +9,9 @@
 namespace study {
 
 inline constexpr std::size_t max_name_length = 64;
+/// A name made from a study's name and a suffix or prefix (a plot: "history-STUDY-cost-1"): within the file
+/// system's 255 bytes with room for its temporary and extension.
+inline constexpr std::size_t max_derived_length = 200;
 
 /// `text` for a message: control characters (a NUL, an escape sequence) shown as \xNN, never sent raw to a
 /// terminal.
@@ -28,11 +31,12 @@ inline std::string printable(std::string_view text) {
   return out;
 }
 
-/// Why `name` is not a valid file name by the grammar above; "" when it is.
-inline std::string name_problem(std::string_view name) {
+/// Why `name` is not a valid file name by the grammar above; "" when it is.  `limit`: its longest (a derived name's
+/// is max_derived_length).
+inline std::string name_problem(std::string_view name, std::size_t limit = max_name_length) {
   if (name.empty()) return "is empty";
-  if (name.size() > max_name_length)
-    return "is " + std::to_string(name.size()) + " characters long (at most " + std::to_string(max_name_length) + ")";
+  if (name.size() > limit)
+    return "is " + std::to_string(name.size()) + " characters long (at most " + std::to_string(limit) + ")";
   if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string_view::npos)
     return "must be lowercase letters, digits, '-' or '_' (it names the output folder)";
   if (name.front() == '-' || name.front() == '_') return "must start with a lowercase letter or a digit";

@@ -48,8 +48,8 @@ class StagedFolder {
   const std::filesystem::path& target() const { return target_; }
 
   /// Copies into the staging folder every entry of the current target that it does not have and that is not in
-  /// `except` (the user's other files, bench.json), so that publishing replaces only what was regenerated.  An entry
-  /// "*/NAME" of `except` leaves out NAME in every folder of the target (a regenerated page in each study's folder).
+  /// `except` (the user's other files, bench.json), so that publishing replaces only what was regenerated.  `except`
+  /// holds paths relative to the target ("plots", "kepler/REPORT.md"); folders are made with the modes they had.
   /// Symbolic links are carried as links (never followed), files as hard links (copies across devices), FIFOs
   /// and devices not at all; `stop()` is called between entries and throws to stop.
   template <class Stop>
@@ -61,7 +61,7 @@ class StagedFolder {
       stop();  // throws to stop
       std::error_code e;  // the iterator's own error code stays for the iteration
       const fs::path rel = it->path().lexically_relative(target_);
-      if ((it.depth() == 0 && except.count(rel.string())) || (it.depth() == 1 && except.count("*/" + it->path().filename().string()))) {
+      if (except.count(rel.string())) {
         it.disable_recursion_pending();
         continue;
       }
@@ -73,7 +73,7 @@ class StagedFolder {
       }
       e.clear();
       if (fs::is_symlink(st)) fs::copy_symlink(it->path(), to, e);
-      else if (fs::is_directory(st)) fs::create_directory(to, e);
+      else if (fs::is_directory(st)) fs::create_directory(to, it->path(), e);  // with its permissions
       else if (fs::is_regular_file(st)) {
         fs::create_hard_link(it->path(), to, e);
         if (e) e.clear(), fs::copy_file(it->path(), to, e);

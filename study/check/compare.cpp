@@ -83,11 +83,14 @@ void judge(const MethodChange& m, const Study& o, const Study& n, const CompareO
       continue;
     }
     const double drop = c.old_order - c.new_order;
-    const bool apart = !std::isfinite(c.new_hi) || !std::isfinite(c.old_lo) || c.new_hi < c.old_lo;
+    const bool intervals = std::isfinite(c.new_hi) && std::isfinite(c.old_lo);
+    const bool apart = !intervals || c.new_hi < c.old_lo;
     if (c.old_verdict == "pass" && c.new_verdict == "fail")
       add(Outcome::fail, metric, before, now, fmt::format("passed before, fails now (lower by {:.2f})", drop));
     else if (drop > options.order_tolerance && apart)
-      add(Outcome::fail, metric, before, now, fmt::format("lower by {:.2f} (tolerance {:g}), the intervals apart", drop, options.order_tolerance));
+      add(Outcome::fail, metric, before, now,
+          fmt::format("lower by {:.2f} (tolerance {:g}){}", drop, options.order_tolerance,
+                      intervals ? ", the intervals apart" : " (no interval to weigh it against)"));
     else
       add(Outcome::pass, metric, before, now);
   }
@@ -125,7 +128,13 @@ void judge(const MethodChange& m, const Study& o, const Study& n, const CompareO
                                               : "");
     }
   }
-  if (!m.newly_diverged.empty()) {
+  std::size_t common = 0;  // step sizes both ran
+  for (const auto& r : o.runs)
+    if (r.integrator == m.method && report::run_at(n, m.method, r.dt)) ++common;
+  if (common == 0) {
+    add(Outcome::undetermined, "divergence", "no run that ended well before diverges", "no step size in both",
+        "the two sweeps share no step size: nothing to match run for run");
+  } else if (!m.newly_diverged.empty()) {
     std::string dts;
     for (double dt : m.newly_diverged) dts += (dts.empty() ? "" : ", ") + fmt::format("{:.4g}", dt);
     add(Outcome::fail, "divergence", "no run that ended well before diverges", "diverges now at dt " + dts,
@@ -162,6 +171,19 @@ void judge(const MethodChange& m, const Study& o, const Study& n, const CompareO
 
 }  // namespace
 
+namespace {
+
+/// What makes two studies of one name the same experiment: the problem, its parameters, the span; "" when they are.
+std::string changed(const Study& o, const Study& n) {
+  if (o.problem != n.problem) return "the problem changed (" + o.problem + " -> " + n.problem + ")";
+  if (o.params != n.params) return "the problem's parameters changed";
+  if (o.t_end != n.t_end) return fmt::format("t_end changed ({:.6g} -> {:.6g})", o.t_end, n.t_end);
+  if (o.dt_pattern != n.dt_pattern || o.dt_amplitude != n.dt_amplitude) return "the step pattern changed";
+  return "";
+}
+
+}  // namespace
+
 Comparison compare(const report::Results& old, const report::Results& now, const CompareOptions& options) {
   for (const auto* r : {&old, &now})
     if (r->schema_version < 2)
@@ -174,6 +196,16 @@ Comparison compare(const report::Results& old, const report::Results& now, const
     const Study* o = report::study_named(old, n.name);
     if (!o) {
       c.added.push_back(n.name);
+      continue;
+    }
+    // The same name for another experiment: its methods cannot be judged against each other; say why.
+    if (const std::string why = changed(*o, n); !why.empty()) {
+      Outcome x;
+      x.status = Outcome::undetermined, x.study = n.name, x.problem = n.problem, x.integrator = "(study)", x.metric = "same experiment";
+      x.expected = "the same problem, parameters and span", x.observed = why;
+      x.off = "not comparable: " + why + "; compare runs of the same spec";
+      c.verdict.outcomes.push_back(std::move(x));
+      c.changed.push_back(n.name + ": " + why);
       continue;
     }
     for (const auto& i : o->integrators)

@@ -22,7 +22,7 @@ struct CompareOptions {
   /// A time per step slower by more than this fraction and more than the timing noise is worse; NaN: timing is
   /// reported, never judged.
   double time_tolerance = NAN;
-  /// The accuracy targets costs are compared at (empty: the decades from 1e-3 that both reached).
+  /// The accuracy targets costs are compared at (empty: the decades from 1e-3 down to the old study's smallest error).
   std::vector<double> targets;
 };
 
@@ -51,6 +51,7 @@ struct MethodChange {
 struct Comparison {
   std::vector<MethodChange> methods;
   std::vector<std::string> added, removed;  ///< "study" or "study: method"
+  std::vector<std::string> changed;         ///< "study: why": the same name, another experiment (not compared)
   /// The judgement, one outcome per (study, method, aspect): fail = worse beyond its threshold, pass = not worse,
   /// undetermined = nothing to compare (no common step size above the noise floor, no fit in one of them).
   Verdict verdict;

@@ -262,6 +262,13 @@ std::filesystem::path resolve_spec(const std::string& arg) {
                          "; shipped specs: " + study::join(names));
 }
 
+/// Sorted from the largest, each once (a target given twice is one target).
+std::vector<double> targets_of(std::vector<double> t) {
+  std::sort(t.begin(), t.end(), std::greater<>());
+  t.erase(std::unique(t.begin(), t.end()), t.end());
+  return t;
+}
+
 struct RunArgs {
   std::vector<std::string> specs;
   std::vector<std::string> methods;  ///< --methods files
@@ -317,10 +324,12 @@ int run_report(const ReportArgs& a, bool quiet = false) {
   if (a.out_given) check_output_dir(a.out, "--out");
   const fs::path out = a.out.empty() ? a.results : a.out;
   check_output_dir(out.string(), a.out.empty() ? "results folder" : "--out", true);
-  (void)report::load(a.results);  // a missing or malformed results file is an error before anything is staged
+  const report::Results loaded = report::load(a.results);  // a missing or malformed results file: an error before anything is staged
   (void)report::load_bench(a.results);
   study::StagedFolder staged(out);
-  const auto generated = report::generated_entries();
+  std::vector<std::string> studies;
+  for (const auto& s : loaded.studies) studies.push_back(s.name);
+  const auto generated = report::generated_entries(studies);
   staged.carry_forward({generated.begin(), generated.end()}, stop_if_interrupted);
   // Read from the results folder itself, also when it is the output: messages name the user's files, not copies.
   const report::Outcome r = render_report(a, a.results, staged.path(), a.results);
@@ -525,7 +534,9 @@ int run_study(const RunArgs& a) {
   std::optional<report::Outcome> rendered;
   try {
     study::write_results(staged.path(), results, meta);
-    auto replaced = report::generated_entries();
+    std::vector<std::string> studies;
+    for (const auto& r : results) studies.push_back(r.spec.name);
+    auto replaced = report::generated_entries(studies);
     replaced.push_back("results.json");
     staged.carry_forward({replaced.begin(), replaced.end()}, stop_if_interrupted);
     if (!a.no_report) {
@@ -578,12 +589,10 @@ int run_study(const RunArgs& a) {
   if (rendered) print_report(*rendered, a.out, a.quiet);
   if (!a.quiet) {  // the answer to "which method for my accuracy", from the results just written
     const report::Results written = report::load(a.out);
-    std::vector<double> targets = a.accuracy;
-    std::sort(targets.begin(), targets.end(), std::greater<>());
-    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+    const std::vector<double> targets = targets_of(a.accuracy);
     if (const std::string lines = report::accuracy_lines(written, report::summary_targets(targets, written)); !lines.empty())
-      std::cout << "cheapest method to each accuracy (force evaluations, interpolated on its own runs; REPORT.md has wall time and "
-                   "more):\n"
+      std::cout << "cheapest method to each accuracy (force evaluations, interpolated on its own runs; each study's REPORT.md has "
+                   "wall time and more):\n"
                 << lines;
   }
   return EXIT_SUCCESS;
@@ -633,8 +642,10 @@ struct BaselineArgs {
 };
 
 /// A folder `compare` or `history` writes: replaced whole when published, so never one of the results it reads (nor a
-/// folder holding one).
-void check_pages_folder(const std::string& out, const std::vector<std::string>& inputs) {
+/// folder holding one), nor a folder of the user's: an existing one must be empty or hold `page` (an earlier output
+/// of the same command), and not the other command's page.
+void check_pages_folder(const std::string& out, const std::vector<std::string>& inputs, const std::string& page,
+                        const std::string& other_page) {
   namespace fs = std::filesystem;
   check_output_dir(out, "--out", true);
   std::error_code ec;
@@ -643,9 +654,30 @@ void check_pages_folder(const std::string& out, const std::vector<std::string>& 
     const fs::path source = fs::weakly_canonical(in, ec);
     if (std::mismatch(target.begin(), target.end(), source.begin(), source.end()).first == target.end())
       throw study::SpecError("--out " + out + ": is the results folder " + in + " or holds it, and the output folder is replaced whole "
-                             "when published; give a folder of its own, e.g. --out compare");
+                             "when published; give a folder of its own, e.g. --out " + fs::path(page).stem().string());
+  }
+  if (fs::is_directory(out, ec) && !fs::is_empty(out, ec)) {
+    if (fs::exists(fs::path(out) / other_page, ec))
+      throw study::SpecError("--out " + out + ": holds " + other_page + " (another command's pages, whose plots would be replaced); "
+                             "give this one a folder of its own");
+    if (!fs::exists(fs::path(out) / page, ec))
+      throw study::SpecError("--out " + out + ": a folder of other files (no " + page + " in it), and the output folder is replaced "
+                             "whole when published; give an empty or new folder");
   }
 }
+
+/// A file a command writes beside its pages (--junit) must not be inside one of the results it reads.
+void check_not_inside(const std::string& file, const std::string& option, const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path target = fs::weakly_canonical(file, ec);
+  for (const auto& in : inputs) {
+    const fs::path source = fs::weakly_canonical(in, ec);
+    if (std::mismatch(source.begin(), source.end(), target.begin(), target.end()).first == source.end())
+      throw study::SpecError(option + " " + file + ": lies in the results folder " + in + ", which it would change; write it elsewhere");
+  }
+}
+
 
 /// Draws the pages' plots with these settings (null: --no-plots).
 struct PlotArgs {
@@ -674,13 +706,16 @@ int run_compare(const CompareArgs& a) {
     const auto parent = fs::path(a.junit).parent_path();
     check_output_dir(parent.empty() ? "." : parent.string(), "--junit's folder");
     if (fs::is_directory(a.junit)) throw study::SpecError("--junit " + a.junit + ": is a folder; give a file name");
+    check_not_inside(a.junit, "--junit", {a.old_dir, a.new_dir});
   }
-  check_pages_folder(a.out, {a.old_dir, a.new_dir});
+  check_pages_folder(a.out, {a.old_dir, a.new_dir}, "COMPARE.md", "HISTORY.md");
   const report::Results old = report::load(a.old_dir), now = report::load(a.new_dir);
   check::CompareOptions o;
   o.error_tolerance = a.error_tolerance, o.order_tolerance = a.order_tolerance, o.time_tolerance = a.time_tolerance;
-  o.targets = a.accuracy;
-  std::sort(o.targets.begin(), o.targets.end(), std::greater<>());
+  o.targets = targets_of(a.accuracy);
+  std::error_code same_ec;
+  if (fs::equivalent(a.old_dir, a.new_dir, same_ec))
+    std::cerr << "study compare: warning: " << a.old_dir << " and " << a.new_dir << " are the same folder: nothing can have changed\n";
   const check::Comparison c = check::compare(old, now, o);
   if (!a.quiet) std::cout << report::compare_text(c, o);
   for (const auto& x : c.verdict.outcomes)
@@ -691,8 +726,9 @@ int run_compare(const CompareArgs& a) {
   const auto gnuplot = a.plots.make();
   const report::PagesOutcome pages = report::render_compare(old, now, a.old_dir, a.new_dir, c, o, staged.path(), gnuplot ? &*gnuplot : nullptr,
                                                             std::max(1u, std::thread::hardware_concurrency()));
+  stop_if_interrupted();
+  if (!a.junit.empty()) study::write_atomic(a.junit, check::junit_xml(c.verdict, "study compare"));  // before: a failed write publishes nothing
   staged.publish();
-  if (!a.junit.empty()) study::write_atomic(a.junit, check::junit_xml(c.verdict, "study compare"));
   const std::size_t worse = c.verdict.count(check::Outcome::fail);
   std::cout << fmt::format("study compare: {} comparisons of {} methods: {} worse, {} not worse, {} with nothing to compare{}; wrote {}\n",
                            c.verdict.outcomes.size(), c.methods.size(), worse, c.verdict.count(check::Outcome::pass),
@@ -717,10 +753,9 @@ struct HistoryArgs {
 int run_history(const HistoryArgs& a) {
   namespace fs = std::filesystem;
   if (a.dirs.size() < 2) throw study::SpecError("history needs at least two results folders, in order (oldest first)");
-  check_pages_folder(a.out, a.dirs);
+  check_pages_folder(a.out, a.dirs, "HISTORY.md", "COMPARE.md");
   report::History h;
-  h.names = a.dirs, h.targets = a.accuracy;
-  std::sort(h.targets.begin(), h.targets.end(), std::greater<>());
+  h.names = a.dirs, h.targets = targets_of(a.accuracy);
   for (const auto& d : a.dirs) {
     stop_if_interrupted();
     h.results.push_back(report::load(d));
@@ -731,6 +766,7 @@ int run_history(const HistoryArgs& a) {
   const auto gnuplot = a.plots.make();
   const report::PagesOutcome pages =
       report::render_history(h, staged.path(), gnuplot ? &*gnuplot : nullptr, std::max(1u, std::thread::hardware_concurrency()));
+  stop_if_interrupted();
   staged.publish();
   std::cout << "wrote " << (fs::path(a.out) / "HISTORY.md").string() << " with " << pages.plots.size() << " plot(s)\n";
   if (!pages.missing.empty()) std::cerr << "study history: " << pages.missing.size() << " plot(s) missing: " << pages.problem << "\n";
@@ -811,7 +847,7 @@ static int study_main(int argc, char** argv) {
   const CLI::Validator accuracy_target(
       [](std::string& x) {
         const double v = std::strtod(x.c_str(), nullptr);
-        return std::isfinite(v) && v > 0 && v < 1 ? "" : "an accuracy is a relative error between 0 and 1, e.g. 1e-8";
+        return std::isfinite(v) && v >= 1e-300 && v < 1 ? "" : "an accuracy is a relative error from 1e-300 to below 1, e.g. 1e-8";
       },
       "ACCURACY");
   CLI::App app{"study: measure how accurate ODE integrators really are (orders, energy drift, cost) against "

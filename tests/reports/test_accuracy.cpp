@@ -76,7 +76,7 @@ TEST_CASE("beyond the last run the cost is extrapolated from the fitted order, a
   // More than a decade below: not reached, and why.
   const auto far = report::cost_to_reach(s, "a", 3e-8);
   CHECK(far.how == Reach::not_reached);
-  CHECK_THAT(far.why, Catch::Contains("more than a decade above the target"));
+  CHECK_THAT(far.why, Catch::Contains("more than a decade from its nearest usable run (error 3.91e-07 at dt 0.025)"));
   // Above every error: up from the largest step, 400 / 10^(1/4) at exactly a decade; beyond it, at most the run's cost.
   const auto up = report::cost_to_reach(s, "a", 1e-3);
   REQUIRE(up.how == Reach::extrapolated);
@@ -225,4 +225,71 @@ TEST_CASE("on the committed fixture, rk4's cost to 1e-8 is the one worked out by
   CHECK(c.seconds == Approx(41.4625e-9 * 80 * std::pow(42.20625 * 160 / (41.4625 * 80), f)).epsilon(1e-12));
   CHECK(c.seconds == Approx(4.86886e-6).epsilon(1e-5));
   CHECK(c.dt == Approx(0.05 * std::pow(0.5, f)).epsilon(1e-12));
+}
+
+TEST_CASE("an upper bound leaves the cheapest open unless it is below every rival's least cost", "[report][accuracy]") {
+  report::Study s = two_methods();
+  // b's runs from dt 0.05 on at round-off (their floor is their error): b reaches 1e-3 first at dt 0.025 (6.25e-4),
+  // a run at its floor: no estimate, an upper bound of its 400 evaluations; its least is the larger step's 200.
+  for (auto& r : s.runs)
+    if (r.integrator == "b" && r.dt < 0.1) r.roundoff = r.global;
+  const auto b = report::cost_to_reach(s, "b", 1e-3);
+  REQUIRE(b.how == Reach::at_most);
+  CHECK(b.evals == 400);
+  CHECK(b.lower == 200);
+  // a to 1e-3: extrapolated up from its largest step, 400 / 10^(1/4) = 224.9, first; but b may cost as little as
+  // 200: the cheapest is open.
+  const auto open = report::rank(s, 1e-3, false);
+  REQUIRE(open.order.size() == 2);
+  CHECK(open.order[0].integrator == "a");
+  CHECK(open.undecided == std::vector<std::string>{"b"});
+  // b's larger step at 300 evaluations: b cannot be cheaper than 300 > 224.9: a for sure.
+  s.runs[4].force_evals = 300;
+  CHECK(report::rank(s, 1e-3, false).undecided.empty());
+  // b's bound 220 below a's 224.9 and its least 210: b first, and a cannot be below its estimate: decided.
+  s.runs[4].force_evals = 210, s.runs[5].force_evals = 220;
+  const auto bound_first = report::rank(s, 1e-3, false);
+  CHECK(bound_first.order[0].integrator == "b");
+  CHECK(bound_first.undecided.empty());
+}
+
+TEST_CASE("errors that fall below the target and rise above it again give no cost, and say why", "[report][accuracy]") {
+  report::Study s;
+  s.ref_bound = 1e-20;
+  s.integrators = {"e"};
+  // Kepler-like explicit Euler: 0.2 at dt 0.1 by chance, then 0.9 and 0.95 at smaller steps, then it falls.
+  s.runs = {run("e", 0.1, 0.4, 100, 100), run("e", 0.05, 0.2, 200, 200), run("e", 0.025, 0.9, 400, 400), run("e", 0.0125, 0.95, 800, 800),
+            run("e", 0.00625, 0.1, 1600, 1600)};
+  s.orders = {fit("e", 1)};
+  // To 0.3: reached at dt 0.05, but not for good (0.9 at dt 0.025): only from dt 0.00625 on. Its larger step's error
+  // 0.95 is above 0.5 (not usable): no interpolation; up from dt 0.00625 along order 1 to a step below 0.0125:
+  // dt 0.00625 * 3 = 0.01875 is beyond it: an upper bound, 1600.
+  const auto c = report::cost_to_reach(s, "e", 0.3);
+  CHECK(c.how == Reach::at_most);
+  CHECK(c.evals == 1600);
+  CHECK(c.lower == 800);
+  CHECK_THAT(c.why, Catch::Contains("the next larger step 0.0125 is out of the asymptotic range"));
+  // To 0.15: from dt 0.00625 (0.1) up along order 1 to dt 0.009375, short of 0.0125: 1600 / 1.5.
+  const auto up = report::cost_to_reach(s, "e", 0.15);
+  CHECK(up.how == Reach::extrapolated);
+  CHECK(up.evals == Approx(1600 / 1.5).epsilon(1e-12));
+  // If the smallest step rose again, nothing is reached for good.
+  s.runs.push_back(run("e", 0.003125, 0.6, 3200, 3200));
+  const auto again = report::cost_to_reach(s, "e", 0.3);
+  CHECK(again.how == Reach::not_reached);
+  CHECK_THAT(again.why, Catch::Contains("not reached for good") && Catch::Contains("at the smaller step dt 0.0031"));
+  // And below every error, a smaller step above the smallest usable error forbids extrapolating past it.
+  const auto below = report::cost_to_reach(s, "e", 0.05);
+  CHECK(below.how == Reach::not_reached);
+  CHECK_THAT(below.why, Catch::Contains("do not fall steadily"));
+}
+
+TEST_CASE("a method whose every run is at round-off is said to be so, and is no part of a Pareto front", "[report][accuracy]") {
+  report::Study s;
+  s.ref_bound = 1e-20;
+  s.integrators = {"x"};
+  s.runs = {run("x", 0.1, 1e-16, 10, 10), run("x", 0.05, 2e-16, 20, 20)};  // floor 1e-16 each: within 10 times it
+  CHECK_THAT(report::cost_to_reach(s, "x", 1e-18).why, Catch::Contains("every error is within 10 times its noise floor"));
+  CHECK(report::pareto_front(s, false).empty());
+  CHECK(report::describe_front(report::pareto_front(s, false)) == "no run above its noise floor");
 }

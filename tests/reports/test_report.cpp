@@ -4,6 +4,7 @@
 
 #include "tests/support.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <functional>
@@ -451,4 +452,21 @@ TEST_CASE("the seed 000, 001 and 002 claims, on made-up runs either side of each
   CHECK_THAT(claim_verdict(res, "on an orbit"), StartsWith("does not hold"));
   CHECK_THAT(claim_verdict(res, "distance is increasing"), StartsWith("does not hold"));
   CHECK_THAT(claim_verdict(res, "about 13 periods"), StartsWith("does not hold"));
+}
+
+TEST_CASE("a study with the longest valid name renders every plot, and wall time not measured is said to be so", "[report]") {
+  testing::TempDir dir("report-long-name");
+  nlohmann::json doc = nlohmann::json::parse(testing::read_file(fixture / "results.json"));
+  const std::string name(64, 'n');  // study names are at most 64 characters; plot names add up to 20
+  doc["studies"][0]["name"] = name;
+  auto& metrics = doc["studies"][0]["metrics"];
+  metrics.erase(std::remove(metrics.begin(), metrics.end(), "walltime"), metrics.end());
+  std::ofstream(dir.path / "results.json") << doc.dump();
+  fs::copy(fixture / "fixture", dir.path / name);
+  const auto outcome = report::render(options(dir.path, dir.path));
+  CHECK(outcome.missing.empty());
+  CHECK(std::count(outcome.plots.begin(), outcome.plots.end(), name + "-energy-dt") == 1);
+  const std::string page = testing::read_file(dir.path / name / "REPORT.md");
+  CHECK_THAT(page, Catch::Contains("| not measured (the spec's metrics leave out walltime) |"));
+  CHECK_THAT(page, !Catch::Contains("none reached it |\n"));  // by force evaluations rk4 reaches 1e-3
 }

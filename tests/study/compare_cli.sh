@@ -66,12 +66,25 @@ expect "a missing folder: exit 2, named" 2 "nowhere/results.json: no results fil
 expect "--out one of the compared folders: exit 2" 2 "is the results folder after or holds it" "$study" compare before after --out after
 expect "--error-tolerance nan: exit 2" 2 "finite" "$study" compare before after --error-tolerance nan
 expect "one folder only: exit 2" 2 "new is required|required" "$study" compare before
-expect "--accuracy 2: exit 2" 2 "between 0 and 1" "$study" compare before after --accuracy 2
+expect "--accuracy 2: exit 2" 2 "from 1e-300 to below 1" "$study" compare before after --accuracy 2
+mkdir -p mine && echo "my notes" > mine/notes.txt
+expect "--out a folder of the user's: exit 2" 2 "a folder of other files \(no COMPARE.md in it\)" "$study" compare before after --out mine
+[ "$(cat mine/notes.txt)" = "my notes" ] && ok "the user's folder is untouched" || bad "mine/notes.txt changed"
+mkdir -p hist0 && echo "# History" > hist0/HISTORY.md
+expect "--out holding history's pages: exit 2" 2 "holds HISTORY.md" "$study" compare before after --out hist0
+expect "--junit inside a compared folder: exit 2" 2 "lies in the results folder after" "$study" compare before after --out cmp-j --junit after/j.xml
+[ ! -e after/j.xml ] && ok "nothing written into the results" || bad "after/j.xml written"
+expect "a file given as a results folder: exit 2" 2 "is a file, not a results folder" "$study" compare before spec.toml --out cmp-f
+sed 's/e = 0.6/e = 0.5/' spec.toml > other.toml
+"$study" run other.toml --out other --quiet --no-report || bad "study run other.toml"
+expect "another experiment under the same name is not compared, nothing blamed (exit 1: nothing judged)" 1 \
+  "changed: cmp-kepler: the problem's parameters changed" "$study" compare before other --out cmp-other
 
 # History over three folders: tables and plots.
 expect "history of three folders" 0 "wrote hist/HISTORY.md with [0-9]+ plot" "$study" history before after slowed --out hist
-grep -q "^| rk4 | [0-9.]* | [0-9.]* | [0-9.]* |$" hist/HISTORY.md && ok "HISTORY.md: rk4's time per step in each folder" ||
-  bad "HISTORY.md lacks rk4's row: $(grep -A6 'time per step' hist/HISTORY.md | head -8)"
+times=$(awk '/^\*\*time per step\*\*/{f=1} f&&/^\| rk4 \|/{print; exit}' hist/HISTORY.md)
+grep -Eq "^\| rk4 \| [0-9]+\.[0-9] \| [0-9]+\.[0-9] \| [0-9]+\.[0-9] \|$" <<<"$times" && ok "HISTORY.md: rk4's time per step in each folder" ||
+  bad "HISTORY.md's time per step lacks rk4's row: '$times'"
 [ -s hist/plots/history-cmp-kepler-constant.svg ] && [ -s hist/plots/history-cmp-kepler-time.svg ] && ok "history plots drawn" ||
   bad "history plots: $(ls hist/plots | head)"
 expect "history of one folder: exit 2" 2 "at least two" "$study" history before

@@ -180,3 +180,28 @@ TEST_CASE("compare: studies and methods added or removed are listed, not judged"
   renamed.studies[0].name = "u";
   CHECK_FALSE(check::compare(old, renamed).verdict.passed());
 }
+
+TEST_CASE("compare: a study of the same name but another experiment is not compared, and says why", "[compare]") {
+  const auto old = results();
+  auto now = old;
+  now.studies[0].params = {{"e", "0.9"}};
+  auto c = check::compare(old, now);
+  CHECK(c.methods.empty());
+  REQUIRE(c.changed.size() == 1);
+  CHECK_THAT(c.changed[0], Catch::Contains("s: the problem's parameters changed"));
+  CHECK_FALSE(c.verdict.passed());  // nothing judged
+  CHECK(c.verdict.count(Outcome::fail) == 0);  // and nothing blamed on a method
+  now = old, now.studies[0].problem = "harmonic";
+  CHECK_THAT(check::compare(old, now).changed.at(0), Catch::Contains("the problem changed (kepler -> harmonic)"));
+  now = old, now.studies[0].t_end = 2;
+  CHECK_THAT(check::compare(old, now).changed.at(0), Catch::Contains("t_end changed"));
+}
+
+TEST_CASE("compare: two sweeps with no step size in common judge no divergence", "[compare]") {
+  const auto old = results();
+  auto now = old;
+  for (auto& r : now.studies[0].runs) r.dt *= 1.5;
+  const auto c = check::compare(old, now);
+  CHECK(status(c, "divergence") == Outcome::undetermined);
+  CHECK(status(c, "error constant") == Outcome::undetermined);
+}

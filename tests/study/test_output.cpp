@@ -651,4 +651,21 @@ TEST_CASE("an output folder is published whole: old or new, the user's files kep
     staged.publish();
   }
   CHECK(testing::read_file(dir.path / "fresh" / "x") == "1");
+  // A regenerated study page is left out, a REPORT.md of the user's in a folder of their own is carried, and a
+  // carried folder keeps its mode (a private folder stays private).
+  fs::create_directories(target / "kepler");
+  fs::create_directories(target / "notes");
+  dir.file("results/kepler/REPORT.md", "old page");
+  dir.file("results/kepler/runs.csv", "x");
+  dir.file("results/notes/REPORT.md", "mine too");
+  fs::permissions(target / "notes", fs::perms::owner_all);
+  {
+    study::StagedFolder staged(target);
+    staged.carry_forward({"REPORT.md", "plots", "kepler/REPORT.md"});
+    staged.publish();
+  }
+  CHECK_FALSE(fs::exists(target / "kepler" / "REPORT.md"));
+  CHECK(testing::read_file(target / "kepler" / "runs.csv") == "x");
+  CHECK(testing::read_file(target / "notes" / "REPORT.md") == "mine too");
+  CHECK((fs::status(target / "notes").permissions() & fs::perms::all) == fs::perms::owner_all);
 }
