@@ -532,6 +532,7 @@ int run_study(const RunArgs& a) {
   // failed run leaves the folder as it was.  Other files in it (bench.json, the user's) are carried over.
   study::StagedFolder staged(a.out);
   std::optional<report::Outcome> rendered;
+  std::string report_failed;  // the results are published even when their report cannot be rendered
   try {
     study::write_results(staged.path(), results, meta);
     std::vector<std::string> studies;
@@ -543,7 +544,11 @@ int run_study(const RunArgs& a) {
       ReportArgs rep;
       rep.results = a.out;
       rep.png = a.png, rep.accuracy = a.accuracy;
-      rendered = render_report(rep, staged.path(), staged.path(), a.out);
+      try {
+        rendered = render_report(rep, staged.path(), staged.path(), a.out);
+      } catch (const report::ReportError& e) {
+        report_failed = e.what();
+      }
     }
     staged.publish();
   } catch (const std::runtime_error& e) {
@@ -587,6 +592,11 @@ int run_study(const RunArgs& a) {
     std::cout << "\n";
   }
   if (rendered) print_report(*rendered, a.out, a.quiet);
+  if (!report_failed.empty()) {
+    std::cerr << "study run: the results are in " << a.out << ", but their report could not be rendered: " << report_failed
+              << " (study report " << a.out << " tries again)\n";
+    return EXIT_FAILURE;
+  }
   if (!a.quiet) {  // the answer to "which method for my accuracy", from the results just written
     const report::Results written = report::load(a.out);
     const std::vector<double> targets = targets_of(a.accuracy);
