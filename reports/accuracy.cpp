@@ -72,8 +72,10 @@ CostToAccuracy cost_to_reach(const Study& s, const std::string& integrator, doub
   auto extrapolate = [&](const RunRow& a, double dt_lo, double dt_hi, double floor) -> std::string {
     if (!std::isfinite(p)) return "its order is undetermined, so nothing is extrapolated";
     const double ratio = target / a.global;
-    if (ratio > extrapolation_reach || ratio < 1 / extrapolation_reach || target > pre_asymptotic_error)
-      return fmt::format("the target is more than a decade from its nearest usable run (error {} at dt {})", e3(a.global), e3(a.dt));
+    if (ratio > extrapolation_up || ratio < 1 / extrapolation_down || target > pre_asymptotic_error)
+      return fmt::format("the target is {} from its nearest usable run (error {} at dt {})",
+                         ratio > 1 ? "more than a decade above it: steps larger than any run" : "more than three decades", e3(a.global),
+                         e3(a.dt));
     const double dt = a.dt * std::pow(ratio, 1 / p);
     if (!(dt > dt_lo && dt < dt_hi))
       return fmt::format("the step that would reach it, dt {}, lies beyond the {} step dt {}, which {}", e3(dt), dt >= dt_hi ? "larger" : "smaller",
@@ -88,21 +90,26 @@ CostToAccuracy cost_to_reach(const Study& s, const std::string& integrator, doub
     return "";
   };
 
-  // The cheapest run from which on every smaller step that ended well stays at or below the target: the curve has
-  // settled there (an error that falls below the target at one step and rises above it at a smaller one is a
-  // curve not in its asymptotic range, and a cost read off it would be an accident).
+  // The cheapest run from which on every smaller step that ended well stays at or below the target, or at its noise
+  // floor: the curve has settled there (an error that falls below the target at one step and rises above it at a
+  // smaller one is a curve not in its asymptotic range, and a cost read off it would be an accident; round-off
+  // above the target at the smallest steps is noise, not the curve).
+  auto at_floor = [&](const RunRow& r) { return r.global <= floor_factor * noise_floor(s, r); };
   std::size_t first = runs.size();
   for (std::size_t k = runs.size(); k-- > 0;) {
     if (!ended_well(*runs[k])) continue;
-    if (runs[k]->global > target) break;
+    if (runs[k]->global > target) {
+      if (at_floor(*runs[k])) continue;
+      break;
+    }
     first = k;
   }
   bool reached_once = false;
   for (const auto* r : runs) reached_once = reached_once || (ended_well(*r) && r->global <= target);
   if (first == runs.size() && reached_once) {
-    const RunRow* again = nullptr;  // the smallest step above the target
+    const RunRow* again = nullptr;  // the smallest step above the target (not at its floor)
     for (const auto* r : runs)
-      if (ended_well(*r) && r->global > target) again = r;
+      if (ended_well(*r) && r->global > target && !at_floor(*r)) again = r;
     c.why = fmt::format("not reached for good: a run reached it, but at the smaller step dt {} the error is {} again (the errors do not "
                         "fall steadily: not in the asymptotic range)", e3(again->dt), e3(again->global));
     return c;
@@ -207,6 +214,20 @@ Ranking rank(const Study& s, double target, bool by_time) {
   };
   for (std::size_t k = 1; k < r.order.size(); ++k)
     if (least(r.order[k]) < cost(r.order[0])) r.undecided.push_back(r.order[k].integrator);
+  // A method that did not reach the target may still be cheaper when its sweep simply ended (an automatic sweep stops
+  // once its orders are decided): projected along its fitted order from its most accurate usable run, or, with no
+  // order, at least what its runs already cost.  Round-off or divergence rule it out.
+  if (!r.order.empty())
+    for (const auto& c : r.none) {
+      if (c.why.find("round-off") != std::string::npos || c.why.find("diverged") != std::string::npos) continue;
+      const RunRow* best = nullptr;
+      for (const auto& run : s.runs)
+        if (run.integrator == c.integrator && usable(s, run) && (!best || run.global < best->global)) best = &run;
+      if (!best || !(best->global > target)) continue;
+      const double p = extrapolation_order(s, c.integrator);
+      const double least_cost = std::isfinite(p) ? run_cost(*best, by_time) * std::pow(best->global / target, 1 / p) : run_cost(*best, by_time);
+      if (least_cost < cost(r.order[0])) r.undecided.push_back(c.integrator);
+    }
   return r;
 }
 
@@ -234,7 +255,8 @@ std::vector<double> default_targets(const Results& r) {
 std::vector<FrontPoint> pareto_front(const Study& s, bool by_time) {
   std::vector<FrontPoint> all;
   for (const auto& r : s.runs)
-    if (ended_well(r) && r.global > floor_factor * noise_floor(s, r) && std::isfinite(run_cost(r, by_time)) && run_cost(r, by_time) > 0)
+    if (ended_well(r) && r.global <= pre_asymptotic_error && r.global > floor_factor * noise_floor(s, r) && std::isfinite(run_cost(r, by_time)) &&
+        run_cost(r, by_time) > 0)
       all.push_back({r.integrator, r.dt, r.global, run_cost(r, by_time)});
   // Cheapest first (at equal cost the smaller error first): a run is on the front when its error is below every
   // cheaper run's.
@@ -253,7 +275,7 @@ std::string describe_front(const std::vector<FrontPoint>& front) {
     std::size_t end = k;
     while (end + 1 < front.size() && front[end + 1].integrator == front[k].integrator) ++end;
     out += (out.empty() ? "" : ", then ") + front[k].integrator +
-           (end == k ? fmt::format(" at {:.2e}", front[k].error) : fmt::format(" from {:.2e} to {:.2e}", front[k].error, front[end].error));
+           (end == k ? fmt::format(" at error {:.2e}", front[k].error) : fmt::format(" from error {:.2e} to {:.2e}", front[k].error, front[end].error));
     k = end + 1;
   }
   return out.empty() ? "no run above its noise floor" : out;

@@ -25,8 +25,10 @@ enum class Reach {
 /// (larger errors are pre-asymptotic, as for the order fits) and more than 10 times its noise floor.
 inline constexpr double pre_asymptotic_error = 0.5;
 inline constexpr double floor_factor = 10;
-/// Extrapolation reaches at most this factor of error beyond the nearest usable run.
-inline constexpr double extrapolation_reach = 10;
+/// Extrapolation reaches at most these factors of error beyond the nearest usable run: below its smallest error
+/// (smaller steps: deeper into the asymptotic range, round-off checked) three decades, above its largest (larger
+/// steps than any run: pre-asymptotic, perhaps unstable) one.
+inline constexpr double extrapolation_down = 1000, extrapolation_up = 10;
 
 struct CostToAccuracy {
   std::string integrator;
@@ -65,7 +67,8 @@ struct Ranking {
   double noise = NAN;
   bool tie() const { return by_time && std::isfinite(margin) && std::isfinite(noise) && margin <= noise; }
   /// Rivals that may be cheaper than the first after all (an upper bound of theirs, or of the first's, leaves it
-  /// open): empty when the first is the cheapest for sure.
+  /// open; or a method whose sweep ended before the target, after fewer evaluations than the first needs, with no
+  /// order to project it by): empty when the first is the cheapest for sure.
   std::vector<std::string> undecided;
 };
 Ranking rank(const Study& s, double target, bool by_time);
@@ -81,11 +84,11 @@ struct FrontPoint {
   std::string integrator;
   double dt = 0, error = 0, cost = 0;
 };
-/// The runs of `s` above their noise floor (ended well, error more than 10 times the floor: round-off does not
-/// decide a front) that no other such run beats on both error and cost (force evaluations, or wall time), cheapest
+/// The runs of `s` in their asymptotic range (ended well, error at most 0.5 and more than 10 times the noise floor:
+/// round-off does not decide a front, nor a run that lost the orbit) that no other such run beats on both error and cost (force evaluations, or wall time), cheapest
 /// first: their errors fall strictly as the cost grows.
 std::vector<FrontPoint> pareto_front(const Study& s, bool by_time);
-/// The front in words: "rk4 from 2.1e-02 to 3.4e-07, then yoshida6 down to 1.2e-13" (methods in the order the
+/// The front in words: "rk4 from error 2.10e-02 to 3.40e-07, then yoshida6 at error 1.20e-13" (methods in the order the
 /// front meets them as the cost grows, each over the errors it holds).
 std::string describe_front(const std::vector<FrontPoint>& front);
 

@@ -92,6 +92,8 @@ std::string compare_text(const check::Comparison& c, const check::CompareOptions
                      cost ? fmt::format("{}: {:.3g} -> {:.3g}", target_text(cost->target), cost->old_cost.evals, cost->new_cost.evals) : "—",
                      time_cell(m), worse.empty() ? "" : "WORSE: " + worse);
   }
+  for (const auto& m : c.methods)
+    for (const auto& note : m.notes) t << "note:    " << m.study << " / " << m.method << ": " << note << "\n";
   for (const auto& a : c.added) t << "added:   " << a << "\n";
   for (const auto& r : c.removed) t << "removed: " << r << " (not compared)\n";
   for (const auto& x : c.changed) t << "changed: " << x << " (not compared: another experiment under the same name)\n";
@@ -141,10 +143,13 @@ PagesOutcome render_compare(const Results& old, const Results& now, const std::s
                   fmt::format("'{}.dat' index 2 using 1:2 with points pt 9 ps 1 lc rgb '#2ca02c' title 'force evaluations to each accuracy'", name),
                   "1 with lines lc rgb '#000000' lw 1 title 'unchanged'",
                   fmt::format("{:.9g} with lines dt 2 lc rgb '#d62728' title 'error tolerance'", 1 + o.error_tolerance)};
-    const std::string axes = fmt::format("  set logscale y\n  set yrange [{}:{}]\n  set xrange [-0.6:{}]\n  set xtics ({}) rotate by -40 noenhanced\n"
+    // Ratios within a factor 4 on a linear axis (a log axis would show one tick, "1"); wider ones on a log axis.
+    const double y_lo = std::min(lo, 1 / (1 + 4 * o.error_tolerance)) / 1.2, y_hi = std::max(hi, 1 + 4 * o.error_tolerance) * 1.2;
+    const bool log = y_hi / y_lo > 4;
+    const std::string axes = fmt::format("{}  set yrange [{}:{}]\n  set xrange [-0.6:{}]\n  set xtics ({}) rotate by -40 noenhanced\n"
                                          "  set key outside right top\n",
-                                         num17(std::min(lo, 1 / (1 + 4 * o.error_tolerance)) / 1.2),
-                                         num17(std::max(hi, 1 + 4 * o.error_tolerance) * 1.2), num17(static_cast<double>(ms.size()) - 0.4), tics.str()) +
+                                         log ? "  set logscale y\n" : "  set ytics nomirror\n  set mytics 5\n", num17(log ? y_lo : std::max(0.0, y_lo - 0.05)),
+                                         num17(y_hi), num17(static_cast<double>(ms.size()) - 0.4), tics.str()) +
                              axis_title("x", "method (in the spec's order)") + axis_title("y", "new / old (ratio; above 1 is worse)");
     write_plot(plots, name, "new against old — " + s.name + " (" + s.problem + ")", axes, {p}, data, 1000, 480);
     names.push_back(name);
@@ -165,7 +170,8 @@ PagesOutcome render_compare(const Results& old, const Results& now, const std::s
      << (std::isfinite(o.time_tolerance)
              ? fmt::format("a time per step slower by more than {:g} % and more than the timing noise.", 100 * o.time_tolerance)
              : "timing is shown, never judged (`--time-tolerance` judges it).")
-     << "\n\n**" << (worse ? fmt::format("{} worse", worse) : std::string("nothing worse")) << "** in " << c.verdict.outcomes.size()
+     << "\n\n**" << (worse ? fmt::format("{} worse", worse) : c.verdict.passed() ? std::string("nothing worse") : std::string("nothing compared"))
+     << "** in " << c.verdict.outcomes.size()
      << " comparisons of " << c.methods.size() << " methods (" << c.verdict.count(check::Outcome::pass) << " not worse, "
      << c.verdict.count(check::Outcome::undetermined) << " with nothing to compare).\n\n";
   if (!result.missing.empty()) md << "> **" << result.missing.size() << " plot(s) missing**: " << cell(result.problem) << "\n\n";
@@ -208,6 +214,11 @@ PagesOutcome render_compare(const Results& old, const Results& now, const std::s
          << " | " << (diverged.empty() ? "—" : diverged) << " | " << cell(worse_of(c, m)) << " |\n";
     }
     md << "\n";
+    std::string notes;
+    for (const auto& m : c.methods)
+      if (m.study == s.name)
+        for (const auto& note : m.notes) notes += "- " + cell(m.method) + ": " + cell(note) + "\n";
+    if (!notes.empty()) md << "What the methods declare changed (not judged; the numbers above follow from it):\n\n" << notes << "\n";
     if (drawn.count("compare-" + s.name)) md << "![new against old, " << cell(s.title) << "](plots/compare-" << s.name << ".svg)\n\n";
   }
   result.markdown = out / "COMPARE.md";
@@ -260,6 +271,10 @@ std::string history_text(const History& h) {
   if (h.results.empty()) return "";
   for (const auto& s : history_studies(h)) {
     t << s.name << " (" << s.problem << "): error constant / observed order / ns per step, in the order given\n";
+    for (std::size_t k = 0; k < h.results.size(); ++k)
+      if (const Study* st = study_named(h.results[k], s.name))
+        if (const std::string why = check::experiment_change(*st, s); !why.empty())
+          t << "  warning: in " << h.names[k] << " another experiment under this name: " << why << " (not comparable)\n";
     for (const auto& method : s.integrators) {
       std::string row = fmt::format("  {:<36}", method);
       for (const auto& r : h.results) {
@@ -313,7 +328,16 @@ PagesOutcome render_history(const History& h, const fs::path& out, const Gnuplot
                               return c.how == Reach::interpolated || c.how == Reach::extrapolated ? c.evals : NAN;
                             },
                             [t](const Study& x, const std::string& m) { return cost_cell(cost_to_reach(x, m, t), false); }});
-    parts.emplace_back("## " + cell(s.title) + "\n\n", "");
+    // A study of this name that is another experiment in some folder (a parameter, the span changed): said, since
+    // its values across the folders are then not one method's history.
+    std::string changes;
+    for (std::size_t k = 0; k < h.results.size(); ++k)
+      if (const Study* st = study_named(h.results[k], s.name))
+        if (const std::string why = check::experiment_change(*st, s); !why.empty())
+          changes += fmt::format("- folder {} (`{}`): {} against the latest\n", k + 1, cell(h.names[k]), cell(why));
+    parts.emplace_back("## " + cell(s.title) + "\n\n" +
+                           (changes.empty() ? "" : "**Not one experiment**: its values across the folders are not comparable where\n" + changes + "\n"),
+                       "");
     for (const auto& q : quantities) {
       const std::string name = "history-" + s.name + "-" + q.key;
       std::ostringstream table, data;

@@ -139,10 +139,11 @@ void accuracy(std::ostringstream& md, const Study& s, const PageContext& c) {
   md << "<a id=\"accuracy\"></a>\n## Which method for which accuracy\n\n"
      << "The cost for each method to reach a relative global error, **interpolated** on its own log–log curve of error "
         "against cost between the two runs that bracket the target (never across a diverged run or a run outside the "
-        "asymptotic range: error above 0.5 or within 10 times its noise floor); **≈** extrapolated from the fitted order, a decade "
-        "at most beyond its last usable run; **≤** an upper bound, the cost of the run that reached it when no estimate is "
-        "allowed. The margin is the runner-up's cost over the winner's; by wall time it is a tie when it is within the timing "
-        "noise of the two (the spread of their repeats, median over minimum).\n\n"
+        "asymptotic range: error above 0.5 or within 10 times its noise floor); **≈** extrapolated from the fitted order (three decades "
+        "at most below its last usable run, one above its first); **≤** an upper bound, the cost of the run that reached it "
+        "when no estimate is allowed. The margin is the runner-up's cost over the winner's; by wall time it is a tie when it "
+        "is within the timing noise of the two (the spread of their repeats, median over minimum). \"Cannot tell\" lists "
+        "the methods that may be the cheapest when a bound, or a sweep that ended early, leaves it open.\n\n"
      << "| target | fewest force evaluations | least wall time |\n|---|---|---|\n";
   for (double t : targets) md << "| " << target_text(t) << " | " << winner_cell(s, t, false) << " | " << winner_cell(s, t, true) << " |\n";
   md << "\nForce evaluations to reach each target, per method:\n\n| method |";
@@ -253,14 +254,17 @@ std::string winner_cell(const Study& s, double target, bool by_time) {
   if (r.order.empty()) return "none reached it";
   const auto& w = r.order[0];
   std::string out = cell(w.integrator) + " " + cost_cell(w, by_time);
-  if (r.order.size() < 2) return out + " (the only one)";
-  if (!r.undecided.empty()) {  // an upper bound leaves the order open: say which could be cheapest, not a winner
-    std::string open = out;
+  if (!r.undecided.empty()) {  // an upper bound, or a sweep that ended early, leaves the order open: say who could win
+    std::string open = out, ended;
     for (const auto& c : r.order)
       if (std::find(r.undecided.begin(), r.undecided.end(), c.integrator) != r.undecided.end())
         open += ", " + cell(c.integrator) + " " + cost_cell(c, by_time);
-    return "cannot tell: " + open + " (≤: an upper bound)";
+    for (const auto& c : r.none)
+      if (std::find(r.undecided.begin(), r.undecided.end(), c.integrator) != r.undecided.end()) ended += (ended.empty() ? "" : ", ") + cell(c.integrator);
+    return "cannot tell: " + open + (ended.empty() ? "" : ", or " + ended + ", whose sweep ended before it (run it to smaller steps)") +
+           (open.find("≤") != std::string::npos ? " (≤: an upper bound)" : "");
   }
+  if (r.order.size() < 2) return out + " (the only one)";
   const auto& next = r.order[1];
   // A margin means something between two estimates; an upper bound (a run that reached the target) only bounds.
   if (w.how == Reach::at_most || next.how == Reach::at_most)

@@ -64,7 +64,10 @@ std::string axis_title(const std::string& axis, const std::string& text) {
 /// draw() renames into place only when gnuplot succeeded.  Every panel shares `axes` (scales, ranges, labels, key).
 void write_plot(const fs::path& dir, const std::string& name, const std::string& title, const std::string& axes,
                 const std::vector<PanelText>& panels, const std::string& data, int panel_width, int panel_height) {
-  const std::size_t n = std::max<std::size_t>(1, panels.size());
+  std::vector<PanelText> drawn;  // a panel with nothing to draw is left out (gnuplot refuses a plot of no points)
+  for (const auto& p : panels)
+    if (!p.elements.empty()) drawn.push_back(p);
+  const std::size_t n = std::max<std::size_t>(1, drawn.size());
   const std::size_t cols = n == 1 ? 1 : 2, rows = (n + cols - 1) / cols;
   const int width = static_cast<int>(cols) * panel_width, height = static_cast<int>(rows) * panel_height + 40;
   std::ostringstream gp;
@@ -85,13 +88,15 @@ void write_plot(const fs::path& dir, const std::string& name, const std::string&
      << "  reset\n  set grid\n  set key noenhanced\n  set samples 200\n"
      << "  set multiplot layout " << rows << "," << cols << " title " << quoted(title) << " font ',13' noenhanced\n"
      << axes;
-  for (const auto& p : panels) {
+  for (const auto& p : drawn) {
     gp << "  set title " << quoted(p.title) << " font ',12' noenhanced\n  unset label\n" << p.labels;
     for (std::size_t k = 0; k < p.elements.size(); ++k) gp << (k ? ", \\\n       " : "  plot ") << p.elements[k];
-    if (p.elements.empty()) gp << "  plot 1/0 notitle";
     gp << "\n";
   }
-  if (panels.empty()) gp << "  set title 'no data' font ',12'\n  plot 1/0 notitle\n";
+  // Nothing to draw at all: a panel that says so, on linear axes of its own (gnuplot cannot plot no point).
+  if (drawn.empty())
+    gp << "  unset logscale\n  set xrange [0:1]\n  set yrange [0:1]\n  set title 'no data: no method has a value to draw' font ',12'\n"
+          "  plot 2 notitle\n";
   gp << "  unset multiplot\n  set output\n}\n";
   study::write_atomic(dir / (name + ".dat"), data);
   study::write_atomic(dir / (name + ".gp"), gp.str());
@@ -249,7 +254,10 @@ Plot convergence_plot(const Study& s, const std::string& metric, const fs::path&
       for (const auto& [dt, e] : points)
         if (dt >= o->dt_min * (1 - 1e-9) && dt <= o->dt_max * (1 + 1e-9)) sum += std::log(e) - o->observed * std::log(dt), ++n;
       if (n == 0) continue;
-      const double c = std::exp(sum / n) / 3, xm = std::sqrt(o->dt_min * o->dt_max);
+      // The label's place along the window differs from line to line (a quarter, the middle, three quarters in log dt),
+      // so that two lines with close windows do not write their orders on top of each other.
+      const double t = 0.25 + 0.25 * static_cast<double>(p.elements.size() % 3);
+      const double c = std::exp(sum / n) / 3, xm = std::pow(o->dt_min, 1 - t) * std::pow(o->dt_max, t);
       p.elements.push_back(fmt::format("(x >= {:.9e} && x <= {:.9e}) ? {:.9e} * x**{:.9g} : 1/0 with lines dt 2 lw 2 lc rgb '{}' notitle",
                                        o->dt_min, o->dt_max, c, o->observed, colour(x.colour)));
       p.labels += fmt::format("  set label {} at {:.9e},{:.9e} center tc rgb '{}' font ',9' front\n", quoted(fmt::format("{:.2f}", o->observed)), xm,
@@ -281,10 +289,11 @@ std::optional<Plot> work_precision_plot(const Study& s, bool by_time, const fs::
   std::string front_rows;
   for (const auto& f : front) front_rows += num17(f.cost) + ' ' + num17(f.error) + '\n', all.add(f.cost, f.error);
   const int front_index = front.empty() ? -1 : data.add("Pareto front: " + describe_front(front), front_rows);
-  // The front named on the plot: each method where its stretch of the front begins.
+  // The front named on the plot: each method once, where its first stretch of the front begins.
   std::string front_labels;
+  std::set<std::string> named;
   for (std::size_t k = 0; k < front.size(); ++k)
-    if (k == 0 || front[k].integrator != front[k - 1].integrator)
+    if (named.insert(front[k].integrator).second)
       front_labels += fmt::format("  set label {} at {:.9e},{:.9e} left offset 0.6,-0.6 tc rgb '#707070' font ',9' front\n",
                                   quoted(front[k].integrator), front[k].cost, front[k].error);
   const std::string front_line =
@@ -347,8 +356,8 @@ std::optional<Plot> energy_dt_plot(const Study& s, const fs::path& dir) {
   if (all.empty()) return std::nullopt;
   const std::string axes = "  set logscale xy\n  set format x '10^{%L}'\n  set format y '10^{%L}'\n  set key outside right top\n" +
                            all.ranges(true, true) + axis_title("x", time_axis(s, "time step dt")) +
-                           axis_title("y", std::string("largest |relative energy error| over the run") +
-                                               (s.conservative ? " (dimensionless)" : ", against the reference's energy (dimensionless)"));
+                           axis_title("y", std::string("largest |ΔE| / |E0| over the run") +
+                                               (s.conservative ? " (dimensionless)" : ", against the reference (dimensionless)"));
   write_plot(dir, name, "largest energy error of each run against dt — " + problem_context(s), axes, out, data.data.str());
   return Plot{name, s.title + ": largest relative energy error of each run against its step size"};
 }

@@ -73,7 +73,7 @@ std::string summary_page(const Results& res, const PageContext& c) {
   md << "# Integrator accuracy report\n\n"
      << res.studies.size() << " stud" << (res.studies.size() == 1 ? "y" : "ies") << ", " << runs << " runs (" << diverged << " diverged)"
      << ", revision `" << cell(res.revision) << "`, " << cell(res.date)
-     << (std::isfinite(res.elapsed) ? fmt::format(", {:.0f} s", res.elapsed) : "") << ". Every number is read from `results.json` by "
+     << (std::isfinite(res.elapsed) ? (res.elapsed < 10 ? fmt::format(", {:.1f} s", res.elapsed) : fmt::format(", {:.0f} s", res.elapsed)) : "") << ". Every number is read from `results.json` by "
      << "`study report`; each study has a page of its own with the evidence and the plots.\n\n";
   if (c.missing_count)
     md << "> **" << c.missing_count << " plot(s) missing**: " << cell(c.missing) << ". Their data and gnuplot scripts are in `plots/`.\n\n";

@@ -32,6 +32,22 @@ bool conserved(const std::string& behaviour) { return behaviour == "bounded" || 
 MethodChange compare_method(const Study& o, const Study& n, const std::string& method, const CompareOptions& options) {
   MethodChange m;
   m.study = n.name, m.problem = n.problem, m.method = method;
+  auto declared = [&](const Study& s) -> const report::IntegratorRow* {
+    for (const auto& d : s.declared)
+      if (d.label == method) return &d;
+    return nullptr;
+  };
+  if (const auto *a = declared(o), *b = declared(n); a && b) {
+    if (a->expected_global != b->expected_global)
+      m.notes.push_back(fmt::format("expected global order {} -> {} (its declaration or the spec's expect)", a->expected_global, b->expected_global));
+    if (a->expected_local != b->expected_local)
+      m.notes.push_back(fmt::format("expected local order {} -> {}", a->expected_local, b->expected_local));
+    const bool coefficient_moved = std::isfinite(a->error_coefficient) && std::isfinite(b->error_coefficient) &&
+                                   std::abs(a->error_coefficient - b->error_coefficient) > 1e-12 * std::abs(a->error_coefficient);
+    if (a->predicted_order != b->predicted_order || coefficient_moved)
+      m.notes.push_back(fmt::format("its coefficients changed (predicted order {} -> {}, principal error coefficient {:.4g} -> {:.4g})",
+                                    a->predicted_order, b->predicted_order, a->error_coefficient, b->error_coefficient));
+  }
   for (const std::string metric : {"global", "max", "local"}) {
     const report::OrderRow *a = report::find_order(o, method, metric), *b = report::find_order(n, method, metric);
     if (!a || !b) continue;
@@ -171,18 +187,27 @@ void judge(const MethodChange& m, const Study& o, const Study& n, const CompareO
 
 }  // namespace
 
-namespace {
-
-/// What makes two studies of one name the same experiment: the problem, its parameters, the span; "" when they are.
-std::string changed(const Study& o, const Study& n) {
+std::string experiment_change(const Study& o, const Study& n) {
   if (o.problem != n.problem) return "the problem changed (" + o.problem + " -> " + n.problem + ")";
-  if (o.params != n.params) return "the problem's parameters changed";
+  if (o.params != n.params) {
+    std::string what;
+    auto value = [](const std::vector<std::pair<std::string, std::string>>& p, const std::string& k) -> std::string {
+      for (const auto& [key, v] : p)
+        if (key == k) return v;
+      return "default";
+    };
+    std::vector<std::string> keys;
+    for (const auto* p : {&o.params, &n.params})
+      for (const auto& [k, v] : *p)
+        if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+    for (const auto& k : keys)
+      if (value(o.params, k) != value(n.params, k)) what += (what.empty() ? "" : ", ") + k + " " + value(o.params, k) + " -> " + value(n.params, k);
+    return "the problem's parameters changed (" + what + ")";
+  }
   if (o.t_end != n.t_end) return fmt::format("t_end changed ({:.6g} -> {:.6g})", o.t_end, n.t_end);
   if (o.dt_pattern != n.dt_pattern || o.dt_amplitude != n.dt_amplitude) return "the step pattern changed";
   return "";
 }
-
-}  // namespace
 
 Comparison compare(const report::Results& old, const report::Results& now, const CompareOptions& options) {
   for (const auto* r : {&old, &now})
@@ -199,7 +224,7 @@ Comparison compare(const report::Results& old, const report::Results& now, const
       continue;
     }
     // The same name for another experiment: its methods cannot be judged against each other; say why.
-    if (const std::string why = changed(*o, n); !why.empty()) {
+    if (const std::string why = experiment_change(*o, n); !why.empty()) {
       Outcome x;
       x.status = Outcome::undetermined, x.study = n.name, x.problem = n.problem, x.integrator = "(study)", x.metric = "same experiment";
       x.expected = "the same problem, parameters and span", x.observed = why;

@@ -44,6 +44,9 @@ struct MethodChange {
   };
   std::vector<CostChange> costs;
   std::vector<std::string> energy;         ///< "dt 0.01: bounded -> drifting (max 2.1e-06 -> 4.3e-05)"
+  /// What the method declares that changed: "expected global order 3 -> 2", "coefficients changed (predicted error
+  /// coefficient 0.0589 -> 0.0417)" -- not judged, said, since the numbers above follow from it.
+  std::vector<std::string> notes;
   std::vector<double> newly_diverged;      ///< step sizes where only the new run diverged
   std::vector<double> no_longer_diverged;  ///< and the other way round
 };
@@ -56,6 +59,10 @@ struct Comparison {
   /// undetermined = nothing to compare (no common step size above the noise floor, no fit in one of them).
   Verdict verdict;
 };
+
+/// What makes two studies of one name another experiment: the problem, its parameters, the span, the step pattern
+/// changed ("the problem's parameters changed (e 0.8 -> 0.7)"); "" when it is the same experiment.
+std::string experiment_change(const report::Study& old, const report::Study& now);
 
 /// Compares two loaded results.  Throws report::ReportError when either is older than schema 2.
 Comparison compare(const report::Results& old, const report::Results& now, const CompareOptions& options = {});

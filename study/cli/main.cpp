@@ -321,7 +321,24 @@ void print_report(const report::Outcome& r, const std::filesystem::path& out, bo
 /// other files (results, bench.json, the user's own) carried over: the folder is old or new, never half of each.
 int run_report(const ReportArgs& a, bool quiet = false) {
   namespace fs = std::filesystem;
-  if (a.out_given) check_output_dir(a.out, "--out");
+  if (a.out_given) {
+    check_output_dir(a.out, "--out");
+    // Elsewhere than the results: a new or empty folder, or an earlier report (it is replaced whole), never a folder
+    // inside the results (a study's folder would get a summary page) or one holding other results.
+    std::error_code ec;
+    const fs::path target = fs::weakly_canonical(a.out, ec), source = fs::weakly_canonical(a.results, ec);
+    if (target != source) {
+      if (std::mismatch(source.begin(), source.end(), target.begin(), target.end()).first == source.end())
+        throw study::SpecError("--out " + a.out + ": lies in the results folder " + a.results + "; give a folder elsewhere (or leave --out "
+                               "out to render into " + a.results + " itself)");
+      if (fs::exists(fs::path(a.out) / "results.json", ec))
+        throw study::SpecError("--out " + a.out + ": holds results of its own (results.json); to render those: study report " + a.out);
+      if (fs::is_directory(a.out, ec) && !fs::is_empty(a.out, ec) &&
+          !(fs::exists(fs::path(a.out) / "REPORT.md", ec) && fs::is_directory(fs::path(a.out) / "plots", ec)))
+        throw study::SpecError("--out " + a.out + ": a folder of other files (not an earlier report: no REPORT.md and plots/), and "
+                               "a report's pages replace theirs; give an empty or new folder");
+    }
+  }
   const fs::path out = a.out.empty() ? a.results : a.out;
   check_output_dir(out.string(), a.out.empty() ? "results folder" : "--out", true);
   const report::Results loaded = report::load(a.results);  // a missing or malformed results file: an error before anything is staged
@@ -665,6 +682,8 @@ void check_pages_folder(const std::string& out, const std::vector<std::string>& 
     if (std::mismatch(target.begin(), target.end(), source.begin(), source.end()).first == target.end())
       throw study::SpecError("--out " + out + ": is the results folder " + in + " or holds it, and the output folder is replaced whole "
                              "when published; give a folder of its own, e.g. --out " + fs::path(page).stem().string());
+    if (std::mismatch(source.begin(), source.end(), target.begin(), target.end()).first == source.end())
+      throw study::SpecError("--out " + out + ": lies in the results folder " + in + ", which it would change; give a folder elsewhere");
   }
   if (fs::is_directory(out, ec) && !fs::is_empty(out, ec)) {
     if (fs::exists(fs::path(out) / other_page, ec))
@@ -1051,7 +1070,32 @@ static int study_main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    // --help and --version exit 0; every other parse error is a usage error: 2, as documented.
+    // --help and --version exit 0; every other parse error is a usage error: 2, as documented.  An unknown option
+    // gets a suggestion from the command's own (--acuracy: did you mean --accuracy?).
+    if (argc > 1 && dynamic_cast<const CLI::ExtrasError*>(&e)) {
+      const CLI::App* sub = nullptr;
+      try {
+        sub = app.get_subcommand(argv[1]);
+      } catch (const CLI::Error&) {
+      }
+      if (sub) {
+        std::vector<std::string> names;
+        for (const auto* opt : sub->get_options())
+          for (const auto& n : opt->get_lnames()) names.push_back("--" + n);
+        for (int i = 2; i < argc; ++i) {
+          const std::string arg = argv[i], flag = arg.substr(0, arg.find('='));
+          if (flag.rfind("--", 0) == 0 && std::find(names.begin(), names.end(), flag) == names.end()) {
+            std::cerr << "study " << argv[1] << ": unknown option '" << flag << "'" << study::did_you_mean(flag, names) << " (see study "
+                      << argv[1] << " --help)\n";
+            return 2;
+          }
+        }
+      }
+    }
+    if (argc > 1 && std::string(argv[1]) == "compare" && dynamic_cast<const CLI::RequiredError*>(&e)) {
+      std::cerr << "study compare: give two results folders, the old one first: study compare OLD NEW (see study compare --help)\n";
+      return 2;
+    }
     const int rc = app.exit(e);
     return rc == 0 ? 0 : 2;
   }

@@ -73,10 +73,14 @@ TEST_CASE("beyond the last run the cost is extrapolated from the fitted order, a
   CHECK(down.evals == Approx(1600 * std::pow(3.90625, 0.25)).epsilon(1e-12));
   CHECK(down.order == 4);
   CHECK_THAT(down.why, Catch::Contains("extrapolated at order 4.00 from dt 0.025"));
-  // More than a decade below: not reached, and why.
-  const auto far = report::cost_to_reach(s, "a", 3e-8);
+  // Down to three decades below its smallest error (smaller steps: deeper into the asymptotic range): 4e-10 is
+  // 977 times below 3.90625e-7: 1600 * 976.6^(1/4) = 8944; 3e-10 is 1302 times below: not reached, and why.
+  const auto deep = report::cost_to_reach(s, "a", 4e-10);
+  REQUIRE(deep.how == Reach::extrapolated);
+  CHECK(deep.evals == Approx(1600 * std::pow(3.90625e-7 / 4e-10, 0.25)).epsilon(1e-12));
+  const auto far = report::cost_to_reach(s, "a", 3e-10);
   CHECK(far.how == Reach::not_reached);
-  CHECK_THAT(far.why, Catch::Contains("more than a decade from its nearest usable run (error 3.91e-07 at dt 0.025)"));
+  CHECK_THAT(far.why, Catch::Contains("more than three decades from its nearest usable run (error 3.91e-07 at dt 0.025)"));
   // Above every error: up from the largest step, 400 / 10^(1/4) at exactly a decade; beyond it, at most the run's cost.
   const auto up = report::cost_to_reach(s, "a", 1e-3);
   REQUIRE(up.how == Reach::extrapolated);
@@ -167,7 +171,7 @@ TEST_CASE("the Pareto front holds the runs no other run beats on both error and 
     CHECK(front[k].integrator == expected[k].first);
     CHECK(front[k].cost == expected[k].second);
   }
-  CHECK(report::describe_front(front) == "b from 1.00e-02 to 2.50e-03, then a from 1.00e-04 to 3.91e-07");
+  CHECK(report::describe_front(front) == "b from error 1.00e-02 to 2.50e-03, then a from error 1.00e-04 to 3.91e-07");
   // A run that only ties another on error at a higher cost is beaten, and one cheaper at that error joins the front.
   report::Study more = s;
   more.integrators.push_back("e");
@@ -292,4 +296,24 @@ TEST_CASE("a method whose every run is at round-off is said to be so, and is no 
   CHECK_THAT(report::cost_to_reach(s, "x", 1e-18).why, Catch::Contains("every error is within 10 times its noise floor"));
   CHECK(report::pareto_front(s, false).empty());
   CHECK(report::describe_front(report::pareto_front(s, false)) == "no run above its noise floor");
+}
+
+TEST_CASE("a method whose sweep ended before the target leaves the cheapest open when it may be cheaper", "[report][accuracy]") {
+  report::Study s = two_methods();
+  // b's order undetermined: nothing projects it; its runs reach 1.5625e-4 for 800 evaluations. To 1e-5, a needs
+  // 711 (interpolated) -- less than b has spent already: a for sure.
+  s.orders[1] = fit("b", 2, "undetermined");
+  CHECK(report::rank(s, 1e-5, false).undecided.empty());
+  // b's runs made cheap (a tenth): b has spent 80 at its smallest error, less than a's 711, and cannot be projected:
+  // it may be cheaper, so the cheapest is open.
+  for (auto& r : s.runs)
+    if (r.integrator == "b") r.force_evals /= 10;
+  CHECK(report::rank(s, 1e-5, false).undecided == std::vector<std::string>{"b"});
+  // With its order known (2), b is projected: 80 * (1.5625e-4 / 1e-5)^(1/2) = 316 < 711: then b is reached by
+  // extrapolation (within three decades) and ranked as an estimate, first.
+  s.orders[1] = fit("b", 2);
+  const auto r = report::rank(s, 1e-5, false);
+  CHECK(r.order.at(0).integrator == "b");
+  CHECK(r.order[0].evals == Approx(80 * std::sqrt(15.625)).epsilon(1e-12));
+  CHECK(r.undecided.empty());
 }

@@ -65,8 +65,14 @@ expect "a missing folder: exit 2, named" 2 "nowhere/results.json: no results fil
 [ ! -e cmp-bad ] && ok "nothing written on bad input" || bad "cmp-bad was written"
 expect "--out one of the compared folders: exit 2" 2 "is the results folder after or holds it" "$study" compare before after --out after
 expect "--error-tolerance nan: exit 2" 2 "finite" "$study" compare before after --error-tolerance nan
-expect "one folder only: exit 2" 2 "new is required|required" "$study" compare before
+expect "one folder only: exit 2, saying what to give" 2 "give two results folders, the old one first" "$study" compare before
 expect "--accuracy 2: exit 2" 2 "from 1e-300 to below 1" "$study" compare before after --accuracy 2
+expect "a mistyped option gets a suggestion" 2 "unknown option '--acuracy' \(did you mean '--accuracy'\?\)" "$study" report before --acuracy 1e-8
+expect "report --out inside the results: exit 2" 2 "lies in the results folder before" "$study" report before --out before/cmp-kepler
+expect "report --out holding other results: exit 2" 2 "holds results of its own" "$study" report before --out after
+mkdir -p mine2 && echo "notes" > mine2/REPORT.md
+expect "report --out a folder of the user's: exit 2" 2 "a folder of other files" "$study" report before --out mine2
+[ "$(cat mine2/REPORT.md)" = "notes" ] && ok "the user's REPORT.md is untouched" || bad "mine2/REPORT.md replaced"
 mkdir -p mine && echo "my notes" > mine/notes.txt
 expect "--out a folder of the user's: exit 2" 2 "a folder of other files \(no COMPARE.md in it\)" "$study" compare before after --out mine
 [ "$(cat mine/notes.txt)" = "my notes" ] && ok "the user's folder is untouched" || bad "mine/notes.txt changed"
@@ -88,4 +94,6 @@ grep -Eq "^\| rk4 \| [0-9]+\.[0-9] \| [0-9]+\.[0-9] \| [0-9]+\.[0-9] \|$" <<<"$t
 [ -s hist/plots/history-cmp-kepler-constant.svg ] && [ -s hist/plots/history-cmp-kepler-time.svg ] && ok "history plots drawn" ||
   bad "history plots: $(ls hist/plots | head)"
 expect "history of one folder: exit 2" 2 "at least two" "$study" history before
+expect "history says where a study is another experiment" 0 "warning: in other another experiment under this name: the problem's parameters changed \(e 0.5 -> 0.6\)" \
+  "$study" history other before --out hist-other
 finish

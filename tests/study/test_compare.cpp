@@ -205,3 +205,17 @@ TEST_CASE("compare: two sweeps with no step size in common judge no divergence",
   CHECK(status(c, "divergence") == Outcome::undetermined);
   CHECK(status(c, "error constant") == Outcome::undetermined);
 }
+
+TEST_CASE("compare: what a method declares that changed is noted, not judged", "[compare]") {
+  const auto old = results();
+  auto now = old;
+  now.studies[0].declared[0].expected_global = 3;
+  now.studies[0].declared[0].predicted_order = 3, now.studies[0].declared[0].error_coefficient = 0.05;
+  const auto c = check::compare(old, now);
+  REQUIRE(c.methods.size() == 1);
+  REQUIRE(c.methods[0].notes.size() == 2);
+  CHECK(c.methods[0].notes[0] == "expected global order 4 -> 3 (its declaration or the spec's expect)");
+  CHECK_THAT(c.methods[0].notes[1], Catch::Contains("its coefficients changed (predicted order 0 -> 3"));
+  CHECK(c.verdict.passed());
+  CHECK(check::compare(old, old).methods[0].notes.empty());
+}
