@@ -288,18 +288,33 @@ double error_constant(const Study& s, const std::string& integrator) {
   for (const auto& p : o->sweep)
     if (p[0] >= o->dt_min * (1 - 1e-9) && p[0] <= o->dt_max * (1 + 1e-9) && p[1] > 0 && std::isfinite(p[1]))
       c.push_back(p[1] / std::pow(p[0], o->expected));
-  if (c.empty()) return NAN;
-  std::sort(c.begin(), c.end());
-  return c.size() % 2 ? c[c.size() / 2] : (c[c.size() / 2 - 1] + c[c.size() / 2]) / 2;
+  return median(std::move(c));
 }
 
 double time_per_step(const Study& s, const std::string& integrator) {
   std::vector<double> ns;
   for (const auto& r : s.runs)
     if (r.integrator == integrator && r.status == "ok" && r.ns_min > 0 && std::isfinite(r.ns_min)) ns.push_back(r.ns_min);
-  if (ns.empty()) return NAN;
-  std::sort(ns.begin(), ns.end());
-  return ns.size() % 2 ? ns[ns.size() / 2] : (ns[ns.size() / 2 - 1] + ns[ns.size() / 2]) / 2;
+  return median(std::move(ns));
+}
+
+double median(std::vector<double> x) {
+  if (x.empty()) return NAN;
+  std::sort(x.begin(), x.end());
+  const std::size_t n = x.size();
+  return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+std::vector<double> every_third(const std::vector<double>& decades) {
+  std::vector<double> out;
+  for (std::size_t k = 0; k < decades.size(); k += 3) out.push_back(decades[k]);
+  return out;
+}
+
+std::vector<double> sorted_targets(std::vector<double> targets) {
+  std::sort(targets.begin(), targets.end(), std::greater<>());
+  targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+  return targets;
 }
 
 std::string cost_cell(const CostToAccuracy& c, bool by_time) {

@@ -78,6 +78,12 @@ Ranking rank(const Study& s, double target, bool by_time);
 std::vector<double> default_targets(const Study& s);
 /// The same over every study of the results.
 std::vector<double> default_targets(const Results& r);
+/// Every third of `decades` from the first (1e-3, 1e-6, ...): the targets of a summary.
+std::vector<double> every_third(const std::vector<double>& decades);
+/// The targets a user gave, largest first, each once.
+std::vector<double> sorted_targets(std::vector<double> targets);
+/// The median of `x` (NaN when empty).
+double median(std::vector<double> x);
 
 /// One run on a Pareto front.
 struct FrontPoint {

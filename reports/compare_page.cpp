@@ -231,11 +231,7 @@ namespace {
 /// The default targets of a history: every third decade from 1e-3 down to the study's smallest error (in the latest
 /// folder that has it).
 std::vector<double> history_targets(const History& h, const Study& s) {
-  if (!h.targets.empty()) return h.targets;
-  std::vector<double> out;
-  const auto all = default_targets(s);
-  for (std::size_t k = 0; k < all.size(); k += 3) out.push_back(all[k]);
-  return out;
+  return h.targets.empty() ? every_third(default_targets(s)) : h.targets;
 }
 
 /// Each quantity of the history, per method and folder: its value to plot, and its table cell (empty: the value).

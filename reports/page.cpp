@@ -36,11 +36,7 @@ std::string order_cell(const OrderRow* o) {
 std::vector<double> study_targets(const PageContext& c, const Study& s) { return c.targets.empty() ? default_targets(s) : c.targets; }
 
 std::vector<double> summary_targets(const std::vector<double>& user, const Results& r) {
-  if (!user.empty()) return user;
-  std::vector<double> out;
-  const auto all = default_targets(r);
-  for (std::size_t k = 0; k < all.size(); k += 3) out.push_back(all[k]);
-  return out;
+  return user.empty() ? every_third(default_targets(r)) : user;
 }
 
 namespace {

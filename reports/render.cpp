@@ -7,6 +7,7 @@
 #include <sstream>
 #include <thread>
 
+#include "reports/accuracy.hpp"
 #include "reports/markdown.hpp"
 #include "reports/model.hpp"
 #include "reports/plots.hpp"
@@ -36,9 +37,7 @@ Outcome render(const Options& options) {
 
   // Plots first (data and scripts always; pictures when gnuplot is there).
   PageContext c;
-  c.targets = options.accuracy;
-  std::sort(c.targets.begin(), c.targets.end(), std::greater<>());
-  c.targets.erase(std::unique(c.targets.begin(), c.targets.end()), c.targets.end());
+  c.targets = sorted_targets(options.accuracy);
   c.shown_results = (options.shown_results.empty() ? options.results : options.shown_results).string();
   std::vector<std::string> names;
   for (const auto& s : results.studies) {

@@ -13,13 +13,6 @@ namespace {
 using report::RunRow;
 using report::Study;
 
-double median(std::vector<double> x) {
-  if (x.empty()) return NAN;
-  std::sort(x.begin(), x.end());
-  const std::size_t n = x.size();
-  return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
 std::string interval(double order, double lo, double hi) {
   if (!std::isfinite(order)) return "no fit";
   return std::isfinite(lo) ? fmt::format("{:.2f} in [{:.2f}, {:.2f}]", order, lo, hi) : fmt::format("{:.2f}", order);
@@ -73,8 +66,8 @@ MethodChange compare_method(const Study& o, const Study& n, const std::string& m
       m.energy.push_back(fmt::format("dt {:.4g}: {} -> {} (largest error {:.2e} -> {:.2e})", r.dt, r.behaviour, x->behaviour, r.energy_max,
                                      x->energy_max));
   }
-  m.time_ratio = median(time_ratios);
-  if (!old_noise.empty() && !new_noise.empty()) m.time_noise = median(old_noise) + median(new_noise);
+  m.time_ratio = report::median(time_ratios);
+  if (!old_noise.empty() && !new_noise.empty()) m.time_noise = report::median(old_noise) + report::median(new_noise);
   const auto targets = options.targets.empty() ? report::default_targets(o) : options.targets;
   if (o.wants("global"))
     for (double t : targets) m.costs.push_back({t, report::cost_to_reach(o, method, t), report::cost_to_reach(n, method, t)});

@@ -27,6 +27,7 @@
 #include "study/engine.hpp"
 #include "study/extensions.hpp"
 #include "study/write.hpp"
+#include "reports/accuracy.hpp"
 #include "reports/compare_page.hpp"
 #include "reports/markdown.hpp"
 #include "reports/model.hpp"
@@ -128,6 +129,11 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
   return items;
 }
 
+/// Whether `inner` is `outer` or lies within it (both canonical paths).
+bool within(const std::filesystem::path& inner, const std::filesystem::path& outer) {
+  return std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end()).first == outer.end();
+}
+
 /// A folder the command will write into, checked before any work: not empty, not a file, each name within the
 /// system's limit, and writable (or creatable) by us.  Throws SpecError naming the option.
 void check_output_dir(const std::string& dir, const std::string& option, bool published = false) {
@@ -148,7 +154,7 @@ void check_output_dir(const std::string& dir, const std::string& option, bool pu
     throw study::SpecError(option + " " + dir + ": is a file, not a folder (give a folder, or remove the file)");
   if (published && fs::exists(status)) {  // replaced whole: never the folder we (or the shell) stand in, or above it
     const fs::path here = fs::current_path(ec), target = fs::canonical(p, ec);
-    if (!ec && (here == target || std::mismatch(target.begin(), target.end(), here.begin(), here.end()).first == target.end()))
+    if (!ec && (here == target || within(here, target)))
       throw study::SpecError(option + " " + dir + ": is the current folder or holds it, and the output folder is replaced whole "
                              "when published; give a folder of its own, e.g. " + option + " results");
   }
@@ -262,13 +268,6 @@ std::filesystem::path resolve_spec(const std::string& arg) {
                          "; shipped specs: " + study::join(names));
 }
 
-/// Sorted from the largest, each once (a target given twice is one target).
-std::vector<double> targets_of(std::vector<double> t) {
-  std::sort(t.begin(), t.end(), std::greater<>());
-  t.erase(std::unique(t.begin(), t.end()), t.end());
-  return t;
-}
-
 struct RunArgs {
   std::vector<std::string> specs;
   std::vector<std::string> methods;  ///< --methods files
@@ -328,7 +327,7 @@ int run_report(const ReportArgs& a, bool quiet = false) {
     std::error_code ec;
     const fs::path target = fs::weakly_canonical(a.out, ec), source = fs::weakly_canonical(a.results, ec);
     if (target != source) {
-      if (std::mismatch(source.begin(), source.end(), target.begin(), target.end()).first == source.end())
+      if (within(target, source))
         throw study::SpecError("--out " + a.out + ": lies in the results folder " + a.results + "; give a folder elsewhere (or leave --out "
                                "out to render into " + a.results + " itself)");
       if (fs::exists(fs::path(a.out) / "results.json", ec))
@@ -616,7 +615,7 @@ int run_study(const RunArgs& a) {
   }
   if (!a.quiet) {  // the answer to "which method for my accuracy", from the results just written
     const report::Results written = report::load(a.out);
-    const std::vector<double> targets = targets_of(a.accuracy);
+    const std::vector<double> targets = report::sorted_targets(a.accuracy);
     if (const std::string lines = report::accuracy_lines(written, report::summary_targets(targets, written)); !lines.empty())
       std::cout << "cheapest method to each accuracy (force evaluations, interpolated on its own runs; each study's REPORT.md has "
                    "wall time and more):\n"
@@ -679,10 +678,10 @@ void check_pages_folder(const std::string& out, const std::vector<std::string>& 
   const fs::path target = fs::weakly_canonical(out, ec);
   for (const auto& in : inputs) {
     const fs::path source = fs::weakly_canonical(in, ec);
-    if (std::mismatch(target.begin(), target.end(), source.begin(), source.end()).first == target.end())
+    if (within(source, target))
       throw study::SpecError("--out " + out + ": is the results folder " + in + " or holds it, and the output folder is replaced whole "
                              "when published; give a folder of its own, e.g. --out " + fs::path(page).stem().string());
-    if (std::mismatch(source.begin(), source.end(), target.begin(), target.end()).first == source.end())
+    if (within(target, source))
       throw study::SpecError("--out " + out + ": lies in the results folder " + in + ", which it would change; give a folder elsewhere");
   }
   if (fs::is_directory(out, ec) && !fs::is_empty(out, ec)) {
@@ -702,7 +701,7 @@ void check_not_inside(const std::string& file, const std::string& option, const 
   const fs::path target = fs::weakly_canonical(file, ec);
   for (const auto& in : inputs) {
     const fs::path source = fs::weakly_canonical(in, ec);
-    if (std::mismatch(source.begin(), source.end(), target.begin(), target.end()).first == source.end())
+    if (within(target, source))
       throw study::SpecError(option + " " + file + ": lies in the results folder " + in + ", which it would change; write it elsewhere");
   }
 }
@@ -741,7 +740,7 @@ int run_compare(const CompareArgs& a) {
   const report::Results old = report::load(a.old_dir), now = report::load(a.new_dir);
   check::CompareOptions o;
   o.error_tolerance = a.error_tolerance, o.order_tolerance = a.order_tolerance, o.time_tolerance = a.time_tolerance;
-  o.targets = targets_of(a.accuracy);
+  o.targets = report::sorted_targets(a.accuracy);
   std::error_code same_ec;
   if (fs::equivalent(a.old_dir, a.new_dir, same_ec))
     std::cerr << "study compare: warning: " << a.old_dir << " and " << a.new_dir << " are the same folder: nothing can have changed\n";
@@ -784,7 +783,7 @@ int run_history(const HistoryArgs& a) {
   if (a.dirs.size() < 2) throw study::SpecError("history needs at least two results folders, in order (oldest first)");
   check_pages_folder(a.out, a.dirs, "HISTORY.md", "COMPARE.md");
   report::History h;
-  h.names = a.dirs, h.targets = targets_of(a.accuracy);
+  h.names = a.dirs, h.targets = report::sorted_targets(a.accuracy);
   for (const auto& d : a.dirs) {
     stop_if_interrupted();
     h.results.push_back(report::load(d));
