@@ -3,7 +3,8 @@
 # what a round-off shadow run computes (integrators, problems, the run loop).  It keys the shadow cache: an edit
 # to any of them recomputes the shadows.
 file(GLOB sources ${ROOT}/integrators/*.hpp ${ROOT}/study/problems/*.hpp)
-list(APPEND sources ${ROOT}/study/measure.hpp ${ROOT}/study/measure.cpp ${ROOT}/study/stepper.hpp)
+list(APPEND sources ${ROOT}/study/measure/measure.hpp ${ROOT}/study/measure/measure.cpp ${ROOT}/study/measure/stepper.hpp
+     ${ROOT}/study/plan/context.hpp)
 list(SORT sources)
 set(all "")
 foreach(f IN LISTS sources)

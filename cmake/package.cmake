@@ -7,7 +7,7 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/ode_accuracy_harness-c
                               ${PROJECT_BINARY_DIR}/ode_accuracy_harness-config.cmake
                               INSTALL_DESTINATION ${HARNESS_CMAKE_DIR} PATH_VARS HARNESS_DATA_DIR HARNESS_INCLUDE_DIR)
 # 0.MINOR.PATCH: before 1.0 a new minor version may change the API, so only the same minor version is compatible
-# (README, "Versions").
+# (docs/install.md, "Versions").
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/ode_accuracy_harness-config-version.cmake
                                  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/ode_accuracy_harness-config.cmake ${PROJECT_BINARY_DIR}/ode_accuracy_harness-config-version.cmake

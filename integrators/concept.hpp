@@ -1,5 +1,5 @@
 #pragma once
-/// What an integrator must give, in one place (README "Integrators"): check_integrator<M, P>() states each
+/// What an integrator must give, in one place (docs/integrators-and-problems.md): check_integrator<M, P>() states each
 /// missing member in a sentence at compile time; the Integrator concept is the same list for `requires` clauses.
 /// Every built-in integrator passes it (tests/integrators/test_identities.cpp).
 ///

@@ -2,7 +2,7 @@
 /// Methods given by their coefficients at run time: a splitting (a sequence of drifts and kicks), a Runge–Kutta
 /// tableau (explicit, or implicit through the same Newton iteration as the built-in implicit methods), or a
 /// Runge–Kutta–Nyström tableau.  The coefficients come as decimal text, which every precision reads into its own
-/// correctly rounded value (study/tables/ writes text for which that is the rounding of the exact coefficient).
+/// correctly rounded value (study/methods/ writes text for which that is the rounding of the exact coefficient).
 /// A splitting performs exactly the operations of integrators/splitting.hpp, so a table with the coefficients of
 /// a built-in splitting gives the same bits.  Sources of the formulas: splitting, GNI §II.5 and §III.3;
 /// Runge–Kutta, Hairer, Nørsett, Wanner, Solving ODEs I, §II.1; Nyström, ibid. §II.14.
@@ -20,7 +20,7 @@
 
 namespace ode {
 
-/// A method's coefficients and what is known of it (filled by study/tables/ from a TOML table).
+/// A method's coefficients and what is known of it (filled by study/methods/ from a TOML table).
 struct MethodTable {
   enum class Kind { splitting, runge_kutta, nystrom };
   /// One operation of a splitting: a drift q += c h v or a kick v += c h a(q).
@@ -115,7 +115,7 @@ struct TableMethod {
     /// n steps of h, the same bits as n calls of step (ode::advance, which timed loops call).  Tables of up to 9
     /// operations or 7 explicit stages take a path with their length known at compile time, their coefficients
     /// times h and the state in locals across the steps: as a built-in's inlined loop keeps them in registers
-    /// (a table is within 1.2 x of its built-in's time: README, Benchmarks).
+    /// (a table is within 1.2 x of its built-in's time: docs/bench.md).
     void advance(typename P::State& s, Real h, const P& p, long n) {
       if (n <= 0) return;  // the kernels would mark a force cached that no step computed
       if constexpr (fast_paths) {

@@ -1,6 +1,7 @@
 #pragma once
 /// float128 <-> decimal text with every digit (36 significant digits round-trip exactly).
 
+#include <cstdio>
 #include <ios>
 #include <limits>
 #include <string>
@@ -21,5 +22,12 @@ inline std::string to_decimal(const Real& x) {
 
 /// Exactly rounded float128 from decimal text; throws std::invalid_argument on anything else.
 inline Real from_decimal(std::string_view text) { return ode::from_decimal<Real>(text); }
+
+/// A long double as a C99 hex float ("%La"): exact, and read back by strtold (cache keys and entries).
+inline std::string to_hex(long double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%La", x);
+  return buf;
+}
 
 }  // namespace reference

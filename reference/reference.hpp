@@ -37,7 +37,6 @@ struct Options {
   bool use_cache = true;
   std::uint64_t max_steps = 10'000'000;  ///< per interval between requested times; beyond it the solve fails
   bool concurrent = true;  ///< run the certifying solve on a second thread (same result; false: one thread only)
-  const std::atomic<bool>* cancel = nullptr;  ///< checked at every force evaluation: set, the solve throws Cancelled
 };
 
 /// A certified reference trajectory.
@@ -59,11 +58,6 @@ struct Reference {
 /// A reference that could not be computed (names the problem, parameters and the time reached).
 struct ReferenceError : std::runtime_error {
   using std::runtime_error::runtime_error;
-};
-
-/// The solve was stopped by Options::cancel (a signal): nothing was cached.
-struct Cancelled : std::runtime_error {
-  Cancelled() : std::runtime_error("reference solve cancelled") {}
 };
 
 /// $STUDY_CACHE_DIR, else $XDG_CACHE_HOME/ode-study/reference, else ~/.cache/ode-study/reference.

@@ -41,6 +41,7 @@ struct extract_value_type<boost::multiprecision::cpp_bin_float_50, void> {
 #include "integrators/method.hpp"
 #include "reference/decimal.hpp"
 #include "reference/reference.hpp"
+#include "study/common/interrupt.hpp"
 
 namespace reference::detail {
 
@@ -70,7 +71,7 @@ Real time_of(const R& t) {
 template <class P>
 SolutionIn<typename P::real_type> solve(const P& p, const typename P::State& start,
                                         const std::vector<typename P::real_type>& times, typename P::real_type tol,
-                                        std::uint64_t max_steps, const std::atomic<bool>* cancel = nullptr) {
+                                        std::uint64_t max_steps) {
   namespace odeint = boost::numeric::odeint;
   using Real = typename P::real_type;
   constexpr std::size_t D = P::dim;
@@ -86,7 +87,7 @@ SolutionIn<typename P::real_type> solve(const P& p, const typename P::State& sta
   SolutionIn<Real> out;
   Real reached = 0;
   auto system = [&](const X& x, X& dx, Real tau) {
-    if (cancel && cancel->load(std::memory_order_relaxed)) throw Cancelled();
+    study::stop_if_interrupted();  // a signal stops even one long solve
     ++out.evaluations;
     reached = std::max(reached, tau * T);
     typename P::Vec q, v, a;
@@ -121,7 +122,7 @@ SolutionIn<typename P::real_type> solve(const P& p, const typename P::State& sta
                             odeint::max_step_checker(max_steps));
   } catch (const SolveFailure&) {
     throw;
-  } catch (const Cancelled&) {
+  } catch (const study::Interrupted&) {
     throw;
   } catch (const std::exception& e) {
     throw SolveFailure(e.what(), time_of(reached));

@@ -48,14 +48,13 @@ inline std::string describe_params(const Solved& s) {
 template <class P>
 Solved solve_twice_of(const P& p, const std::string& problem, const study::ParamValues& params,
                       const std::optional<std::pair<std::vector<Real>, std::vector<Real>>>& initial,
-                      const std::vector<Real>& times, Real tol, Real check_tol, std::uint64_t max_steps, bool concurrent,
-                      const std::atomic<bool>* cancel) {
+                      const std::vector<Real>& times, Real tol, Real check_tol, std::uint64_t max_steps, bool concurrent) {
   Solved out;
   describe_into(p, params, out, initial, problem);
   const auto start = start_of(p, initial, problem);
   auto run = [&](Real t, const char* which) {
     try {
-      return solve(p, start, times, t, max_steps, cancel);
+      return solve(p, start, times, t, max_steps);
     } catch (const SolveFailure& f) {
       throw ReferenceError("reference for " + problem + " (" + describe_params(out) + ") failed in the " + which +
                            " solve (tolerance " + to_decimal(t).substr(0, 8) + ") at t = " +

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "reports/model.hpp"
+#include "reports/read/model.hpp"
 
 namespace report {
 namespace {

@@ -8,11 +8,11 @@
 #include <set>
 #include <sstream>
 
-#include "reports/accuracy.hpp"
+#include "reports/read/accuracy.hpp"
 #include "reports/markdown.hpp"
 #include "reports/render.hpp"
 #include "reports/series.hpp"
-#include "study/atomic_file.hpp"
+#include "study/common/atomic_file.hpp"
 
 namespace report {
 namespace {

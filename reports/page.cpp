@@ -5,7 +5,7 @@
 #include <map>
 #include <sstream>
 
-#include "reports/accuracy.hpp"
+#include "reports/read/accuracy.hpp"
 #include "reports/markdown.hpp"
 #include "reports/series.hpp"
 #include "study/check/check.hpp"

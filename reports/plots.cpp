@@ -11,12 +11,13 @@
 
 #include <unistd.h>
 
-#include "reports/accuracy.hpp"
+#include "reports/read/accuracy.hpp"
 #include "reports/process.hpp"
 #include "reports/render.hpp"
 #include "reports/series.hpp"
-#include "study/atomic_file.hpp"
-#include "study/names.hpp"
+#include "study/common/atomic_file.hpp"
+#include "study/common/interrupt.hpp"
+#include "study/common/names.hpp"
 
 namespace report {
 namespace fs = std::filesystem;
@@ -521,8 +522,8 @@ std::optional<Plot> stability_plot(const Study& s, const fs::path& dir) {
 }
 
 std::string gnuplot_problem(const Gnuplot& g) {
-  const ProcessResult r = run_process({g.program, "--version"}, {}, g.timeout, g.cancel);
-  if (r.cancelled) throw Interrupted();
+  const ProcessResult r = run_process({g.program, "--version"}, {}, g.timeout);
+  if (r.cancelled) throw study::Interrupted();
   if (r.ok()) return {};
   // Installing is the advice only when there is nothing to run; a gnuplot that hangs or fails needs another.
   const std::string advice = r.not_found ? " (Debian: apt-get install gnuplot-nox)"
@@ -564,8 +565,8 @@ void check_name(const std::string& name) {
 bool draw(const Gnuplot& g, const fs::path& dir, const std::string& name, std::string& error) {
   check_name(name);
   const ProcessResult r =
-      run_process({g.program, "-e", "out = '" + temporary(name) + "'; png = " + (g.png ? "1" : "0"), name + ".gp"}, dir, g.timeout, g.cancel);
-  if (r.cancelled) throw Interrupted();
+      run_process({g.program, "-e", "out = '" + temporary(name) + "'; png = " + (g.png ? "1" : "0"), name + ".gp"}, dir, g.timeout);
+  if (r.cancelled) throw study::Interrupted();
   if (!r.ok()) {
     error = r.describe(g.timeout);
     std::error_code ec;
@@ -593,7 +594,7 @@ std::map<std::string, std::string> draw_all(const Gnuplot& g, const fs::path& di
     if (batch.empty()) return;
     std::string script = std::string("png = ") + (g.png ? "1" : "0") + "; ";
     for (const auto& n : batch) script += "out = '" + temporary(n) + "'; load '" + n + ".gp'; ";
-    const ProcessResult r = run_process({g.program, "-e", script}, dir, g.timeout * static_cast<long>(batch.size()), g.cancel);
+    const ProcessResult r = run_process({g.program, "-e", script}, dir, g.timeout * static_cast<long>(batch.size()));
     std::vector<std::string> retry;
     for (const auto& n : batch) {
       if (r.cancelled) break;
@@ -615,7 +616,7 @@ std::map<std::string, std::string> draw_all(const Gnuplot& g, const fs::path& di
       std::string e;
       try {
         if (draw(g, dir, n, e)) continue;
-      } catch (const Interrupted&) {
+      } catch (const study::Interrupted&) {
         const std::lock_guard<std::mutex> lock(m);
         interrupted = true;
         return;
@@ -627,7 +628,7 @@ std::map<std::string, std::string> draw_all(const Gnuplot& g, const fs::path& di
   auto run_batch = [&](const std::vector<std::string>& batch) {
     try {
       draw_batch(batch);
-    } catch (const Interrupted&) {
+    } catch (const study::Interrupted&) {
       const std::lock_guard<std::mutex> lock(m);
       interrupted = true;
     } catch (...) {
@@ -644,7 +645,7 @@ std::map<std::string, std::string> draw_all(const Gnuplot& g, const fs::path& di
     std::error_code ec;
     fs::remove(dir / (temporary(n) + ".svg"), ec), fs::remove(dir / (temporary(n) + ".png"), ec);
   }
-  if (interrupted) throw Interrupted();
+  if (interrupted) throw study::Interrupted();
   if (failure) std::rethrow_exception(failure);
   return errors;
 }

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/model.hpp"
+#include "reports/read/model.hpp"
 
 namespace report {
 
@@ -71,13 +71,12 @@ std::string problem_context(const Study& s);
 /// "time step dt (days)", "time t (dimensionless)": an axis of times in the problem's unit.
 std::string time_axis(const Study& s, const std::string& what);
 
-/// How gnuplot is run: the program (a name on PATH or a path; no shell), a time limit per plot, and the flag
-/// that stops it (Ctrl-C).
+/// How gnuplot is run: the program (a name on PATH or a path; no shell) and a time limit per plot (a signal stops
+/// it: study/common/interrupt.hpp).
 struct Gnuplot {
   std::string program = "gnuplot";
   bool png = false;  ///< a PNG beside each SVG (three times gnuplot's work)
   std::chrono::milliseconds timeout{std::chrono::seconds(60)};
-  const std::atomic<bool>* cancel = nullptr;
 };
 
 /// Why gnuplot cannot be run ("" when `gnuplot --version` works).

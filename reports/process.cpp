@@ -1,4 +1,5 @@
 #include "reports/process.hpp"
+#include "study/common/interrupt.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -33,7 +34,7 @@ std::string ProcessResult::describe(std::chrono::milliseconds limit) const {
 }
 
 ProcessResult run_process(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
-                          std::chrono::milliseconds limit, const std::atomic<bool>* cancel) {
+                          std::chrono::milliseconds limit) {
   ProcessResult r;
   if (argv.empty() || argv.front().empty()) {
     r.error = "no program given";
@@ -109,7 +110,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::files
     const int w = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
     if (w == 0 && info.si_pid == pid) break;
     if (w < 0 && errno != EINTR) break;
-    const bool late = std::chrono::steady_clock::now() - start > limit, stop = cancel && cancel->load();
+    const bool late = std::chrono::steady_clock::now() - start > limit, stop = study::interrupted();
     if (late || stop) {
       ::kill(-pid, SIGKILL);  // the whole group: no child of it outlives the limit
       while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {

@@ -1,6 +1,6 @@
 #pragma once
 /// Starting an external program (gnuplot) without a shell: an argument vector, a working directory, a time limit,
-/// its standard error kept for the message, and a cancellation flag checked while it runs.
+/// its standard error kept for the message, and the interruption flag checked while it runs.
 
 #include <atomic>
 #include <chrono>
@@ -15,7 +15,7 @@ struct ProcessResult {
   bool started = false;      ///< false: it could not be started (error says why: not found, not executable)
   bool not_found = false;    ///< it could not be started because there is no such program
   bool timed_out = false;    ///< killed at the time limit
-  bool cancelled = false;    ///< killed because the cancellation flag was set
+  bool cancelled = false;    ///< killed because the interruption flag was set
   int exit_code = -1;        ///< its exit status when it exited on its own; -1 otherwise
   int signal = 0;            ///< the signal that ended it, if any
   std::string error;         ///< why it did not start, or the last lines of its standard error (at most 4 KiB)
@@ -34,9 +34,9 @@ void kill_running_groups();
 
 /// Runs argv[0] (found on PATH when it has no '/') with the arguments argv[1..], in `cwd` (empty: ours), standard
 /// input from /dev/null, standard output discarded, standard error captured, in a process group of its own.  Kills
-/// the group (SIGKILL: it and whatever it started) after `limit` or as soon as `*cancel` becomes true, and what it
+/// the group (SIGKILL: it and whatever it started) after `limit` or as soon as a signal sets the interruption flag (study/common/interrupt.hpp), and what it
 /// left running when it exits.  Never throws for the program's own failures: they are in the result.
 ProcessResult run_process(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
-                          std::chrono::milliseconds limit, const std::atomic<bool>* cancel = nullptr);
+                          std::chrono::milliseconds limit);
 
 }  // namespace report

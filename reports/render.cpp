@@ -7,11 +7,12 @@
 #include <sstream>
 #include <thread>
 
-#include "reports/accuracy.hpp"
+#include "reports/read/accuracy.hpp"
 #include "reports/markdown.hpp"
-#include "reports/model.hpp"
+#include "reports/read/model.hpp"
 #include "reports/plots.hpp"
-#include "study/atomic_file.hpp"
+#include "study/common/atomic_file.hpp"
+#include "study/common/interrupt.hpp"
 
 namespace report {
 
@@ -31,9 +32,7 @@ Outcome render(const Options& options) {
   const fs::path plots_dir = out / "plots";
   fs::create_directories(plots_dir);
   Outcome outcome;
-  auto stop = [&] {
-    if (options.interrupted && *options.interrupted) throw Interrupted();
-  };
+  auto stop = study::stop_if_interrupted;
 
   // Plots first (data and scripts always; pictures when gnuplot is there).
   PageContext c;
@@ -55,7 +54,7 @@ Outcome render(const Options& options) {
       if (p) list.push_back(*p);
     for (const auto& p : list) names.push_back(p.name);
   }
-  const Gnuplot gnuplot{options.gnuplot, options.png, options.gnuplot_timeout, options.interrupted};
+  const Gnuplot gnuplot{options.gnuplot, options.png, options.gnuplot_timeout};
   const std::string gnuplot_missing = options.plots ? gnuplot_problem(gnuplot) : std::string();
   const bool can_draw = options.plots && gnuplot_missing.empty();
   if (options.plots && !can_draw) outcome.problem = gnuplot_missing;

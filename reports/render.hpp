@@ -10,17 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "reports/read/model.hpp"
+
 namespace report {
-
-/// A results directory that cannot be rendered: names the file and the field.
-struct ReportError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-/// Rendering was stopped by the cancellation flag (Ctrl-C): nothing was published.
-struct Interrupted : std::runtime_error {
-  Interrupted() : std::runtime_error("interrupted") {}
-};
 
 struct Options {
   std::filesystem::path results;  ///< the directory holding results.json
@@ -30,7 +22,6 @@ struct Options {
   bool png = false;  ///< a PNG beside each SVG
   std::string gnuplot = "gnuplot";  ///< a program name on PATH or a path (started without a shell)
   std::chrono::milliseconds gnuplot_timeout{std::chrono::seconds(60)};  ///< per plot; then it is stopped
-  const std::atomic<bool>* interrupted = nullptr;                       ///< set by a signal handler: stop
   /// Relative global errors to answer "which method reaches it at the least cost" for (empty: each study's decades
   /// from 1e-3 down to the smallest error reached); each in (0, 1).
   std::vector<double> accuracy;

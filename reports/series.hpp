@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/model.hpp"
+#include "reports/read/model.hpp"
 
 namespace report {
 

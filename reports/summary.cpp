@@ -5,7 +5,7 @@
 #include <map>
 #include <sstream>
 
-#include "reports/accuracy.hpp"
+#include "reports/read/accuracy.hpp"
 #include "reports/claims.hpp"
 #include "reports/markdown.hpp"
 #include "study/check/check.hpp"

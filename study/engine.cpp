@@ -3,25 +3,22 @@
 
 #include <functional>
 
-#include "study/cancel.hpp"
-#include "study/methods.hpp"
-#include "study/parallel.hpp"
+#include "study/common/interrupt.hpp"
 #include "study/stages.hpp"
 
 namespace study {
 namespace {
 
-/// Runs `work(i)` for i < count on `jobs` threads (study/parallel.hpp), reporting progress; rethrows the first
+/// Runs `work(i)` for i < count on `jobs` threads (study/measure/parallel.hpp), reporting progress; rethrows the first
 /// error; Interrupted when the signal's flag stopped it.
 void parallel(std::size_t count, int jobs, const std::function<void(std::size_t)>& work, const EngineOptions& o,
               const std::string& phase, const std::function<std::string(std::size_t)>& describe) {
-  auto stop = [&] { return o.interrupted && o.interrupted->load(); };
   parallel_for(count, jobs, work,
                [&](std::size_t done, std::size_t started) {
                  if (o.progress) o.progress(phase, done, count, started > 0 && done < count ? describe(started - 1) : std::string());
                },
-               stop);
-  if (stop()) throw Interrupted();
+               interrupted);
+  stop_if_interrupted();
 }
 
 }  // namespace
@@ -37,7 +34,6 @@ void run_hand_written_task(TaskKind kind, const Spec& spec, const SpecIntegrator
 
 std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const EngineOptions& o, const TaskRunner& runner) {
   const TaskRunner run_task = runner ? runner : TaskRunner(&run_hand_written_task);
-  cancel_flag.store(o.interrupted);  // the long loops inside each task ask it (study/cancel.hpp)
   std::vector<StudyResult> results(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) results[i].spec = specs[i];
 
@@ -49,7 +45,7 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
 
   parallel(tasks.size(), o.jobs, [&](std::size_t k) {
     const engine::Task& t = tasks[k];
-    if (t.automatic) engine::auto_sweep(t, specs[t.spec], contexts[t.spec], results[t.spec], run_task, o);
+    if (t.automatic) engine::auto_sweep(t, specs[t.spec], contexts[t.spec], results[t.spec], run_task);
     else run_task(t.kind, specs[t.spec], specs[t.spec].integrators[t.integrator], t.steps, contexts[t.spec], results[t.spec], t.slot);
   }, o, "runs", [&](std::size_t k) { return engine::describe(tasks[k], specs); });
   for (auto& res : results) std::erase_if(res.runs, [](const Run& r) { return r.steps == 0; });  // unused ladder slots

@@ -1,6 +1,6 @@
 #pragma once
-/// Your own integrators and problems in your own program, with the whole `study` command line (README "Your own
-/// integrator or problem in C++"; examples/):
+/// Your own integrators and problems in your own program, with the whole `study` command line (docs/extend.md;
+/// examples/):
 ///
 ///   #include "study/extend.hpp"   // include/ode_accuracy_harness/ of the installed package
 ///   int main(int argc, char** argv) {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "integrators/method.hpp"
-#include "study/order_fit.hpp"
+#include "study/fit/order_fit.hpp"
 
 namespace testing {
 

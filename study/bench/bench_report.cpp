@@ -1,5 +1,5 @@
 /// bench_report [--results DIR] [Google Benchmark flags]: how long `study report` takes on a results folder (default:
-/// results), with its plots drawn and without (README, "Regeneration time").  Each iteration renders into a fresh
+/// results), with its plots drawn and without (docs/report.md, "Regeneration time").  Each iteration renders into a fresh
 /// temporary folder, removed afterwards; the results folder is only read.
 
 #include <benchmark/benchmark.h>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/model.hpp"
+#include "reports/read/model.hpp"
 #include "reports/render.hpp"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <iostream>
 #include <string>
 
-#include "study/atomic_file.hpp"
+#include "study/common/atomic_file.hpp"
 #include "study/bench/steppers.hpp"
 
 int main(int argc, char** argv) {

@@ -22,8 +22,8 @@
 #include "study/problems/harmonic.hpp"
 #include "study/problems/kepler.hpp"
 #include "study/problems/outer_solar_system.hpp"
-#include "study/tables/library.hpp"
-#include "study/write.hpp"
+#include "study/methods/library.hpp"
+#include "study/results/write.hpp"
 
 namespace bench {
 namespace {
@@ -224,7 +224,7 @@ class Suite {
       if (std::find(ours_.begin(), ours_.end(), id) == ours_.end()) ours_.push_back(id);
     }
     // A user program's integrators (study/bench/user.hpp), beside the built-ins.
-    for (const auto& u : study::extensions().bench)
+    for (const auto& u : study::user_benches())
       if (matches(u->id)) users_.push_back(u);
     floor_ = !ours_.empty() || !odeint_.empty() || !users_.empty() || matches(floor_name);
   }

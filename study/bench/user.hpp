@@ -8,9 +8,10 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "integrators/method.hpp"
-#include "study/extensions.hpp"
+#include "study/registry/extensions.hpp"
 #include "study/problems/counted.hpp"
 #include "study/problems/harmonic.hpp"
 #include "study/problems/kepler.hpp"
@@ -65,6 +66,13 @@ std::shared_ptr<const UserBench> make_user_bench() {
   b->harmonic = extend_detail::bench_on<M, Harmonic<double>>();
   b->outer_solar_system = extend_detail::bench_on<M, OuterSolarSystem<double>>();
   return b;
+}
+
+/// The benchmark rows a user's program registered (study/extend/integrator.hpp), beside the built-ins' in
+/// `study bench`.  Filled before any study starts and read-only after: no lock.
+inline std::vector<std::shared_ptr<const UserBench>>& user_benches() {
+  static std::vector<std::shared_ptr<const UserBench>> rows;
+  return rows;
 }
 
 }  // namespace study

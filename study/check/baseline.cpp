@@ -4,7 +4,7 @@
 
 #include <toml++/toml.h>
 
-#include "study/input_file.hpp"
+#include "study/common/input_file.hpp"
 
 namespace check {
 namespace {

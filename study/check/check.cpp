@@ -8,10 +8,10 @@
 
 #include <fmt/format.h>
 
-#include "reports/render.hpp"
-#include "study/order_fit.hpp"
-#include "study/schema.hpp"
-#include "study/suggest.hpp"
+#include "reports/read/model.hpp"
+#include "study/fit/order_fit.hpp"
+#include "study/common/schema.hpp"
+#include "study/common/suggest.hpp"
 
 namespace check {
 namespace {
@@ -52,7 +52,7 @@ std::vector<const RunRow*> ok_runs(const Study& s, const std::string& label) {
   return runs;
 }
 
-/// Constant acceleration: every method of order >= 2 is exact (study/order_fit.hpp); its orders are not judged.
+/// Constant acceleration: every method of order >= 2 is exact (study/fit/order_fit.hpp); its orders are not judged.
 bool exact_on_constant_acceleration(const Study& s, const report::IntegratorRow& d) {
   return !study::exact_on_constant_acceleration(s.problem, "global", d.expected_global).empty();
 }
@@ -69,7 +69,7 @@ std::string auto_sweep_hint(const Study& s, const std::string& label, const std:
 }
 
 /// Observed orders against the declared (or spec-overridden) ones: every point of the sweep fitted and judged
-/// again at this gate's tolerance (study/order_fit.hpp: pass, fail, or undetermined with what would decide it).
+/// again at this gate's tolerance (study/fit/order_fit.hpp: pass, fail, or undetermined with what would decide it).
 void check_orders(const Study& s, const Options& o, Checks& c) {
   for (const auto& d : s.declared)
     for (const std::string metric : {"global", "local"}) {

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "reports/render.hpp"
+#include "reports/read/model.hpp"
 
 namespace check {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 /// register_integrator<M>(): an integrator of your own beside the built-in ones, on every shipped problem, in
-/// your own program (README "Your own integrator or problem in C++").  Light on purpose: the measurements of
-/// the shipped problems are compiled in the library (study/measure.cpp), so a file registering an integrator
+/// your own program (docs/extend.md).  Light on purpose: the measurements of
+/// the shipped problems are compiled in the library (study/measure/measure.cpp), so a file registering an integrator
 /// compiles only its steppers (on each shipped problem, in double, counted, and long double) and its
 /// stability search: seconds, not minutes, after an edit.
 
@@ -11,7 +11,7 @@
 #include "integrators/concept.hpp"
 #include "study/bench/user.hpp"
 #include "study/extend/registration.hpp"
-#include "study/methods.hpp"
+#include "study/measure/binding.hpp"
 
 namespace study {
 
@@ -28,11 +28,11 @@ void register_integrator() {
                                           with_method<std::tuple<M>>(c, [&](const auto& m) { info = m.info(); });
                                           return info;
                                         }});
-    extensions().runners[{id, std::string()}] = [](TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps,
+    register_runner({id, std::string()}, [](TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps,
                                                    const engine::Context& ctx, StudyResult& res, std::size_t slot) {
       engine::run_task<std::tuple<M>>(kind, spec, si, steps, ctx, res, slot);
-    };
-    extensions().bench.push_back(make_user_bench<M>());
+    });
+    user_benches().push_back(make_user_bench<M>());
   });
 }
 

@@ -8,8 +8,8 @@
 
 #include "integrators/concept.hpp"
 #include "study/extend/registration.hpp"
-#include "study/measure_impl.hpp"
-#include "study/methods.hpp"
+#include "study/measure/measure_impl.hpp"
+#include "study/measure/binding.hpp"
 
 namespace study {
 
@@ -21,9 +21,9 @@ void register_pair() {
   using P = Problem<double>;
   static_assert(ode::check_integrator<M, P>());
   extend_detail::guarded("a pair", [] {
-    extensions().runners[{std::string(M{}.info().id), std::string(P::id)}] =
+    register_runner({std::string(M{}.info().id), std::string(P::id)},
         [](TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps, const engine::Context& ctx, StudyResult& res,
-           std::size_t slot) { engine::run_task_on<std::tuple<M>>(P(spec.params), kind, spec, si, steps, ctx, res, slot); };
+           std::size_t slot) { engine::run_task_on<std::tuple<M>>(P(spec.params), kind, spec, si, steps, ctx, res, slot); });
   });
 }
 

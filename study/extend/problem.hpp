@@ -10,8 +10,8 @@
 #include "reference/solvers_impl.hpp"
 #include "reference/user_problems.hpp"
 #include "study/extend/registration.hpp"
-#include "study/measure_impl.hpp"
-#include "study/methods.hpp"
+#include "study/measure/measure_impl.hpp"
+#include "study/measure/binding.hpp"
 #include "study/problems/concept.hpp"
 
 namespace study {
@@ -77,16 +77,16 @@ void register_problem_checked() {
           return out;
         },
         [id](const ParamValues& values, const Start& initial, const std::vector<reference::Real>& times, reference::Real tol,
-             reference::Real check_tol, std::uint64_t max_steps, bool concurrent, const std::atomic<bool>* cancel) {
+             reference::Real check_tol, std::uint64_t max_steps, bool concurrent) {
           const Wide p(values);
-          Solved out = reference::detail::solve_twice_of(p, id, values, initial, times, tol, check_tol, max_steps, concurrent, cancel);
+          Solved out = reference::detail::solve_twice_of(p, id, values, initial, times, tol, check_tol, max_steps, concurrent);
           out.fingerprint = extend_detail::fingerprint(p);
           return out;
         }};
-    extensions().runners[{std::string(), id}] = [](TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps,
+    register_runner({std::string(), id}, [](TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps,
                                                    const engine::Context& ctx, StudyResult& res, std::size_t slot) {
       engine::run_task_on<Methods>(P(spec.params), kind, spec, si, steps, ctx, res, slot);
-    };
+    });
   });
 }
 

@@ -6,11 +6,11 @@
 #include <string>
 #include <string_view>
 
-#include "study/extensions.hpp"
-#include "study/names.hpp"
+#include "study/registry/extensions.hpp"
+#include "study/common/names.hpp"
 #include "study/problems/all.hpp"
-#include "study/registry.hpp"
-#include "study/tables/library.hpp"
+#include "study/registry/integrators.hpp"
+#include "study/methods/library.hpp"
 
 namespace study::extend_detail {
 

@@ -1,5 +1,5 @@
 #pragma once
-/// What a problem must give to be studied, in one place (README "Your own problem"): check_problem<P>() states
+/// What a problem must give to be studied, in one place (docs/integrators-and-problems.md): check_problem<P>() states
 /// each missing member in a sentence at compile time, and the StudyProblem concept is the same list for
 /// `requires` clauses.  Every shipped problem passes it (tests/problems/test_problems.cpp).
 ///

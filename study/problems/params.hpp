@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "integrators/state.hpp"
-#include "study/suggest.hpp"
+#include "study/common/suggest.hpp"
 
 namespace study {
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The README runs as written.  Usage: readme.sh README.md BUILD_DIR SOURCE_DIR
-# Every ```sh block of the README that calls the program (build/release/study) is extracted and run, in the order
-# it appears, in one temporary folder where build/release is the build under test and study/ the source tree's data
+# The README and the manual run as written.  Usage: readme.sh README.md BUILD_DIR SOURCE_DIR
+# Every ```sh block of the README, then of each page of the manual in the order the README's "Read on" list links
+# them (docs/*.md; a page it does not list is reported), that calls the program (build/release/study) is extracted
+# and run, in the order it appears, in one temporary folder where build/release is the build under test and study/ the source tree's data
 # (the README's commands name study/profiles/...).  A block runs with bash -e -o pipefail: it passes when its exit
 # status is the expected one, 0 unless the line just before its fence says otherwise:
 #   <!-- readme-test: exit N -->          the block is meant to fail with status N (its last command does)
@@ -14,23 +15,34 @@ mkdir -p "$tmp/work/build"
 ln -s "$build" "$tmp/work/build/release"
 ln -s "$src/study" "$tmp/work/study"
 
-# Split the README into blocks: block N's text in $tmp/block.N, its first line number and its marker in the index.
-awk -v dir="$tmp" '
-  /^```/ {
-    if (inside) { inside = 0; close(file); next }
-    if ($0 == "```sh") { inside = 1; n++; file = dir "/block." n; printf "" > file; print n, NR + 1, marker > (dir "/index"); }
-    marker = ""; next
-  }
-  inside { print > file; next }
-  /^<!-- readme-test: .* -->$/ { marker = $0; sub(/^<!-- readme-test: /, "", marker); sub(/ -->$/, "", marker); next }
-  NF { marker = "" }
-' "$readme"
+# The pages, in order: the README, then the manual as the README's "Read on" list links it.
+pages=("$readme")
+docs=$(dirname "$readme")/docs
+while read -r page; do pages+=("$docs/$page"); done < <(grep -o '](docs/[a-z0-9-]*\.md)' "$readme" | sed 's/^](docs\///; s/)$//' | awk '!seen[$0]++')
+for page in "$docs"/*.md; do
+  printf '%s\n' "${pages[@]}" | grep -qx "$page" || bad "$page: a page of the manual the README's Read on list does not link (so its blocks would not run)"
+done
+
+# Split the pages into blocks: block N's text in $tmp/block.N, its page, first line number and marker in the index.
+for page in "${pages[@]}"; do
+  [ -f "$page" ] || { bad "$page: linked from the README, but there is no such page"; continue; }
+  awk -v dir="$tmp" -v page="${page#"$(dirname "$readme")"/}" -v n="$(cat "$tmp/count" 2>/dev/null || echo 0)" '
+    /^```/ {
+      if (inside) { inside = 0; close(file); next }
+      if ($0 == "```sh") { inside = 1; n++; file = dir "/block." n; printf "" > file; print n, page ":" NR + 1, marker >> (dir "/index"); }
+      marker = ""; next
+    }
+    inside { print > file; next }
+    /^<!-- readme-test: .* -->$/ { marker = $0; sub(/^<!-- readme-test: /, "", marker); sub(/ -->$/, "", marker); next }
+    NF { marker = "" }
+    END { print n > (dir "/count") }
+  ' "$page"
+done
 [ -s "$tmp/index" ] || { bad "no sh block in $readme"; finish; }
 
 ran=0
-while read -r n line marker; do
+while read -r n where marker; do
   block="$tmp/block.$n"
-  where="README.md:$line"
   case "$marker" in
     skip:*) echo "skip: $where (${marker#skip: })"; continue ;;
   esac

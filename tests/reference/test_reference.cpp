@@ -287,8 +287,8 @@ TEST_CASE("an exact solution that contradicts the equations of motion is refused
     s.evaluations = 100;
     return reference::detail::UserSolver{
         [s](const study::ParamValues&, const reference::detail::Start&) { return s; },
-        [s](const study::ParamValues&, const reference::detail::Start&, const std::vector<Real>&, Real, Real, std::uint64_t, bool,
-            const std::atomic<bool>*) { return s; }};
+        [s](const study::ParamValues&, const reference::detail::Start&, const std::vector<Real>&, Real, Real, std::uint64_t,
+            bool) { return s; }};
   };
   const reference::Request request{.problem = "user-spring", .params = {}, .times = {Real(1)}, .initial = {}};
   reference::detail::user_solvers()["user-spring"] = solver_with_gap(Real(0.5));

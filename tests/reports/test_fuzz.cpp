@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "reports/model.hpp"
+#include "reports/read/model.hpp"
 #include "reports/render.hpp"
 #include "study/check/check.hpp"
 

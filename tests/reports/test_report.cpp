@@ -195,7 +195,26 @@ TEST_CASE("impossible values in results are refused, naming the field: the gate 
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["dt"] = 0.0; }), Contains("runs[0].dt: must be a number > 0"));
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["error"]["global"] = -1e-3; }),
              Contains("runs[0].error.global: must be a number >= 0"));
-  CHECK(error_after([](auto& d) { d["studies"][0]["runs"][0]["error"]["global"] = nullptr; }) == "accepted");  // not measured
+  // Not measured: null in the run, and in the fits' copy of it (the first point of each of its global fits).
+  auto first_global_points = [](nlohmann::json& d, const std::function<void(nlohmann::json&)>& f) {
+    for (auto& o : d["studies"][0]["orders"])
+      if (o["integrator"] == d["studies"][0]["runs"][0]["integrator"] && o["metric"] == "global") f(o["points"]);
+  };
+  CHECK(error_after([&](auto& d) {
+          d["studies"][0]["runs"][0]["error"]["global"] = nullptr;
+          first_global_points(d, [](nlohmann::json& p) { p[0][1] = nullptr; });
+        }) == "accepted");
+  // One copy of each error (issue 31): a run or a fit edited alone is refused, naming both fields.
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["error"]["global"] = nullptr; }),
+             Contains("orders[0].points[0]: (dt ") && Contains("disagrees with runs[0] (dt ") && Contains("error.global nan)"));
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["error"]["global"] = 1e-3; }),
+             Contains("disagrees with runs[0]") && Contains("error.global 0.001)"));
+  CHECK_THAT(error_after([&](auto& d) { first_global_points(d, [](nlohmann::json& p) { p[0][0] = 0.3; }); }),
+             Contains("points[0]: (dt 0.29999999999999999") && Contains("disagrees with runs[0]"));
+  CHECK_THAT(error_after([&](auto& d) { first_global_points(d, [](nlohmann::json& p) { p.erase(p.begin()); }); }),
+             Contains(".points: holds ") && Contains("each point is a copy of one run's error"));
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"].push_back(d["studies"][0]["runs"][0]); }),
+             Contains(".points: holds ") && Contains("run(s) of"));
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["status"] = "great"; }),
              Contains("runs[0].status: 'great' is not one of ok, diverged"));
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["orders"][0]["verdict"] = "maybe"; }),

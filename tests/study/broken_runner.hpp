@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "study/methods.hpp"
+#include "study/measure/binding.hpp"
 
 namespace broken {
 

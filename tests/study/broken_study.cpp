@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "study/engine.hpp"
-#include "study/write.hpp"
+#include "study/results/write.hpp"
 #include "tests/study/broken_methods.hpp"
 #include "tests/study/broken_runner.hpp"
 

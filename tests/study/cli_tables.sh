@@ -111,11 +111,11 @@ out=$("$study" list --integrators 2>&1) || fail "study list: $out"
 grep -q "kahan-li8 .* 8 .* 8 .*Kahan & Li" <<<"$out" || fail "study list lacks the tables: $out"
 ok
 
-# The README's tables read as it says: the format's example, and the walk-through's (with its typo, then fixed).
-awk '/^\*\*The format\*\*/{f=1} f&&/^```toml/{g=1;next} g&&/^```/{exit} g{print}' "$src/README.md" > "$tmp/format.toml"
+# The manual's tables read as it says: the format's example, and the walk-through's (with its typo, then fixed).
+awk '/^\*\*The format\*\*/{f=1} f&&/^```toml/{g=1;next} g&&/^```/{exit} g{print}' "$src/docs/method-tables.md" > "$tmp/format.toml"
 out=$("$study" method "$tmp/format.toml" 2>&1) || fail "the README's format example: $out"
 [ "$(grep -c "^  order        declared \([0-9]\), predicted \1 " <<<"$out")" -eq 4 ] || fail "the README's format example: $out"
-awk '/^## Study your own method/{f=1} f&&/^cat > walk.toml/{g=1;next} g&&/^TOML$/{exit} g{print}' "$src/README.md" > "$tmp/walk.toml"
+awk '/^# Study your own method/{f=1} f&&/^cat > walk.toml/{g=1;next} g&&/^TOML$/{exit} g{print}' "$src/docs/method-tables.md" > "$tmp/walk.toml"
 out=$("$study" method "$tmp/walk.toml" 2>&1); rc=$?
 [ $rc -eq 2 ] && grep -qF "walk.toml:14: methods.my-rk3.order: declares order 3, but the coefficients have order 2" <<<"$out" ||
   fail "the README's walk-through: exit $rc, $out"

@@ -17,10 +17,10 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include "reports/model.hpp"
+#include "reports/read/model.hpp"
 #include "study/check/check.hpp"
 #include "study/engine.hpp"
-#include "study/write.hpp"
+#include "study/results/write.hpp"
 #include "tests/study/broken_methods.hpp"
 #include "tests/study/broken_runner.hpp"
 

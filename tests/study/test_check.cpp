@@ -11,7 +11,7 @@
 
 #include "reports/render.hpp"
 #include "study/check/check.hpp"
-#include "study/schema.hpp"
+#include "study/common/schema.hpp"
 #include "tests/support.hpp"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "study/check/compare.hpp"
-#include "study/schema.hpp"
+#include "study/common/schema.hpp"
 
 namespace {
 

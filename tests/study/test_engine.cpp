@@ -18,9 +18,9 @@
 
 #include "reference/cache.hpp"
 #include "study/engine.hpp"
-#include "study/methods.hpp"
-#include "study/schema.hpp"
-#include "study/write.hpp"
+#include "study/measure/binding.hpp"
+#include "study/common/schema.hpp"
+#include "study/results/write.hpp"
 #include "tests/study/broken_methods.hpp"
 #include "tests/study/broken_runner.hpp"
 

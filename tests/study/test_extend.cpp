@@ -1,4 +1,4 @@
-// The registry of a user program's integrators and problems (study/extensions.hpp, study/extend/): ids refused
+// The registry of a user program's integrators and problems (study/registry/extensions.hpp, study/extend/): ids refused
 // before anything runs, problems found by id beside the shipped ones, a pair that was never compiled refused at
 // the spec, and cli_main reporting refused registrations with exit 2.  The registrations here are type-erased by
 // hand (cheap to compile); examples/ and tests/install/examples.sh build the real templates against an install.
@@ -6,8 +6,9 @@
 
 #include "study/cli.hpp"
 #include "study/extend/registration.hpp"
-#include "study/extensions.hpp"
-#include "study/measure.hpp"
+#include "study/measure/runners.hpp"
+#include "study/registry/extensions.hpp"
+#include "study/measure/measure.hpp"
 #include "study/problems/all.hpp"
 
 namespace {
@@ -15,7 +16,7 @@ namespace {
 /// Leaves the process's registry as it found it (empty: the shipped `study` registers nothing).
 struct CleanRegistry {
   CleanRegistry() { REQUIRE(study::extensions().empty()); }
-  ~CleanRegistry() { study::extensions() = study::Extensions{}; }
+  ~CleanRegistry() { study::extensions() = study::Extensions{}, study::user_runners().clear(); }
 };
 
 study::IntegratorChoice choice(const std::string& id) { return {.id = id, .substeps = 1, .start = {}, .variant = {}, .table = {}}; }
@@ -33,9 +34,9 @@ void register_by_hand(bool together) {
                                              }});
   const study::TaskRunner nothing = [](study::TaskKind, const study::Spec&, const study::SpecIntegrator&, long,
                                        const study::engine::Context&, study::StudyResult&, std::size_t) {};
-  study::extensions().runners[{"my-step", ""}] = nothing;
-  study::extensions().runners[{"", "my-spring"}] = nothing;
-  if (together) study::extensions().runners[{"my-step", "my-spring"}] = nothing;
+  study::register_runner({"my-step", ""}, nothing);
+  study::register_runner({"", "my-spring"}, nothing);
+  if (together) study::register_runner({"my-step", "my-spring"}, nothing);
 }
 
 const std::string spec_text = R"(name = "mine"
@@ -96,7 +97,7 @@ TEST_CASE("a user integrator on a user problem needs their pair registered, and 
                     Catch::Contains("my-step and my-spring are both your program's, but were not registered together") &&
                         Catch::Contains("study::register_pair<"));
   CHECK_THROWS_WITH(study::parse_spec(spec_text, "mine.toml"), Catch::Contains("mine.toml") && Catch::Contains("register_pair"));
-  study::extensions().runners[{"my-step", "my-spring"}] = study::extensions().runners.at({"my-step", ""});
+  study::register_runner({"my-step", "my-spring"}, study::user_runners().at({"my-step", ""}));
   const study::Spec s = study::parse_spec(spec_text, "mine.toml");
   REQUIRE(s.integrators.size() == 1);
   CHECK(s.integrators[0].expected_global == 2);
@@ -135,7 +136,7 @@ TEST_CASE("a program's own integrator cannot take a shipped method table's id, a
   study::extensions().errors.clear();
   register_by_hand(true);
   CHECK(study::registration_errors().empty());
-  study::extensions().runners[{"their-step", "my-spring"}] = study::extensions().runners.at({"my-step", ""});
+  study::register_runner({"their-step", "my-spring"}, study::user_runners().at({"my-step", ""}));
   const auto errors = study::registration_errors();
   REQUIRE(errors.size() == 1);
   CHECK_THAT(errors[0], Catch::Contains("the pair (their-step, my-spring): register_integrator<their-step's type>() too"));

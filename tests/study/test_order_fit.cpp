@@ -1,10 +1,10 @@
 // The order fit and its verdict on synthetic data whose true slope, floor and pre-asymptotic bend are known:
-// every rule of study/order_fit.hpp on both sides of its threshold.
+// every rule of study/fit/order_fit.hpp on both sides of its threshold.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 
-#include "study/order_fit.hpp"
+#include "study/fit/order_fit.hpp"
 
 namespace {
 

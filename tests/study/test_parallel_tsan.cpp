@@ -1,4 +1,4 @@
-// The engine's thread pool (study/parallel.hpp) under ThreadSanitizer: every task runs once with its result in
+// The engine's thread pool (study/measure/parallel.hpp) under ThreadSanitizer: every task runs once with its result in
 // its own slot, the first exception reaches the caller after every thread joined, a stop flag set from another
 // thread stops the hand-out, and progress comes from the calling thread.  Built with -fsanitize=thread; a data
 // race makes TSan fail the test (TSAN_OPTIONS=halt_on_error=1).  `--planted-race` runs a deliberately racy loop:
@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "study/parallel.hpp"
+#include "study/measure/parallel.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // nothing beside it), and reads every shipped spec.
 #include <cstdio>
 
-#include "study/spec.hpp"
+#include "study/spec/spec.hpp"
 
 int main() {
   const auto files = study::shipped_specs();

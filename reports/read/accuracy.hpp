@@ -1,0 +1,112 @@
+#pragma once
+/// "Which method reaches my accuracy at the least cost, and how sure is that?" -- answered from a study's runs only
+/// (DiffEqDevTools' work-precision sets; Hairer & Wanner's precision diagrams).  Each method's cost to reach a
+/// relative global error X is interpolated on its own log-log curve of error against cost between the two runs that
+/// bracket X, extrapolated from its fitted order a decade at most beyond its last usable run, and otherwise bounded
+/// or "not reached", with the reason.  The Pareto front is the set of runs no other run beats on both axes.
+
+#include <string>
+#include <vector>
+
+#include "reports/read/model.hpp"
+
+namespace report {
+
+/// How a cost to an accuracy was found.
+enum class Reach {
+  interpolated,  ///< between two consecutive usable runs that bracket the target (linear in log-log)
+  extrapolated,  ///< from the nearest usable run along the fitted order, at most a decade of error beyond it
+  at_most,       ///< a run reached the target but no estimate is allowed (a run at the noise floor, an unusable
+                 ///< neighbour): the cost of the cheapest run that reached it, an upper bound
+  not_reached    ///< no run reached it and nothing can be estimated (`why` says what stopped it)
+};
+
+/// A run is usable for interpolation when it ended well and its error is in the asymptotic range: at most 0.5
+/// (larger errors are pre-asymptotic, as for the order fits) and more than 10 times its noise floor.
+inline constexpr double pre_asymptotic_error = 0.5;
+inline constexpr double floor_factor = 10;
+/// Extrapolation reaches at most these factors of error beyond the nearest usable run: below its smallest error
+/// (smaller steps: deeper into the asymptotic range, round-off checked) three decades, above its largest (larger
+/// steps than any run: pre-asymptotic, perhaps unstable) one.
+inline constexpr double extrapolation_down = 1000, extrapolation_up = 10;
+
+struct CostToAccuracy {
+  std::string integrator;
+  double target = 0;
+  Reach how = Reach::not_reached;
+  double evals = NAN;    ///< force evaluations (counted; implicit methods: every iteration)
+  double seconds = NAN;  ///< wall time of the bare stepping loop (minimum of the repeats) for the whole run
+  double dt = NAN;       ///< the step size that reaches the target (interpolated like the costs)
+  double noise = NAN;    ///< the relative timing noise of the runs it rests on: the largest median / min - 1
+  /// The least the cost can be, in force evaluations: the estimate itself, or for an upper bound the cost of the
+  /// larger step that did not reach the target (0 when there is none).
+  double lower = NAN;
+  double order = NAN;    ///< extrapolated: the fitted order used
+  std::string why;       ///< not_reached, at_most, extrapolated: the reason, in words
+  bool estimated() const { return how == Reach::interpolated || how == Reach::extrapolated || how == Reach::at_most; }
+};
+
+/// The noise floor of a run's global error: the one its order fit used (results.json orders[].points), else the
+/// larger of the reference's bound and the measured round-off (eps sqrt(n) when not measured).
+double noise_floor(const Study& s, const RunRow& r);
+/// Usable for interpolation (above).
+bool usable(const Study& s, const RunRow& r);
+
+/// The cost for `integrator` of study `s` to reach relative global error `target` (> 0).
+CostToAccuracy cost_to_reach(const Study& s, const std::string& integrator, double target);
+
+/// The cheapest method to a target, by force evaluations or by wall time, and how sure that is.
+struct Ranking {
+  double target = 0;
+  bool by_time = false;
+  std::vector<CostToAccuracy> order;  ///< every method with a cost (estimated), cheapest first
+  std::vector<CostToAccuracy> none;   ///< the methods that did not reach it, with why
+  /// runner-up's cost / winner's - 1 (NaN: fewer than two methods with a cost).
+  double margin = NAN;
+  /// by time: the timing noise of the two (the sum of their relative noises); a margin at or below it is a tie.
+  double noise = NAN;
+  bool tie() const { return by_time && std::isfinite(margin) && std::isfinite(noise) && margin <= noise; }
+  /// Rivals that may be cheaper than the first after all (an upper bound of theirs, or of the first's, leaves it
+  /// open; or a method whose sweep ended before the target, after fewer evaluations than the first needs, with no
+  /// order to project it by): empty when the first is the cheapest for sure.
+  std::vector<std::string> undecided;
+};
+Ranking rank(const Study& s, double target, bool by_time);
+
+/// The default targets of a study: the decades from 1e-3 down to the smallest error any of its runs reached (a run
+/// that ended well); 1e-3 alone when no run reached it.
+std::vector<double> default_targets(const Study& s);
+/// The same over every study of the results.
+std::vector<double> default_targets(const Results& r);
+/// Every third of `decades` from the first (1e-3, 1e-6, ...): the targets of a summary.
+std::vector<double> every_third(const std::vector<double>& decades);
+/// The targets a user gave, largest first, each once.
+std::vector<double> sorted_targets(std::vector<double> targets);
+/// The median of `x` (NaN when empty).
+double median(std::vector<double> x);
+
+/// One run on a Pareto front.
+struct FrontPoint {
+  std::string integrator;
+  double dt = 0, error = 0, cost = 0;
+};
+/// The runs of `s` in their asymptotic range (ended well, error at most 0.5 and more than 10 times the noise floor:
+/// round-off does not decide a front, nor a run that lost the orbit) that no other such run beats on both error and cost (force evaluations, or wall time), cheapest
+/// first: their errors fall strictly as the cost grows.
+std::vector<FrontPoint> pareto_front(const Study& s, bool by_time);
+/// The front in words: "rk4 from error 2.10e-02 to 3.40e-07, then yoshida6 at error 1.20e-13" (methods in the order the
+/// front meets them as the cost grows, each over the errors it holds).
+std::string describe_front(const std::vector<FrontPoint>& front);
+
+/// The error constant of a method: the median over its global fit's window of error / dt^p, p its expected order
+/// (NaN without a window or an expected order).  Comparable across runs of the same method whatever their steps.
+double error_constant(const Study& s, const std::string& integrator);
+/// The median time per step of a method's runs that ended well (minimum of each run's repeats), in ns; NaN if none.
+double time_per_step(const Study& s, const std::string& integrator);
+
+/// A cost for a table cell: "5.31e+03", "≈5.3e+03" (extrapolated), "≤8.19e+03" (at most), "not reached".
+std::string cost_cell(const CostToAccuracy& c, bool by_time);
+/// A target as written in tables and headings: "1e-08", "2.5e-07".
+std::string target_text(double target);
+
+}  // namespace report

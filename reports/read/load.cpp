@@ -1,0 +1,615 @@
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cctype>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <istream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "reports/read/model.hpp"
+#include "reports/read/model.hpp"
+#include "study/common/input_file.hpp"
+#include "study/common/names.hpp"
+#include "study/common/schema.hpp"
+
+namespace report {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+/// The largest count a results file may hold (2^53: every whole number up to it is a double).
+constexpr long max_count = 9007199254740992L;
+
+/// A JSON value with the path that reached it, so that a malformed file is reported field by field.  The path is
+/// spelled out only for a message (a child keeps a pointer to its parent: a named Node must be taken from a named
+/// parent, never from a temporary one), which keeps loading cheap.
+class Node {
+ public:
+  Node(const Json& j, std::string root, const fs::path& file) : j_(j), name_(std::move(root)), file_(file) {}
+
+  bool has(const std::string& key) const { return j_.is_object() && j_.contains(key); }
+  bool is_null() const { return j_.is_null(); }
+  bool is_string() const { return j_.is_string(); }
+  Node at(const std::string& key) const {
+    const auto it = j_.is_object() ? j_.find(key) : j_.end();
+    if (it == j_.end()) fail("missing '" + key + "'");
+    return {*it, this, key, no_index, file_};
+  }
+  Node at(std::size_t i) const {
+    if (i >= size()) fail("has no element " + std::to_string(i));
+    return {j_[i], this, std::string(), i, file_};
+  }
+  /// "results.studies[0].runs[3]".
+  std::string path() const {
+    if (!parent_) return name_;
+    std::string p = parent_->path();  // appended piecewise: GCC 12's false -Wrestrict (bug 105329) on "." + std::string
+    if (index_ == no_index) p += '.', p += name_;
+    else p += '[', p += std::to_string(index_), p += ']';
+    return p;
+  }
+  std::size_t size() const {
+    if (!j_.is_array()) fail("must be an array");
+    return j_.size();
+  }
+  /// The number under `key`, NaN when the key is absent (results written before the field existed) or null.
+  double number_or_nan(const std::string& key) const { return has(key) ? at(key).number() : std::nan(""); }
+  double number() const {  // null: not measured
+    if (j_.is_null()) return std::nan("");
+    if (!j_.is_number()) fail("must be a number or null");
+    return j_.get<double>();
+  }
+  /// A whole number in [lo, hi] (a count, an order, a step number); anything else is an error naming the field,
+  /// never a cast of an out-of-range double.
+  long whole(long lo, long hi) const {
+    // An integer is compared as written: 2^53 + 1 would round to 2^53 as a double, and pass.
+    if (j_.is_number_integer()) {
+      // nlohmann keeps every non-negative integer as unsigned: both ends are checked either way.
+      const bool fits = j_.is_number_unsigned()
+                            ? (lo <= 0 || j_.get<std::uint64_t>() >= static_cast<std::uint64_t>(lo)) &&
+                                  j_.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi)
+                            : j_.get<std::int64_t>() >= lo && j_.get<std::int64_t>() <= hi;
+      if (!fits) fail(fmt::format("must be a whole number from {} to {}", lo, hi));
+      return static_cast<long>(j_.get<std::int64_t>());
+    }
+    const double x = number();
+    if (!(x >= static_cast<double>(lo) && x <= static_cast<double>(hi)) || x != std::floor(x))
+      fail(fmt::format("must be a whole number from {} to {}", lo, hi));
+    return static_cast<long>(x);
+  }
+  /// The keys of an object.
+  std::vector<std::string> keys() const {
+    if (!j_.is_object()) fail("must be an object");
+    std::vector<std::string> k;
+    for (const auto& item : j_.items()) k.push_back(item.key());
+    return k;
+  }
+  /// A number > 0: a step, a time, a scale, a period (never null: each is always written).
+  double positive() const {
+    const double x = number();
+    if (!(x > 0)) fail("must be a number > 0");
+    return x;
+  }
+  /// A number >= 0, or null (not measured): an error, a time, a count of evaluations.
+  double nonnegative() const {
+    const double x = number();
+    if (x < 0) fail("must be a number >= 0 or null");
+    return x;
+  }
+  /// The string, which must be one of `allowed` (a status, a verdict: what the readers branch on).
+  std::string one_of(std::initializer_list<const char*> allowed) const {
+    std::string s = text(), list;
+    for (const char* a : allowed) {
+      if (s == a) return s;
+      list += list.empty() ? "" : ", ", list += a;
+    }
+    fail("'" + study::printable(s) + "' is not one of " + list);
+  }
+  bool boolean() const {
+    if (!j_.is_boolean()) fail("must be true or false");
+    return j_.get<bool>();
+  }
+  /// The string, control characters made spaces: no text from a results file can break a line of the report, a
+  /// table row or a script.
+  std::string text() const {
+    if (!j_.is_string()) fail("must be a string");
+    std::string s = j_.get<std::string>();
+    for (char& c : s)
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = ' ';
+    return s;
+  }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw ReportError(file_.string() + ": " + path() + ": " + what);
+  }
+
+ private:
+  static constexpr std::size_t no_index = static_cast<std::size_t>(-1);
+  Node(const Json& j, const Node* parent, std::string key, std::size_t index, const fs::path& file)
+      : j_(j), parent_(parent), name_(std::move(key)), index_(index), file_(file) {}
+
+  const Json& j_;
+  const Node* parent_ = nullptr;
+  std::string name_;  ///< the root's name, or this value's key in its parent object
+  std::size_t index_ = no_index;  ///< this value's index in its parent array
+  const fs::path& file_;
+};
+
+/// A results file that exists must be a regular file: a FIFO or a device would block the read or never end.
+void require_regular(const fs::path& file) {
+  if (const auto kind = study::file_kind(file); kind == study::FileKind::folder)
+    throw ReportError(file.string() + ": is a folder, not a results file");
+  else if (kind == study::FileKind::special)
+    throw ReportError(study::not_regular(file));
+}
+
+/// The document in an open JSON file; ReportError naming the file when it does not parse.
+Json parse(std::ifstream& in, const fs::path& file) {
+  try {
+    return Json::parse(in);
+  } catch (const Json::exception& e) {  // a syntax error, or a number out of double's range (1e999)
+    throw ReportError(file.string() + ": not valid JSON (" + e.what() + ")");
+  }
+}
+
+/// A fit's points are copies of its runs' errors, one per run of the integrator in the order of `runs` (the gate fits
+/// them, the report draws the runs): a file where the two copies disagree -- edited in one place -- is refused,
+/// naming both fields, rather than giving a gate and a report that disagree.
+void agree_with_runs(const Study& st, const OrderRow& o, const Node& pts) {
+  std::vector<std::size_t> runs;
+  for (std::size_t k = 0; k < st.runs.size(); ++k)
+    if (st.runs[k].integrator == o.integrator) runs.push_back(k);
+  if (runs.size() != o.sweep.size())
+    pts.fail(fmt::format("holds {} point(s), but the study has {} run(s) of '{}': each point is a copy of one run's error; "
+                         "the fits and the runs disagree (was the file edited in one place?)",
+                         o.sweep.size(), runs.size(), study::printable(o.integrator)));
+  for (std::size_t q = 0; q < runs.size(); ++q) {
+    const RunRow& r = st.runs[runs[q]];
+    const double error = o.metric == "global" ? r.global : o.metric == "max" ? r.max : r.local;
+    const auto& p = o.sweep[q];
+    const bool same_error = p[1] == error || (std::isnan(p[1]) && std::isnan(error));
+    if (p[0] != r.dt || !same_error)
+      pts.at(q).fail(fmt::format("(dt {}, error {}) disagrees with runs[{}] (dt {}, error.{} {}): each point is a copy of "
+                                 "one run's error (was the file edited in one place?)",
+                                 num17(p[0]), num17(p[1]), runs[q], num17(r.dt), o.metric, num17(error)));
+  }
+}
+
+}  // namespace
+
+Results load(const fs::path& dir) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    throw ReportError(dir.string() + ": is a file, not a results folder (the folder study run --out wrote, holding results.json)");
+  const fs::path file = dir / "results.json";
+  require_regular(file);
+  std::ifstream in(file);
+  if (!in) throw ReportError(file.string() + ": no results file (run `study run --out " + dir.string() + "` first)");
+  return load_document(parse(in, file), file, dir);
+}
+
+Results load_document(const nlohmann::json& doc, const fs::path& file, const fs::path& dir) {
+  const Node root(doc, "results", file);
+  Results r;
+  r.dir = dir;
+  if (root.has("schema_version")) {  // 1 had no key; a newer file may mean what this reader cannot know
+    const Node v = root.at("schema_version");
+    r.schema_version = static_cast<int>(v.whole(0, 1000));
+    if (r.schema_version < 2 || r.schema_version > study::results_schema_version)
+      v.fail(fmt::format("{}: this study reads versions 2 to {} (and version 1, which has no schema_version key); a newer "
+                         "study wrote it? read it with that study, or run the study again", r.schema_version,
+                         study::results_schema_version));
+  }
+  const Node meta = root.at("meta");
+  r.compiler = meta.at("compiler").text(), r.flags = meta.at("flags").text(), r.cpu = meta.at("cpu").text();
+  r.revision = meta.at("revision").text(), r.date = meta.at("date").text();
+  if (meta.has("elapsed_seconds")) r.elapsed = meta.at("elapsed_seconds").number();
+  if (meta.has("reference")) r.reference_solver = meta.at("reference").at("solver").text();
+  const Node studies = root.at("studies");
+  for (std::size_t i = 0; i < studies.size(); ++i) {
+    const Node s = studies.at(i);
+    Study st;
+    st.name = s.at("name").text(), st.title = s.at("title").text(), st.problem = s.at("problem").text();
+    // The name becomes a folder and plot file names: held to the spec's grammar, so that a results file from
+    // elsewhere cannot reach outside its folder.
+    if (const std::string why = study::name_problem(st.name); !why.empty())
+      s.at("name").fail("'" + study::printable(st.name) + "' " + why);
+    for (const auto& other : r.studies)
+      if (other.name == st.name) s.at("name").fail("'" + st.name + "' is the name of an earlier study too");
+    st.t_end = s.at("t_end").positive();
+    if (s.has("spec")) st.spec_file = s.at("spec").text();
+    if (s.has("params"))
+      for (const auto& k : s.at("params").keys()) st.params.emplace_back(k, s.at("params").at(k).text());
+    st.plot_dt = s.has("plot_dt") ? s.at("plot_dt").nonnegative() : 0;
+    const Node metrics = s.at("metrics");
+    for (std::size_t k = 0; k < metrics.size(); ++k) st.metrics.push_back(metrics.at(k).text());
+    if (s.has("varying_dt"))
+      st.dt_pattern = s.at("varying_dt").at("pattern").text(), st.dt_amplitude = s.at("varying_dt").at("amplitude").number();
+    const Node ref = s.at("reference");
+    st.ref_tol = ref.at("tolerance").positive(), st.ref_bound = ref.at("error_bound").nonnegative();
+    st.position_scale = ref.at("position_scale").positive();
+    if (ref.has("velocity_scale")) st.velocity_scale = ref.at("velocity_scale").positive();
+    if (s.has("auto_dt")) {
+      const Node a = s.at("auto_dt");
+      st.auto_runs = static_cast<int>(a.at("runs").whole(0, 1000)), st.auto_seconds = a.at("seconds").nonnegative();
+      const Node ladder = a.at("ladder");
+      for (std::size_t k = 0; k < ladder.size(); ++k) st.ladder.push_back(ladder.at(k).positive());
+    }
+    if (s.has("problem_info")) {
+      const Node pi = s.at("problem_info");
+      st.conservative = pi.at("conservative").boolean(), st.bounded = pi.at("bounded").boolean();
+      if (pi.has("periodic")) st.periodic = pi.at("periodic").boolean();
+      st.period = pi.at("period").positive();  // the time scale of the energy and reversal judgements
+      if (pi.has("time_unit")) st.time_unit = pi.at("time_unit").text(), st.length_unit = pi.at("length_unit").text();
+    }
+    if (s.has("integrators")) {
+      const Node ints = s.at("integrators");
+      for (std::size_t k = 0; k < ints.size(); ++k) {
+        const Node x = ints.at(k);
+        IntegratorRow& d = st.declared.emplace_back();
+        d.label = x.at("label").text(), d.id = x.at("id").text();
+        for (std::size_t q = 0; q + 1 < st.declared.size(); ++q)
+          if (st.declared[q].label == d.label) x.at("label").fail("'" + d.label + "' is the label of an earlier integrator too");
+        d.expected_global = static_cast<int>(x.at("expected_global").whole(0, 100));
+        d.expected_local = static_cast<int>(x.at("expected_local").whole(0, 100));
+        d.symplectic = x.at("symplectic").boolean(), d.symmetric = x.at("symmetric").boolean(), d.implicit = x.at("implicit").boolean();
+        // Written since method tables (results before them: a built-in's declared order is its expected one).
+        d.declared_order = x.has("declared_order") ? static_cast<int>(x.at("declared_order").whole(0, 100)) : d.expected_global;
+        if (x.has("table")) d.table = x.at("table").text();
+        if (x.has("source")) d.source = x.at("source").text();
+        d.family = x.has("family") ? x.at("family").one_of({"explicit-rk", "splitting", "implicit", "own"})
+                   : d.implicit    ? "implicit"
+                   : d.symplectic  ? "splitting"
+                                   : "explicit-rk";
+        if (x.has("predicted") && !x.at("predicted").is_null()) {
+          const Node p = x.at("predicted");
+          d.predicted_order = static_cast<int>(p.at("order").whole(0, 100));
+          d.predicted_exact_order = static_cast<int>(p.at("exact_order").whole(0, 100));
+          d.error_coefficient = p.at("error_coefficient").number();
+          d.conditions = p.at("conditions").text(), d.first_failing = p.at("first_failing").text();
+        }
+      }
+    }
+    // Every row names an integrator the study declares (results before the declarations name any).
+    auto declared = [&st](const Node& n) {
+      std::string label = n.text();
+      if (!st.declared.empty() &&
+          std::none_of(st.declared.begin(), st.declared.end(), [&](const IntegratorRow& d) { return d.label == label; }))
+        n.fail("'" + study::printable(label) + "' is not one of the study's integrators");
+      return label;
+    };
+    const Node runs = s.at("runs");
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+      const Node x = runs.at(k);
+      RunRow row;
+      row.integrator = declared(x.at("integrator")), row.status = x.at("status").one_of({"ok", "diverged"});
+      if (x.has("id")) row.id = x.at("id").text(), row.substeps = static_cast<int>(x.at("substeps").whole(1, 1000000));
+      row.dt = x.at("dt").positive(), row.steps = x.at("steps").whole(0, max_count);
+      if (x.has("diverged")) {
+        const Node d = x.at("diverged");
+        row.diverged_step = d.at("step").whole(0, max_count), row.diverged_t = d.at("t").number();
+        row.reason = d.at("reason").text();
+      }
+      const Node err = x.at("error");
+      // Errors are sizes: a negative one is a forged or broken file (it would pass any gate).
+      auto size_or_nan = [](const Node& n, const std::string& key) { return n.has(key) ? n.at(key).nonnegative() : std::nan(""); };
+      row.global = err.at("global").nonnegative(), row.max = err.at("max").nonnegative();
+      row.local = err.at("local").nonnegative();
+      row.position = size_or_nan(err, "position"), row.local_position = size_or_nan(err, "local_position");
+      row.reversal = size_or_nan(err, "reversal");
+      row.roundoff = err.at("roundoff").nonnegative();
+      row.energy_max = x.at("energy").at("max_rel").nonnegative(), row.drift = x.at("energy").at("drift_per_time").number();
+      row.behaviour = x.at("energy").at("behaviour").is_null() ? "" : x.at("energy").at("behaviour").text();
+      const Node energy = x.at("energy");
+      row.energy_final = energy.number_or_nan("final_rel"), row.energy_roundoff = size_or_nan(energy, "roundoff");
+      row.angular_momentum = size_or_nan(energy, "angular_momentum_max_rel");
+      row.ns_min = x.at("ns_per_step").at("min").nonnegative();
+      row.ns_median = size_or_nan(x.at("ns_per_step"), "median");
+      row.force_evals = x.at("force_evals").nonnegative();
+      row.jacobian_evals = x.number_or_nan("jacobian_evals"), row.iterations = x.number_or_nan("iterations");
+      row.evals_per_step = row.force_evals / static_cast<double>(std::max(1L, row.steps));
+      const Node final_state = x.at("final_state");
+      const Node fq = final_state.at("q");
+      for (std::size_t c = 0; c < fq.size(); ++c) row.final_q.push_back(fq.at(c).number());
+      if (final_state.has("v")) {
+        const Node fv = final_state.at("v");
+        for (std::size_t c = 0; c < fv.size(); ++c) row.final_v.push_back(fv.at(c).number());
+      }
+      if (std::find(st.integrators.begin(), st.integrators.end(), row.integrator) == st.integrators.end())
+        st.integrators.push_back(row.integrator);
+      st.runs.push_back(row);
+    }
+    if (s.has("sweeps")) {
+      const Node w = s.at("sweeps");
+      for (std::size_t k = 0; k < w.size(); ++k) {
+        SweepRow row{declared(w.at(k).at("integrator")), w.at(k).at("automatic").boolean(), {}, w.at(k).at("stop").text()};
+        const Node sweep = w.at(k);
+        const Node dts = sweep.at("dts");
+        for (std::size_t q = 0; q < dts.size(); ++q) row.dts.push_back(dts.at(q).positive());
+        st.sweeps.push_back(std::move(row));
+      }
+    }
+    const Node orders = s.at("orders");
+    for (std::size_t k = 0; k < orders.size(); ++k) {
+      const Node x = orders.at(k);
+      OrderRow o;
+      o.integrator = declared(x.at("integrator")), o.metric = x.at("metric").text();
+      o.expected = static_cast<int>(x.at("expected").whole(0, 100));
+      o.observed = x.at("observed").number();
+      o.dt_min = x.at("window").at("dt_min").number(), o.dt_max = x.at("window").at("dt_max").number();
+      o.points = x.at("window").at("points").whole(0, max_count);
+      o.r2 = x.at("r2").number();
+      if (x.has("reason")) o.reason = x.at("reason").text();
+      if (x.has("verdict")) {  // schema 2
+        o.verdict = x.at("verdict").one_of({"pass", "fail", "undetermined"}), o.action = x.at("action").text();
+        o.asymptotic = x.at("asymptotic").boolean();
+        o.std_error = x.number_or_nan("std_error"), o.trend_limit = x.number_or_nan("trend_limit");
+        if (x.has("local_slopes"))
+          for (std::size_t q = 0; q < x.at("local_slopes").size(); ++q) o.local_slopes.push_back(x.at("local_slopes").at(q).number());
+        if (!x.at("interval").is_null()) o.lo = x.at("interval").at(0).number(), o.hi = x.at("interval").at(1).number();
+        const Node pts = x.at("points");
+        for (std::size_t q = 0; q < pts.size(); ++q)
+          o.sweep.push_back({pts.at(q).at(0).number(), pts.at(q).at(1).number(), pts.at(q).at(2).number()});
+        agree_with_runs(st, o, pts);
+      }
+      st.orders.push_back(o);
+    }
+    if (s.has("energy_long")) {
+      const Node e = s.at("energy_long");
+      for (std::size_t k = 0; k < e.size(); ++k) {
+        st.energy_long.push_back({declared(e.at(k).at("integrator")), e.at(k).at("status").one_of({"ok", "diverged"}), e.at(k).at("dt").positive(),
+                                  e.at(k).at("growth_exponent").number(), e.at(k).at("final_rel").number()});
+        if (e.at(k).has("steps")) st.energy_long.back().steps = e.at(k).at("steps").whole(0, max_count);
+        st.energy_long.back().diverged_t = e.at(k).number_or_nan("diverged_t");
+        if (e.at(k).has("growth_interval") && !e.at(k).at("growth_interval").is_null())
+          st.energy_long.back().growth_lo = e.at(k).at("growth_interval").at(0).number(),
+          st.energy_long.back().growth_hi = e.at(k).at("growth_interval").at(1).number();
+      }
+    }
+    if (s.has("stability")) {
+      const Node e = s.at("stability");
+      for (std::size_t k = 0; k < e.size(); ++k) {
+        StabilityRow row{declared(e.at(k).at("integrator")), e.at(k).at("note").text(), "", e.at(k).at("limit").number(), std::nan("")};
+        if (e.at(k).has("theory")) {
+          const Node entry = e.at(k);
+          const Node t = entry.at("theory");
+          row.theory = t.is_string() && t.text() == "unbounded" ? INFINITY : t.number();
+          row.theory_basis = e.at(k).at("theory_basis").text();
+        }
+        if (e.at(k).has("beyond_search")) row.beyond_search = e.at(k).at("beyond_search").boolean();
+        st.stability.push_back(row);
+      }
+    }
+    r.studies.push_back(std::move(st));
+  }
+  return r;
+}
+
+std::optional<Bench> load_bench(const fs::path& dir) {
+  const fs::path file = dir / "bench.json";
+  require_regular(file);
+  std::ifstream in(file);
+  if (!in) return std::nullopt;
+  return load_bench_document(parse(in, file), file);
+}
+
+Bench load_bench_document(const nlohmann::json& doc, const fs::path& file) {
+  const Node root(doc, "bench", file);
+  Bench b;
+  const Node meta = root.at("meta");
+  b.compiler = meta.at("compiler").text(), b.flags = meta.at("flags").text(), b.cpu = meta.at("cpu").text();
+  b.revision = meta.at("revision").text(), b.date = meta.at("date").text();
+  b.cpus = static_cast<int>(meta.at("cpus").whole(0, 1 << 20)), b.mhz = meta.at("mhz").number();
+  const Node method = root.at("method");
+  b.steps = method.at("steps_per_iteration").whole(0, max_count), b.min_time = method.at("min_time_seconds").number();
+  b.repetitions = static_cast<int>(method.at("repetitions").whole(0, 1 << 20)), b.statistic = method.at("statistic").text();
+  const Node problems = root.at("problems");
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    const Node p = problems.at(i);
+    BenchProblem bp;
+    bp.problem = p.at("problem").text(), bp.dt = p.at("dt").number();
+    bp.floor_ns = p.at("floor_ns_per_step").number(), bp.floor_spread = p.at("floor_spread").number();
+    bp.throughput_ns = p.at("throughput_floor_ns_per_step").number();
+    const Node rows = p.at("integrators");
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const Node x = rows.at(k);
+      bp.rows.push_back({x.at("integrator").text(), x.at("odeint").is_null() ? "" : x.at("odeint").text(), x.at("ns_per_step").number(),
+                         x.at("spread").number(), x.at("evals_per_step").number(), x.at("floor_ratio").number(),
+                         x.at("odeint_ns_per_step").number(), x.at("odeint_ratio").number(), x.at("implicit").boolean()});
+    }
+    const Node odeint = p.at("odeint");
+    for (std::size_t k = 0; k < odeint.size(); ++k) {
+      const Node x = odeint.at(k);
+      bp.odeint.push_back({x.at("stepper").text(), x.at("ns_per_step").number(), x.at("spread").number(), x.at("evals_per_step").number()});
+    }
+    if (p.has("tables")) {
+      const Node tables = p.at("tables");
+      for (std::size_t k = 0; k < tables.size(); ++k) {
+        const Node x = tables.at(k);
+        bp.tables.push_back({x.at("integrator").text(), x.at("ns_per_step").number(), x.at("spread").number(),
+                             x.at("builtin_ns_per_step").number(), x.at("builtin_spread").number(), x.at("ratio").number()});
+      }
+    }
+    const Node all_checks = root.at("checks");
+    const Node checks = all_checks.at(bp.problem);
+    for (std::size_t k = 0; k < checks.size(); ++k) {
+      const Node x = checks.at(k);
+      b.checks.push_back({bp.problem, x.at("integrator").text(), x.at("odeint").text(), x.at("criterion").text(),
+                          x.at("distance").number(), x.at("allowance").number(), x.at("ok").boolean()});
+    }
+    b.problems.push_back(std::move(bp));
+  }
+  return b;
+}
+
+namespace {
+bool same_dt(double a, double b) { return std::abs(a - b) <= 1e-12 * std::abs(b); }
+}  // namespace
+
+std::size_t Table::column(const std::string& name) const {
+  for (std::size_t c = 0; c < header.size(); ++c)
+    if (header[c] == name) return c;
+  throw ReportError(file.string() + ": no column '" + name + "'");
+}
+
+double Table::number(std::size_t r, const std::string& name) const {
+  const std::string& x = text(r, name);
+  if (x.empty()) return std::nan("");
+  double fast = 0;  // the usual case, plain digits, without strtod's locale and arbitrary precision
+  if (const auto [p, ec] = std::from_chars(x.data(), x.data() + x.size(), fast); ec == std::errc{} && p == x.data() + x.size()) return fast;
+  char* end = nullptr;
+  const double v = std::strtod(x.c_str(), &end);
+  if (end != x.c_str() + x.size())
+    throw ReportError(fmt::format("{}:{}: column '{}': '{}' is not a number", file.string(), lines.at(r), name, x));
+  return v;
+}
+
+std::optional<Table> read_table(const fs::path& file) {
+  require_regular(file);
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return std::nullopt;
+  return parse_table(in, file);
+}
+
+Table parse_table(std::istream& in, const fs::path& file) {
+  std::ostringstream whole;  // read at once, parsed from memory: a study's samples.csv is megabytes
+  whole << in.rdbuf();
+  const std::string text = whole.str();
+  Table t;
+  t.file = file;
+  // RFC 4180: a quoted field may hold commas, doubled quotes and line breaks; records end in LF or CRLF.
+  std::vector<std::string> fields;
+  std::string cur;
+  bool quoted = false, closed = false, any = false;  // closed: just after a field's closing quote
+  std::size_t line = 1, record_line = 1;
+  auto bad = [&](const std::string& what) { throw ReportError(fmt::format("{}:{}: {}", file.string(), line, what)); };
+  auto end_record = [&] {
+    fields.push_back(std::move(cur));
+    cur.clear();
+    if (t.header.empty()) {
+      t.header = std::move(fields);
+    } else if (fields.size() != t.header.size()) {
+      throw ReportError(fmt::format("{}:{}: {} fields, but the header has {}", file.string(), record_line, fields.size(),
+                                    t.header.size()));
+    } else {
+      t.rows.push_back(std::move(fields)), t.lines.push_back(record_line);
+    }
+    fields.clear();
+  };
+  const std::size_t size = text.size();
+  for (std::size_t i = 0; i < size; ++i) {
+    const char c = text[i];
+    const char next = i + 1 < size ? text[i + 1] : '\0';
+    if (c == '\r' && next == '\n') continue;  // CRLF: the LF ends the record
+    if (quoted) {
+      if (c == '"' && next == '"') cur += '"', ++i;
+      else if (c == '"') quoted = false, closed = true;
+      else cur += c, line += c == '\n';
+      continue;
+    }
+    if (c == ',') {
+      fields.push_back(std::move(cur)), cur.clear(), any = true, closed = false;
+    } else if (c == '\n') {
+      if (any || !cur.empty() || closed) end_record();  // a blank line is no record
+      ++line, record_line = line, any = closed = false;
+    } else if (closed) {
+      bad("a quoted field must end at a comma or a line end");
+    } else if (c == '"') {
+      if (!cur.empty()) bad("a quote inside an unquoted field");
+      quoted = any = true;
+    } else {
+      // An ordinary run of characters up to the next one that means something, appended at once.
+      std::size_t end = i + 1;
+      while (end < size && text[end] != ',' && text[end] != '\n' && text[end] != '\r' && text[end] != '"') ++end;
+      cur.append(text, i, end - i);
+      i = end - 1;
+    }
+  }
+  if (quoted) throw ReportError(fmt::format("{}:{}: a quoted field is not closed", file.string(), record_line));
+  if (any || !cur.empty() || closed) end_record();
+  return t;
+}
+
+std::map<std::string, std::vector<Sample>> samples_at(const Results& res, const Study& s, double dt) {
+  for (auto& [step, samples] : all_samples(res, s))
+    if (same_dt(step, dt)) return std::move(samples);
+  return {};
+}
+
+std::vector<std::pair<double, std::map<std::string, std::vector<Sample>>>> all_samples(const Results& res, const Study& s,
+                                                                                    const std::vector<double>& only) {
+  std::vector<std::pair<double, std::map<std::string, std::vector<Sample>>>> out;
+  const auto t = read_table(res.dir / s.name / "samples.csv");
+  if (!t) return out;
+  const std::size_t integrator = t->column("integrator");
+  std::vector<std::pair<std::size_t, bool>> coords;  // column, is a position
+  for (std::size_t c = 0; c < t->header.size(); ++c)
+    if (const auto& h = t->header[c]; h.size() > 1 && (h[0] == 'q' || h[0] == 'v') && std::isdigit(static_cast<unsigned char>(h[1])))
+      coords.emplace_back(c, h[0] == 'q');
+  for (std::size_t r = 0; r < t->rows.size(); ++r) {
+    const double dt = t->number(r, "dt");
+    if (!only.empty() && std::none_of(only.begin(), only.end(), [&](double x) { return same_dt(x, dt); })) continue;
+    auto group = std::find_if(out.begin(), out.end(), [&](const auto& x) { return same_dt(x.first, dt); });
+    if (group == out.end()) group = out.insert(out.end(), {dt, {}});
+    Sample x;
+    x.t = t->number(r, "t"), x.error = t->number(r, "error"), x.energy = t->number(r, "energy_rel");
+    for (const auto& [c, is_q] : coords) (is_q ? x.q : x.v).push_back(t->number(r, t->header[c]));
+    group->second[t->rows[r][integrator]].push_back(std::move(x));
+  }
+  return out;
+}
+
+std::map<std::string, std::vector<std::pair<double, double>>> energy_long_samples(const Results& res, const Study& s) {
+  std::map<std::string, std::vector<std::pair<double, double>>> out;
+  if (const auto t = read_table(res.dir / s.name / "energy_long.csv"))
+    for (std::size_t r = 0; r < t->rows.size(); ++r)
+      out[t->text(r, "integrator")].emplace_back(t->number(r, "t"), t->number(r, "energy_rel"));
+  return out;
+}
+
+const OrderRow* find_order(const Study& s, const std::string& integrator, const std::string& metric) {
+  for (const auto& o : s.orders)
+    if (o.integrator == integrator && o.metric == metric) return &o;
+  return nullptr;
+}
+
+const RunRow* run_at(const Study& s, const std::string& integrator, double dt) {
+  for (const auto& r : s.runs)
+    if (r.integrator == integrator && same_dt(r.dt, dt)) return &r;
+  return nullptr;
+}
+
+const RunRow* finest_ok(const Study& s, const std::string& integrator) {
+  const RunRow* best = nullptr;
+  for (const auto& r : s.runs)
+    if (r.integrator == integrator && r.status == "ok" && (!best || r.dt < best->dt)) best = &r;
+  return best;
+}
+
+const Study* study_named(const Results& r, const std::string& name) {
+  for (const auto& s : r.studies)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+const RunRow* most_accurate(const Study& s) {
+  const RunRow* best = nullptr;
+  for (const auto& r : s.runs)
+    if (r.status == "ok" && std::isfinite(r.global) && (!best || r.global < best->global)) best = &r;
+  return best;
+}
+
+const RunRow* cheapest_to_reach(const Study& s, const std::string& integrator, double target, bool by_time) {
+  const RunRow* best = nullptr;
+  auto cost = [&](const RunRow& r) { return by_time ? r.ns_min * static_cast<double>(r.steps) : r.force_evals; };
+  for (const auto& r : s.runs)
+    if (r.integrator == integrator && r.status == "ok" && r.global <= target && std::isfinite(cost(r)) &&
+        (!best || cost(r) < cost(*best)))
+      best = &r;
+  return best;
+}
+
+}  // namespace report

@@ -1,0 +1,237 @@
+#pragma once
+/// A results folder in memory: results.json and the CSV tables beside it, as plain rows.  What the renderer, the gate
+/// (study/check/) and compare read; nothing here knows the engine that wrote them.
+
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json_fwd.hpp>
+
+namespace report {
+
+/// A results directory that cannot be read or rendered: names the file and the field.
+struct ReportError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct RunRow {
+  std::string integrator, status, behaviour;
+  std::string id, reason;  ///< the method's id; why it diverged ("" when it did not)
+  int substeps = 1;
+  double dt = 0, global = 0, max = 0, local = 0, reversal = 0, energy_max = 0, drift = 0, ns_min = 0, evals_per_step = 0;
+  double position = 0, local_position = 0, energy_final = 0, energy_roundoff = 0, angular_momentum = 0, ns_median = 0;
+  double roundoff = 0;  ///< round-off in `global` (NaN: not measured)
+  double force_evals = 0, jacobian_evals = 0, iterations = 0;
+  long steps = 0;
+  long diverged_step = -1;
+  double diverged_t = NAN;
+  std::vector<double> final_q, final_v;
+};
+struct OrderRow {
+  std::string integrator, metric, reason;
+  std::string verdict, action;  ///< "pass", "fail", "undetermined" ("" in results older than schema 2)
+  int expected = 0;
+  double observed = 0, dt_min = 0, dt_max = 0, r2 = 0;
+  double lo = NAN, hi = NAN;    ///< the order's interval (99 %, floors and trend included)
+  double std_error = NAN, trend_limit = NAN;
+  std::vector<double> local_slopes;  ///< in the window, smallest dt first
+  bool asymptotic = false;
+  long points = 0;
+  std::vector<std::array<double, 3>> sweep;  ///< every point: dt, error, noise floor (schema 2)
+};
+struct LongRow {
+  std::string integrator, status;
+  double dt = 0, growth = 0, final_rel = 0;
+  long steps = 0;
+  double diverged_t = NAN;
+  double growth_lo = NAN, growth_hi = NAN;  ///< the growth exponent's 99 % interval (schema 2)
+};
+/// An integrator of a study as it declares itself (results.json "integrators").
+struct IntegratorRow {
+  std::string label, id;
+  int expected_global = 0, expected_local = 0;
+  bool symplectic = false, symmetric = false, implicit = false;
+  int declared_order = 0;  ///< the method's own order (expected_global may be a spec's override); 0: not recorded
+  std::string table;       ///< where its coefficient table is ("file:line"); "" for a built-in
+  std::string source;      ///< where its formula and coefficients come from
+  /// explicit-rk, splitting, implicit, own (schema 3; before it, from implicit and symplectic)
+  std::string family;
+  /// What its coefficients predict (0: not known): the order, the same with rounded digits taken as exact, the
+  /// principal error coefficient, which conditions, the first failing one.
+  int predicted_order = 0, predicted_exact_order = 0;
+  double error_coefficient = NAN;
+  std::string conditions, first_failing;
+};
+struct StabilityRow {
+  std::string integrator, note, theory_basis;
+  double limit = 0, theory = 0;  ///< theory: inf when unbounded (A-stable), NaN when unknown
+  bool beyond_search = false;    ///< stable over the whole search range
+};
+/// The step sizes one integrator ran and why its sweep stopped (results.json "sweeps").
+struct SweepRow {
+  std::string integrator;
+  bool automatic = false;
+  std::vector<double> dts;
+  std::string stop;
+};
+struct Study {
+  std::string name, title, problem, dt_pattern;
+  std::string spec_file;  ///< the spec's file name
+  std::vector<std::pair<std::string, std::string>> params;  ///< as the spec gave them
+  double t_end = 0, ref_tol = 0, ref_bound = 0, plot_dt = 0, dt_amplitude = 0;
+  std::vector<std::string> metrics;
+  double position_scale = 1, velocity_scale = 1;
+  /// dt = "auto": the run budget (0: not automatic), the time budget (NaN: none) and the ladder of step sizes.
+  int auto_runs = 0;
+  double auto_seconds = NAN;
+  std::vector<double> ladder;
+  bool conservative = false, bounded = false, periodic = false;  ///< the problem's
+  double period = 0;                           ///< the problem's natural time scale
+  std::string time_unit, length_unit;          ///< "" dimensionless (or results before schema 3)
+  std::vector<std::string> integrators;  ///< in spec order
+  std::vector<IntegratorRow> declared;   ///< what each integrator declares (empty in results older than `study check`)
+  std::vector<RunRow> runs;
+  std::vector<SweepRow> sweeps;  ///< empty in results older than automatic sweeps
+  std::vector<OrderRow> orders;
+  std::vector<LongRow> energy_long;
+  std::vector<StabilityRow> stability;
+  bool wants(const std::string& m) const {
+    for (const auto& x : metrics)
+      if (x == m) return true;
+    return false;
+  }
+};
+struct Results {
+  int schema_version = 1;  ///< of results.json (study/common/schema.hpp)
+  std::string compiler, flags, cpu, revision, date, reference_solver;
+  double elapsed = std::nan("");  ///< seconds the study took (a timing: not reproducible)
+  std::vector<Study> studies;
+  std::filesystem::path dir;
+};
+
+/// bench.json, written by `study bench`: time per step of each integrator beside Boost.Odeint's steppers.
+struct BenchRow {
+  std::string integrator, odeint;  ///< odeint: the counterpart ("" when Odeint has none)
+  double ns = 0, spread = 0, evals = 0, floor_ratio = 0, odeint_ns = 0, odeint_ratio = 0;  ///< NaN: not measured
+  bool implicit = false;
+};
+struct BenchStepper {
+  std::string name;
+  double ns = 0, spread = 0, evals = 0;
+};
+/// A built-in's own coefficients run as a table (integrators/table.hpp), against the built-in.
+struct BenchTable {
+  std::string integrator;
+  double ns = 0, spread = 0, builtin_ns = 0, builtin_spread = 0, ratio = 0;
+};
+struct BenchProblem {
+  std::string problem;
+  double dt = 0, floor_ns = 0, floor_spread = 0, throughput_ns = 0;
+  std::vector<BenchRow> rows;
+  std::vector<BenchStepper> odeint;
+  std::vector<BenchTable> tables;  ///< absent from bench.json written before tables: empty
+};
+struct BenchCheck {
+  std::string problem, integrator, odeint, criterion;
+  double distance = 0, allowance = 0;
+  bool ok = false;
+};
+struct Bench {
+  std::string compiler, flags, cpu, revision, date, statistic;
+  int cpus = 0, repetitions = 0;
+  double mhz = 0, min_time = 0;
+  long steps = 0;  ///< per benchmark iteration
+  std::vector<BenchCheck> checks;
+  std::vector<BenchProblem> problems;
+};
+
+/// Reads DIR/bench.json if there is one (nullopt: `study bench` was not run).  Throws ReportError naming the field.
+std::optional<Bench> load_bench(const std::filesystem::path& dir);
+/// The same for a document already parsed.
+Bench load_bench_document(const nlohmann::json& doc, const std::filesystem::path& file);
+/// The report's section on it: one table per problem and the goals, met or not, computed from the numbers.
+std::string bench_markdown(const Bench& b);
+
+/// A CSV table written by `study run`, every row as long as its header.
+struct Table {
+  std::filesystem::path file;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::size_t> lines;  ///< the line each row starts on (a quoted field may span several)
+  /// The index of column `name`.  Throws ReportError naming the file when there is none.
+  std::size_t column(const std::string& name) const;
+  /// Row r's field in column `name`.
+  const std::string& text(std::size_t r, const std::string& name) const { return rows.at(r).at(column(name)); }
+  /// Row r's field in column `name` as a number (an empty field: NaN).  Throws ReportError naming the file, line
+  /// and column when it is not one.
+  double number(std::size_t r, const std::string& name) const;
+};
+/// Reads a CSV table (RFC 4180 quoting); nullopt when there is no such file.  Throws ReportError naming the file
+/// and line when a row has another number of fields than the header.
+std::optional<Table> read_table(const std::filesystem::path& file);
+/// The same for text already open (`file` names it in messages).
+Table parse_table(std::istream& in, const std::filesystem::path& file);
+
+/// One row of samples.csv.
+struct Sample {
+  double t = 0, error = 0, energy = 0;
+  std::vector<double> q, v;
+};
+
+/// Reads DIR/results.json.  Throws ReportError naming the file and the field.
+Results load(const std::filesystem::path& dir);
+/// The same for a document already parsed (`file` names it in messages; `dir` is where its tables are).
+Results load_document(const nlohmann::json& doc, const std::filesystem::path& file, const std::filesystem::path& dir);
+/// The samples of every integrator of a study at step dt (from samples.csv), by integrator label.
+std::map<std::string, std::vector<Sample>> samples_at(const Results& res, const Study& s, double dt);
+/// The samples of a study (samples.csv read once), grouped by step size in the order they first appear; with `only`,
+/// those of these step sizes only.
+std::vector<std::pair<double, std::map<std::string, std::vector<Sample>>>> all_samples(const Results& res, const Study& s,
+                                                                                    const std::vector<double>& only = {});
+/// The long energy run of each integrator (energy_long.csv): (t, relative energy error) by integrator label.
+std::map<std::string, std::vector<std::pair<double, double>>> energy_long_samples(const Results& res, const Study& s);
+
+// Formatting and lookups shared by the report's parts.
+inline std::string sci(double x) { return std::isfinite(x) ? fmt::format("{:.2e}", x) : "—"; }
+inline std::string fixed(double x, int digits = 2) { return std::isfinite(x) ? fmt::format("{:.{}f}", x, digits) : "—"; }
+inline std::string g(double x) { return std::isfinite(x) ? fmt::format("{:.4g}", x) : "—"; }
+inline std::string num17(double x) { return fmt::format("{:.17g}", x); }
+
+/// Pass: determined over >= 3 points and within 0.2 of the expected order.
+inline constexpr double order_tolerance = 0.2;
+
+const OrderRow* find_order(const Study& s, const std::string& integrator, const std::string& metric);
+const RunRow* run_at(const Study& s, const std::string& integrator, double dt);
+const RunRow* finest_ok(const Study& s, const std::string& integrator);
+const Study* study_named(const Results& r, const std::string& name);
+/// The run with the smallest global error of a study (stands for the true solution in pictures).
+const RunRow* most_accurate(const Study& s);
+/// The runs of an integrator at its largest and smallest dt among those where `usable` holds (null, null: none).
+template <class Usable>
+std::pair<const RunRow*, const RunRow*> sweep_ends(const Study& s, const std::string& integrator, Usable usable) {
+  const RunRow *coarse = nullptr, *fine = nullptr;
+  for (const auto& r : s.runs)
+    if (r.integrator == integrator && usable(r)) {
+      if (!coarse || r.dt > coarse->dt) coarse = &r;
+      if (!fine || r.dt < fine->dt) fine = &r;
+    }
+  return {coarse, fine};
+}
+/// "a, b, c"
+inline std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& x : names) out += (out.empty() ? "" : ", ") + x;
+  return out;
+}
+/// The cheapest run (force evaluations, or wall time when `by_time`) reaching relative global error `target`.
+const RunRow* cheapest_to_reach(const Study& s, const std::string& integrator, double target, bool by_time);
+
+}  // namespace report

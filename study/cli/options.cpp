@@ -1,0 +1,141 @@
+// The command line's shared option parsers and output checks (options.hpp).
+#include "study/cli/options.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <thread>
+
+#include "study/common/atomic_file.hpp"
+#include "study/spec/spec.hpp"
+
+namespace study::cli {
+
+const CLI::Validator& finite() {
+  static const CLI::Validator v([](std::string& x) { return std::isfinite(std::strtod(x.c_str(), nullptr)) ? "" : "must be a finite number"; },
+                                "FINITE");
+  return v;
+}
+
+const CLI::Validator& accuracy_target() {
+  static const CLI::Validator v(
+      [](std::string& x) {
+        const double t = std::strtod(x.c_str(), nullptr);
+        return std::isfinite(t) && t >= 1e-300 && t < 1 ? "" : "an accuracy is a relative error from 1e-300 to below 1, e.g. 1e-8";
+      },
+      "ACCURACY");
+  return v;
+}
+
+std::vector<std::string> split_list(const std::string& text, const std::string& option) {
+  std::vector<std::string> items;
+  std::string item;
+  const std::string all = text + ",";
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const char c = all[i];
+    if (c == ',') {
+      if (item.empty()) throw SpecError(option + " '" + text + "': an empty item; give comma-separated values");
+      items.push_back(item);
+      item.clear();
+    } else if (c != ' ') {
+      item += c;
+    }
+  }
+  return items;
+}
+
+bool within(const std::filesystem::path& inner, const std::filesystem::path& outer) {
+  return std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end()).first == outer.end();
+}
+
+void check_output_dir(const std::string& dir, const std::string& option, bool published) {
+  namespace fs = std::filesystem;
+  if (dir.empty()) throw SpecError(option + " \"\": give a folder (e.g. " + option + " results)");
+  if (dir.find('\0') != std::string::npos) throw SpecError(option + ": the folder name holds a NUL character");
+  const fs::path p(dir);
+  for (const auto& part : p)
+    if (part.string().size() > 255)
+      throw SpecError(option + " " + dir + ": the name '" + part.string().substr(0, 40) + "...' is " +
+                             std::to_string(part.string().size()) + " characters long (at most 255)");
+  std::error_code ec;
+  const auto status = fs::status(p, ec);
+  if (fs::is_symlink(fs::symlink_status(p, ec)) && (published || !fs::exists(status)))
+    throw SpecError(option + " " + dir + ": is a symbolic link" + (fs::exists(status) ? "" : " to nothing") +
+                           (published ? "; the folder is replaced whole when published: give the folder itself" : ""));
+  if (fs::exists(status) && !fs::is_directory(status))
+    throw SpecError(option + " " + dir + ": is a file, not a folder (give a folder, or remove the file)");
+  if (published && fs::exists(status)) {  // replaced whole: never the folder we (or the shell) stand in, or above it
+    const fs::path here = fs::current_path(ec), target = fs::canonical(p, ec);
+    if (!ec && (here == target || within(here, target)))
+      throw SpecError(option + " " + dir + ": is the current folder or holds it, and the output folder is replaced whole "
+                             "when published; give a folder of its own, e.g. " + option + " results");
+  }
+  fs::path existing = fs::absolute(p, ec);
+  while (!existing.empty() && !fs::exists(existing, ec) && existing != existing.parent_path()) existing = existing.parent_path();
+  if (!fs::is_directory(existing, ec))
+    throw SpecError(option + " " + dir + ": " + existing.string() + " is a file, so the folder cannot be made there");
+  if (::access(existing.c_str(), W_OK | X_OK) != 0)
+    throw SpecError(option + " " + dir + ": " + existing.string() + " is not writable by this user");
+}
+
+std::map<std::string, std::string> param_pairs(const std::vector<std::string>& params) {
+  std::map<std::string, std::string> out;
+  for (const auto& kv : params) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
+      throw SpecError("--param '" + kv + "' is not of the form name=value (e.g. --param e=0.7)");
+    if (!out.emplace(kv.substr(0, eq), kv.substr(eq + 1)).second)
+      throw SpecError("--param " + kv.substr(0, eq) + " is given twice");
+  }
+  return out;
+}
+
+void check_pages_folder(const std::string& out, const std::vector<std::string>& inputs, const std::string& page,
+                        const std::string& other_page) {
+  namespace fs = std::filesystem;
+  check_output_dir(out, "--out", true);
+  std::error_code ec;
+  const fs::path target = fs::weakly_canonical(out, ec);
+  for (const auto& in : inputs) {
+    const fs::path source = fs::weakly_canonical(in, ec);
+    if (within(source, target))
+      throw SpecError("--out " + out + ": is the results folder " + in + " or holds it, and the output folder is replaced whole "
+                             "when published; give a folder of its own, e.g. --out " + fs::path(page).stem().string());
+    if (within(target, source))
+      throw SpecError("--out " + out + ": lies in the results folder " + in + ", which it would change; give a folder elsewhere");
+  }
+  if (fs::is_directory(out, ec) && !fs::is_empty(out, ec)) {
+    if (fs::exists(fs::path(out) / other_page, ec))
+      throw SpecError("--out " + out + ": holds " + other_page + " (another command's pages, whose plots would be replaced); "
+                             "give this one a folder of its own");
+    if (!fs::exists(fs::path(out) / page, ec))
+      throw SpecError("--out " + out + ": a folder of other files (no " + page + " in it), and the output folder is replaced "
+                             "whole when published; give an empty or new folder");
+  }
+}
+
+
+void check_junit_file(const std::string& file, const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  if (const std::string why = replace_problem(file); !why.empty()) throw SpecError("--junit " + why);
+  const auto parent = fs::path(file).parent_path();
+  check_output_dir(parent.empty() ? "." : parent.string(), "--junit's folder");
+  if (fs::is_directory(file)) throw SpecError("--junit " + file + ": is a folder; give a file name");
+  std::error_code ec;
+  const fs::path target = fs::weakly_canonical(file, ec);
+  for (const auto& in : inputs)
+    if (within(target, fs::weakly_canonical(in, ec)))
+      throw SpecError("--junit " + file + ": lies in the results folder " + in + ", which it would change; write it elsewhere");
+}
+
+void add_plot_options(CLI::App* cmd, PlotArgs& p) {
+  cmd->add_flag("--no-plots", p.no_plots, "write the plot data and scripts but do not run gnuplot");
+  cmd->add_option("--gnuplot", p.gnuplot, "the gnuplot program: a name on PATH or a path, started without a shell (default: gnuplot)");
+  cmd->add_option("--gnuplot-timeout", p.gnuplot_timeout, "seconds one plot may take (default 60)")->check(CLI::Range(0.1, 3600.0))->check(finite());
+}
+
+unsigned cores() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+}  // namespace study::cli

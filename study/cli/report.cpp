@@ -1,0 +1,96 @@
+// `study report [RESULTS]`: REPORT.md and the plots from a results folder, without recomputing anything.
+#include "study/cli/report.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+
+#include "reports/read/model.hpp"
+#include "study/cli/options.hpp"
+#include "study/common/interrupt.hpp"
+#include "study/common/publish.hpp"
+#include "study/spec/spec.hpp"
+
+namespace study::cli {
+
+report::Outcome render_report(const ReportArgs& a, const std::filesystem::path& results, const std::filesystem::path& staged,
+                              const std::string& shown) {
+  report::Options o;
+  o.results = results;
+  o.out = staged;
+  o.shown_results = shown;
+  o.plots = !a.no_plots;
+  o.png = a.png;
+  o.accuracy = a.accuracy;
+  o.gnuplot = a.gnuplot;
+  o.gnuplot_timeout = std::chrono::milliseconds(static_cast<long>(1000 * a.gnuplot_timeout));
+  return report::render(o);
+}
+
+void print_report(const report::Outcome& r, const std::filesystem::path& out, bool quiet) {
+  if (!quiet) std::cout << "wrote " << (out / "REPORT.md").string() << " with " << r.plots.size() << " plot(s)\n";
+  if (!r.missing.empty()) std::cerr << "study report: " << r.missing.size() << " plot(s) missing: " << r.problem << "\n";
+}
+
+int run_report(const ReportArgs& a, bool quiet) {
+  namespace fs = std::filesystem;
+  if (a.out_given) {
+    check_output_dir(a.out, "--out");
+    // Elsewhere than the results: a new or empty folder, or an earlier report (it is replaced whole), never a folder
+    // inside the results (a study's folder would get a summary page) or one holding other results.
+    std::error_code ec;
+    const fs::path target = fs::weakly_canonical(a.out, ec), source = fs::weakly_canonical(a.results, ec);
+    if (target != source) {
+      if (within(target, source))
+        throw study::SpecError("--out " + a.out + ": lies in the results folder " + a.results + "; give a folder elsewhere (or leave --out "
+                               "out to render into " + a.results + " itself)");
+      if (fs::exists(fs::path(a.out) / "results.json", ec))
+        throw study::SpecError("--out " + a.out + ": holds results of its own (results.json); to render those: study report " + a.out);
+      if (fs::is_directory(a.out, ec) && !fs::is_empty(a.out, ec) &&
+          !(fs::exists(fs::path(a.out) / "REPORT.md", ec) && fs::is_directory(fs::path(a.out) / "plots", ec)))
+        throw study::SpecError("--out " + a.out + ": a folder of other files (not an earlier report: no REPORT.md and plots/), and "
+                               "a report's pages replace theirs; give an empty or new folder");
+    }
+  }
+  const fs::path out = a.out.empty() ? a.results : a.out;
+  check_output_dir(out.string(), a.out.empty() ? "results folder" : "--out", true);
+  const report::Results loaded = report::load(a.results);  // a missing or malformed results file: an error before anything is staged
+  (void)report::load_bench(a.results);
+  study::StagedFolder staged(out);
+  std::vector<std::string> studies;
+  for (const auto& s : loaded.studies) studies.push_back(s.name);
+  const auto generated = report::generated_entries(studies);
+  staged.carry_forward({generated.begin(), generated.end()}, stop_if_interrupted);
+  // Read from the results folder itself, also when it is the output: messages name the user's files, not copies.
+  const report::Outcome r = render_report(a, a.results, staged.path(), a.results);
+  staged.publish();
+  print_report(r, out, quiet);
+  return EXIT_SUCCESS;
+}
+
+Command add_report(CLI::App& app) {
+  auto a = std::make_shared<ReportArgs>();
+  auto* cmd = app.add_subcommand("report", "render REPORT.md and the plots (gnuplot: SVG, PNG, with their .gp scripts "
+                                           "and data) from a results directory, without recomputing anything");
+  cmd->add_option("results", a->results, "results directory holding results.json (default: results)");
+  cmd->add_option("--out,-o", a->out, "where REPORT.md and plots/ go (default: the results directory)");
+  cmd->add_flag("--no-plots", a->no_plots, "write the plot data and scripts but do not run gnuplot");
+  cmd->add_option("--accuracy", a->accuracy, "a relative global error to say which method reaches at the least cost, "
+                                             "interpolated on each method's own runs (repeatable, e.g. --accuracy 1e-8; "
+                                             "default: the decades from 1e-3 down to the smallest error reached)")
+      ->check(accuracy_target());
+  cmd->add_flag("--png", a->png, "draw a PNG beside each SVG plot (three times gnuplot's work)");
+  cmd->add_option("--gnuplot", a->gnuplot, "the gnuplot program: a name on PATH or a path, started without a shell "
+                                           "(default: gnuplot)");
+  cmd->add_option("--gnuplot-timeout", a->gnuplot_timeout, "seconds one plot may take before gnuplot is stopped and the "
+                                                           "plot reported missing (default 60)")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->check(finite());
+  return {cmd, [a, cmd] {
+            a->out_given = cmd->count("--out") > 0;
+            return run_report(*a);
+          },
+          "the report was not written"};
+}
+
+}  // namespace study::cli

@@ -1,0 +1,191 @@
+// `study run [SPEC...]`: every integrator of each spec across its dt sweep against certified references, into
+// results.json, the CSV tables and the report, published whole.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <thread>
+
+#include <fmt/core.h>
+
+#include "reports/markdown.hpp"
+#include "reports/read/accuracy.hpp"
+#include "reports/read/model.hpp"
+#include "study/cli/options.hpp"
+#include "study/cli/report.hpp"
+#include "study/cli/run.hpp"
+#include "study/common/interrupt.hpp"
+#include "study/common/publish.hpp"
+#include "study/engine.hpp"
+#include "study/results/write.hpp"
+
+namespace study::cli {
+namespace {
+
+/// What each study measured, its sweeps, orders and stability limits, and where the results are.
+void print_summary(const std::vector<StudyResult>& results, const Meta& meta, const std::string& out) {
+  for (const auto& r : results) {
+    std::cout << r.spec.name << " (" << r.spec.problem << "): " << r.runs.size() << " runs";
+    std::size_t diverged = 0, reused = 0;
+    for (const auto& run : r.runs) diverged += run.status != "ok", reused += run.reused;
+    if (reused) std::cout << " (" << reused << " from the run cache)";
+    if (diverged) std::cout << ", " << diverged << " diverged";
+    std::cout << "; reference bound " << fmt::format("{:.1e}", r.reference_bound) << "\n";
+    for (const auto& w : r.sweeps)
+      if (w.automatic && !w.dts.empty())
+        std::cout << "  " << fmt::format("{:<34} sweep  {} runs, dt {:.3g}..{:.3g}: {}", w.integrator, w.dts.size(), w.dts.front(),
+                                         w.dts.back(), w.stop)
+                  << "\n";
+    for (const auto& ord : r.orders) {
+      std::cout << "  " << fmt::format("{:<34} {:<6} {:<12} ", ord.integrator, ord.metric, ord.verdict.verdict);
+      if (ord.fit.determined)
+        std::cout << fmt::format("order {:5.2f} in [{:.2f}, {:.2f}] (expected {}) over dt {:.3g}..{:.3g}, {} points", ord.fit.order,
+                                 ord.fit.lo, ord.fit.hi, ord.expected, ord.fit.dt_min, ord.fit.dt_max, ord.fit.points);
+      if (ord.verdict.verdict == "undetermined")
+        std::cout << (ord.fit.determined ? ": " : "") << ord.verdict.reason << (ord.verdict.action.empty() ? "" : "; " + ord.verdict.action);
+      std::cout << "\n";
+    }
+    for (const auto& st : r.stability)
+      std::cout << "  " << fmt::format("{:<34} stable up to omega h = {:.6g}{}", st.integrator, st.limit,
+                                       st.beyond_search ? " (whole search range)" : "")
+                << "\n";
+  }
+  std::size_t runs = 0, reused = 0;
+  for (const auto& r : results)
+    for (const auto& run : r.runs) ++runs, reused += run.reused;
+  std::cout << "wrote " << (std::filesystem::path(out) / "results.json").string() << " in "
+            << fmt::format("{:.1f}", meta.elapsed_seconds) << " s";
+  if (reused) std::cout << " (" << reused << " of " << runs << " runs from the run cache, timed again; --rerun measures them anew)";
+  std::cout << "\n";
+}
+
+int run_study(const RunArgs& a) {
+  check_output_dir(a.out, "--out", true);
+  if (a.cache_dir_given) check_output_dir(a.cache_dir, "--cache-dir");
+  const std::vector<Spec> specs = specs_to_run(a);
+
+  study::EngineOptions o;
+  o.jobs = a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (!a.cache_dir.empty()) o.cache_dir = a.cache_dir;
+  o.use_cache = !a.no_cache;
+  o.reuse_runs = !a.rerun;
+  const bool tty = ::isatty(STDERR_FILENO);
+  int last_tenth = -1;
+  std::string last_phase;
+  if (!a.quiet)
+    o.progress = [&](const std::string& phase, std::size_t done, std::size_t total, const std::string& what) {
+      if (tty) {
+        const int width = 30, filled = total ? static_cast<int>(width * done / total) : width;
+        std::cerr << "\r\033[K" << phase << " [" << std::string(filled, '#') << std::string(width - filled, '-') << "] " << done
+                  << "/" << total << "  " << what.substr(0, 50) << (done == total ? "\n" : "") << std::flush;
+      } else {
+        const int tenth = total ? static_cast<int>(10 * done / total) : 10;
+        if (tenth != last_tenth || phase != last_phase)
+          std::cerr << "study run: " << phase << " " << done << "/" << total << "\n";
+        last_tenth = tenth, last_phase = phase;
+      }
+    };
+  if (!a.quiet)
+    std::cerr << "study run: " << specs.size() << " spec(s), " << o.jobs << " job(s), results in " << a.out << "/\n";
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto results = study::run_studies(specs, o);
+  study::Meta meta = study::collect_meta();
+  meta.jobs = o.jobs;
+  meta.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // Results, tables and report built beside the output folder and published with one rename: an interrupted or
+  // failed run leaves the folder as it was.  Other files in it (bench.json, the user's) are carried over.
+  study::StagedFolder staged(a.out);
+  std::optional<report::Outcome> rendered;
+  std::string report_failed;  // the results are published even when their report cannot be rendered
+  try {
+    study::write_results(staged.path(), results, meta);
+    std::vector<std::string> studies;
+    for (const auto& r : results) studies.push_back(r.spec.name);
+    auto replaced = report::generated_entries(studies);
+    replaced.push_back("results.json");
+    staged.carry_forward({replaced.begin(), replaced.end()}, stop_if_interrupted);
+    if (!a.no_report) {
+      ReportArgs rep;
+      rep.results = a.out;
+      rep.png = a.png, rep.accuracy = a.accuracy;
+      try {
+        rendered = render_report(rep, staged.path(), staged.path(), a.out);
+      } catch (const report::ReportError& e) {
+        report_failed = e.what();
+      }
+    }
+    staged.publish();
+  } catch (const std::runtime_error& e) {
+    if (dynamic_cast<const Interrupted*>(&e) || dynamic_cast<const report::ReportError*>(&e)) throw;
+    throw std::runtime_error("the results were not written (" + a.out + " is unchanged): " + e.what());
+  }
+
+  if (!a.quiet) print_summary(results, meta, a.out);
+  if (rendered) print_report(*rendered, a.out, a.quiet);
+  if (!report_failed.empty()) {
+    std::cerr << "study run: the results are in " << a.out << ", but their report could not be rendered: " << report_failed
+              << " (study report " << a.out << " tries again)\n";
+    return EXIT_FAILURE;
+  }
+  if (!a.quiet) {  // the answer to "which method for my accuracy", from the results just written
+    const report::Results written = report::load(a.out);
+    const std::vector<double> targets = report::sorted_targets(a.accuracy);
+    if (const std::string lines = report::accuracy_lines(written, report::summary_targets(targets, written)); !lines.empty())
+      std::cout << "cheapest method to each accuracy (force evaluations, interpolated on its own runs; each study's REPORT.md has "
+                   "wall time and more):\n"
+                << lines;
+  }
+  return EXIT_SUCCESS;
+}
+
+}  // namespace
+
+Command add_run(CLI::App& app) {
+  auto a = std::make_shared<RunArgs>();
+  auto* cmd = app.add_subcommand("run", "run convergence studies: every integrator of each spec across its dt sweep, "
+                                        "against certified references; writes results.json and CSV tables");
+  cmd->add_option("specs", a->specs, "spec files, names of shipped specs, or - for a spec on standard input (default: "
+                                     "every shipped spec, the default study)");
+  cmd->add_option("--methods", a->methods, "a file of method tables ([methods.ID], repeatable): its ids may be listed as "
+                                           "integrators (docs/method-tables.md)");
+  cmd->add_option("--problem", a->problem, "a study from the command line, without a spec file: the problem id "
+                                           "(needs --integrators, --t-end, --dt)");
+  cmd->add_option("--param,-p", a->params, "with --problem: a parameter as name=value (repeatable), e.g. --param e=0.7");
+  cmd->add_option("--integrators", a->integrators, "with --problem: comma-separated integrator ids, e.g. rk4,ruth3");
+  cmd->add_option("--t-end", a->t_end, "with --problem: the final time");
+  cmd->add_option("--dt", a->dt, "with --problem: auto (chosen from the errors as it runs), or comma-separated step sizes "
+                                 "that divide t_end");
+  cmd->add_option("--metrics", a->metrics, "with --problem: comma-separated metrics (default global,local,energy,walltime)");
+  cmd->add_option("--name", a->name, "with --problem: the study's name (default: the problem's id)");
+  cmd->add_option("--profile", a->profile, "run a profile's specs instead (study/profiles/NAME/; `ci`: the fast CI gate)");
+  cmd->add_option("--out,-o", a->out, "output directory (default: results)");
+  cmd->add_option("--jobs,-j", a->jobs, "threads (default: every core); results do not depend on it")->check(CLI::Range(1, 256));
+  cmd->add_option("--cache-dir", a->cache_dir,
+                  "cache directory: references, with the long double round-off shadows in DIR/roundoff/ and whole runs "
+                  "in DIR/runs/ (default $STUDY_CACHE_DIR or ~/.cache/ode-study/reference)");
+  cmd->add_flag("--no-cache", a->no_cache, "neither read nor write any cache: compute everything");
+  cmd->add_option("--max-evaluations", a->max_evaluations,
+                  "refuse a request whose estimated cost (force evaluations of every run, long energy run and "
+                  "reference) is above this, before anything runs (default 1e11, about half an hour)")
+      ->check(CLI::Range(1.0, 1e18))
+      ->check(finite());
+  cmd->add_flag("--rerun", a->rerun,
+                "measure every run again, not from the run cache (references and round-off shadows still come "
+                "from the cache); a cached run is the same bytes, its wall time is always measured again");
+  cmd->add_flag("--quiet,-q", a->quiet, "no progress and no summary");
+  cmd->add_flag("--no-report", a->no_report, "do not render REPORT.md and the plots at the end");
+  cmd->add_option("--accuracy", a->accuracy, "a relative global error to say which method reaches at the least cost "
+                                             "(repeatable; default: the decades from 1e-3 down to the smallest error reached)")
+      ->check(accuracy_target());
+  cmd->add_flag("--png", a->png, "draw a PNG beside each SVG plot (three times gnuplot's work)");
+  return {cmd, [a, cmd] {
+            a->cache_dir_given = cmd->count("--cache-dir") > 0;
+            return run_study(*a);
+          },
+          "no results were written"};
+}
+
+}  // namespace study::cli

@@ -1,0 +1,31 @@
+#pragma once
+/// `study run`'s options, and the specs a run reads (run_specs.cpp: files, standard input, the command line, a profile
+/// or the default study; every error found and the cost bounded before any work).
+
+#include <string>
+#include <vector>
+
+#include "study/spec/spec.hpp"
+
+namespace study::cli {
+
+struct RunArgs {
+  std::vector<std::string> specs;
+  std::vector<std::string> methods;  ///< --methods files
+  // A study from the command line (no spec file).
+  std::string problem, integrators, t_end, dt, metrics, name;
+  std::vector<std::string> params;
+  std::string profile;
+  std::string out = "results";
+  int jobs = 0;
+  std::string cache_dir;
+  bool cache_dir_given = false;
+  double max_evaluations = 1e11;
+  bool no_cache = false, rerun = false, quiet = false, no_report = false, png = false;
+  std::vector<double> accuracy;  ///< --accuracy: the targets of "which method for which accuracy"
+};
+
+/// The specs `a` asks for, validated, with distinct names, and within --max-evaluations.  Throws SpecError.
+std::vector<Spec> specs_to_run(const RunArgs& a);
+
+}  // namespace study::cli

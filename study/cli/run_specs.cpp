@@ -1,0 +1,154 @@
+// The specs of `study run`: spec files or shipped names, standard input, a study from the command line, a profile,
+// or the default study; a user's --methods files.  Every error is found here, and the cost bounded, before any work.
+#include <charconv>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include <fmt/core.h>
+#include <toml++/toml.h>
+
+#include "study/cli/options.hpp"
+#include "study/cli/run.hpp"
+#include "study/common/input_file.hpp"
+#include "study/common/suggest.hpp"
+#include "study/methods/library.hpp"
+
+namespace study::cli {
+namespace {
+
+/// A spec argument: a path, or the name of a shipped spec ("kepler" for study/specs/kepler.toml).
+std::filesystem::path resolve_spec(const std::string& arg) {
+  if (std::filesystem::exists(arg)) return arg;
+  std::vector<std::string> names;
+  for (const auto& f : study::shipped_specs()) {
+    if (f.stem() == arg) return f;
+    names.push_back(f.stem().string());
+  }
+  throw study::SpecError(arg + ": no such spec file, and no shipped spec of that name" + study::did_you_mean(arg, names) +
+                         "; shipped specs: " + study::join(names));
+}
+
+/// The --methods files, each checked against the shipped library's ids (a user's table may not silently replace one).
+study::tables::Library user_methods(const std::vector<std::string>& files) {
+  study::tables::Library lib;
+  for (const auto& f : files) lib.add_file(f, study::spec_keys());  // a spec holding tables is a methods file too
+  for (const auto* m : lib.methods())
+    if (const auto* shipped = study::tables::shipped_library().find(m->table->id))
+      throw study::tables::TableError(m->origin + ": methods." + m->table->id + ": also a shipped method (" + shipped->origin +
+                                      "); give yours another id");
+  return lib;
+}
+
+/// A spec from --problem, --integrators, --t-end, --dt (and --param, --metrics, --name), validated like a file.
+study::Spec command_line_spec(const RunArgs& a, const study::tables::Library& methods) {
+  auto missing = [](const char* option, const char* what) {
+    throw study::SpecError(std::string("a study from the command line needs ") + option + " (" + what + ")");
+  };
+  if (a.integrators.empty()) missing("--integrators", "comma-separated ids, e.g. rk4,ruth3");
+  if (a.t_end.empty()) missing("--t-end", "the final time, e.g. 7.3");
+  if (a.dt.empty()) missing("--dt", "auto, or comma-separated step sizes");
+  auto number = [](const std::string& option, const std::string& text) {
+    double x = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+    if (ec == std::errc::result_out_of_range && end == text.data() + text.size())
+      throw study::SpecError(option + " " + text + ": out of range: a double holds magnitudes from 2.2e-308 to 1.8e308" +
+                             (option == "--t-end" ? fmt::format(", and t_end must lie within {:g} time scales of the problem",
+                                                                study::max_time_scales)
+                                                  : std::string()));
+    if (ec != std::errc{} || end != text.data() + text.size())
+      throw study::SpecError(option + " " + text + ": not a number");
+    return x;
+  };
+  toml::table t;
+  t.insert("name", a.name.empty() ? a.problem : a.name);
+  t.insert("problem", a.problem);
+  toml::table params;
+  for (const auto& [k, v] : param_pairs(a.params)) params.insert(k, v);  // decimal strings: the spec reads them exactly
+  if (!params.empty()) t.insert("params", std::move(params));
+  t.insert("t_end", number("--t-end", a.t_end));
+  toml::array ints;
+  for (const auto& id : split_list(a.integrators, "--integrators")) ints.push_back(id);
+  t.insert("integrators", std::move(ints));
+  if (a.dt == "auto") {
+    t.insert("dt", "auto");
+  } else {
+    toml::array dts;
+    for (const auto& x : split_list(a.dt, "--dt")) dts.push_back(number("--dt", x));
+    t.insert("dt", std::move(dts));
+  }
+  if (!a.metrics.empty()) {
+    toml::array ms;
+    for (const auto& m : split_list(a.metrics, "--metrics")) ms.push_back(m);
+    t.insert("metrics", std::move(ms));
+  }
+  std::ostringstream text;
+  text << t;
+  try {
+    return study::parse_spec(text.str(), "command line", &methods);
+  } catch (const study::SpecError& e) {
+    // "command line:4: dt: ..." -> "command line: dt: ...": the lines of the generated text mean nothing to the user.
+    std::string m = e.what();
+    if (m.rfind("command line:", 0) == 0) {
+      const auto colon = m.find(':', 13);
+      if (colon != std::string::npos && m.find_first_not_of("0123456789", 13) == colon) m.erase(12, colon - 12);
+    }
+    throw study::SpecError(m);
+  }
+}
+
+}  // namespace
+
+std::vector<Spec> specs_to_run(const RunArgs& a) {
+  std::vector<Spec> specs;
+  const study::tables::Library methods = user_methods(a.methods);
+  const bool from_options = !a.problem.empty() || !a.integrators.empty() || !a.t_end.empty() || !a.dt.empty() ||
+                            !a.params.empty() || !a.metrics.empty() || !a.name.empty();
+  if (from_options) {
+    if (a.problem.empty())
+      throw study::SpecError("--integrators, --t-end, --dt, --param, --metrics and --name make a study from the command line, "
+                             "which needs --problem (see study list --problems); a spec file sets them itself");
+    if (!a.specs.empty() || !a.profile.empty())
+      throw study::SpecError("give --problem (a study from the command line) or spec files or --profile, not both");
+    specs.push_back(command_line_spec(a, methods));
+  } else if (!a.profile.empty()) {
+    if (!a.specs.empty()) throw study::SpecError("give spec files or --profile, not both");
+    for (const auto& f : study::profile_specs(a.profile)) specs.push_back(study::load_spec(f, &methods));
+  } else if (a.specs.empty()) {
+    for (const auto& f : study::shipped_specs()) specs.push_back(study::load_spec(f, &methods));
+  } else {
+    for (const auto& arg : a.specs) {
+      if (arg == "-") {  // a spec on standard input
+        const std::optional<std::string> text = study::read_at_most(std::cin);
+        if (!text) throw study::SpecError("<stdin>: more than a spec file may hold (" + study::input_limit_text() + ")");
+        specs.push_back(study::parse_spec(*text, "<stdin>", &methods));
+      } else {
+        specs.push_back(study::load_spec(resolve_spec(arg), &methods));
+      }
+    }
+  }
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (specs[i].name == specs[j].name)
+        throw study::SpecError(specs[i].file.string() + ": name '" + specs[i].name + "' is also the name of " + specs[j].file.string());
+
+  // The cost, before anything runs: a request that would compute for hours is refused, naming its biggest part.
+  double total = 0;
+  for (const auto& spec : specs) {
+    const study::CostEstimate c = study::estimate_cost(spec);
+    total += c.evaluations;
+    if (c.evaluations > a.max_evaluations)
+      throw study::SpecError(fmt::format("{}: this study would take about {:.2g} force evaluations, above the limit of {:.2g} "
+                                         "(most of it: {}); use larger step sizes or a shorter t_end, or raise the limit "
+                                         "with --max-evaluations",
+                                         spec.file.string(), c.evaluations, a.max_evaluations, c.biggest));
+  }
+  if (total > a.max_evaluations)
+    throw study::SpecError(fmt::format("these {} studies would take about {:.2g} force evaluations together, above the limit "
+                                       "of {:.2g}; run fewer at once, or raise the limit with --max-evaluations",
+                                       specs.size(), total, a.max_evaluations));
+
+  return specs;
+}
+
+}  // namespace study::cli

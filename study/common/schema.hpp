@@ -1,0 +1,12 @@
+#pragma once
+/// The version of the results contract (results.json and the CSV tables, docs/results-files.md).  Written by the
+/// engine, required by the readers: a file of another version is an error that says what to do.
+///   1: (no schema_version key) up to the CI gate and the stepper benchmark.
+///   2: order entries carry verdict, reason, action, interval and every point with its noise floor;
+///      problem_info carries periodic; energy behaviour "large".
+///   3: integrators carry family (explicit-rk, splitting, implicit, own); problem_info carries time_unit and
+///      length_unit (the report's axes).
+
+namespace study {
+inline constexpr int results_schema_version = 3;
+}

@@ -1,0 +1,57 @@
+#pragma once
+/// How a task is measured: the TaskRunner of the hand-written integrators and method tables (hand_written_*.cpp),
+/// and those a user's program registered (study/extend.hpp), keyed by (integrator id, problem id).
+
+#include <algorithm>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "study/plan/context.hpp"
+#include "study/plan/plan.hpp"
+#include "study/registry/extensions.hpp"
+
+namespace study {
+
+/// Measures one task of one integrator of a spec into res (its runs, energy_long or stability, at `slot`).
+/// The one place where integrator ids meet method types: run_task<Methods> (study/measure/binding.hpp).
+using TaskRunner = std::function<void(TaskKind, const Spec&, const SpecIntegrator&, long steps, const engine::Context&,
+                                      StudyResult& res, std::size_t slot)>;
+
+/// The TaskRunner of the hand-written integrators (ode::AllMethods) and method tables, the default; a user's
+/// registered runner where the integrator or the problem is theirs.
+void run_hand_written_task(TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps, const engine::Context& ctx,
+                           StudyResult& res, std::size_t slot);
+
+/// The runners of a user's program, keyed by (integrator id, problem id), "" standing for every shipped one:
+/// (id, "") runs a user integrator on the shipped problems, ("", id) the shipped integrators and method tables
+/// on a user problem, (id, id) one of each.  Filled before any study starts and read-only after: no lock.
+inline std::map<std::pair<std::string, std::string>, TaskRunner, std::less<>>& user_runners() {
+  static std::map<std::pair<std::string, std::string>, TaskRunner, std::less<>> runners;
+  return runners;
+}
+
+/// Registers the runner of `key` (study/extend/): the registry learns that the pair runs, this map how.
+inline void register_runner(const std::pair<std::string, std::string>& key, TaskRunner runner) {
+  extensions().runnable.insert(key);
+  user_runners()[key] = std::move(runner);
+}
+
+/// The runner of choice c on `problem` when either is the user's; nullptr when both are shipped (the engine's own
+/// dispatch runs them).  Throws std::invalid_argument as runner_key does.
+inline const TaskRunner* find_runner(const IntegratorChoice& c, std::string_view problem) {
+  const auto key = runner_key(c, problem);
+  return key ? &user_runners().at(*key) : nullptr;
+}
+
+namespace engine {
+/// dt = "auto": the task's integrator down the spec's ladder of halvings (sweep.cpp), each run through `run`.
+void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult& res, const TaskRunner& run);
+}  // namespace engine
+
+}  // namespace study

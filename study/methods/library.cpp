@@ -1,0 +1,700 @@
+#include "study/methods/library.hpp"
+
+#include "study/registry/integrators.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <sstream>
+
+#include <fmt/core.h>
+
+#include "integrators/all.hpp"
+#include "study/common/data_dir.hpp"
+#include "study/common/input_file.hpp"
+#include "study/common/suggest.hpp"
+
+namespace study::tables {
+namespace {
+
+using Kind = ode::MethodTable::Kind;
+constexpr double eps = std::numeric_limits<double>::epsilon();
+
+const std::vector<std::string> kinds{"splitting", "runge-kutta", "composition", "nystrom"};
+/// Bounds on a table's size: its order conditions (1205 rooted trees, each summed over the stages squared, in
+/// 50 digits) stay within a few seconds.
+constexpr std::size_t max_coefficients = 128, max_stages = 64;
+
+const std::vector<std::string> common_keys{"kind", "order", "source", "summary", "substeps"};
+
+std::vector<std::string> keys_of(const std::string& kind) {
+  std::vector<std::string> k = common_keys;
+  if (kind == "splitting") k.insert(k.end(), {"first", "drift", "kick"});
+  if (kind == "runge-kutta") k.insert(k.end(), {"a", "b", "c", "explicit"});
+  if (kind == "composition") k.insert(k.end(), {"base", "weights"});
+  if (kind == "nystrom") k.insert(k.end(), {"abar", "bbar", "b", "c"});
+  return k;
+}
+
+double to_double(const Rational& x) { return static_cast<double>(x); }
+Rational sum_of(const std::vector<Rational>& xs) {
+  Rational sum = 0;
+  for (const auto& x : xs) sum += x;
+  return sum;
+}
+/// The nodes c_i of a tableau: its row sums.
+std::vector<Rational> row_sums(const Matrix& a) {
+  std::vector<Rational> c;
+  for (const auto& row : a) c.push_back(sum_of(row));
+  return c;
+}
+double magnitude(const std::vector<Rational>& xs) {
+  double m = 0;
+  for (const auto& x : xs) m += std::abs(to_double(x));
+  return m;
+}
+/// Whether x and y agree to what the coefficients' precision (at least double's) can tell apart: 16 u of `scale`.
+bool agrees(const Rational& x, const Rational& y, double scale, double precision) {
+  return std::abs(to_double(x - y)) <= 16 * std::max(eps, precision) * scale;
+}
+
+/// A TOML document with its text, for errors and for the digits of numbers as written.
+struct Document {
+  std::filesystem::path file;
+  std::vector<std::string> lines;
+  Document(std::filesystem::path f, const std::string& text) : file(std::move(f)) {
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  std::string where(const toml::node* n) const {
+    return n && n->source().begin.line ? file.string() + ":" + std::to_string(n->source().begin.line) : file.string();
+  }
+  /// The characters of a number as written at n (TOML's digit separators removed), if they can be found.
+  std::optional<std::string> token(const toml::node& n) const {
+    const auto& b = n.source().begin;
+    if (b.line == 0 || b.line > lines.size()) return std::nullopt;
+    const std::string& line = lines[b.line - 1];
+    std::size_t i = b.column > 0 ? b.column - 1 : 0;
+    std::string t;
+    for (; i < line.size() && std::string_view("0123456789+-._eE").find(line[i]) != std::string_view::npos; ++i)
+      if (line[i] != '_') t += line[i];
+    if (t.empty()) return std::nullopt;
+    return t;
+  }
+};
+
+/// Reads the keys of one [methods.ID] (or [builtin.ID]) table; every error names file, line and key.
+class Reader {
+ public:
+  Reader(const Document& doc, const toml::table& t, std::string prefix) : doc_(doc), t_(t), prefix_(std::move(prefix)) {}
+
+  [[noreturn]] void fail(const toml::node* at, const std::string& key, const std::string& what) const {
+    throw TableError(doc_.where(at ? at : &t_) + ": " + prefix_ + (key.empty() ? "" : "." + key) + ": " + what);
+  }
+  const toml::node* get(const std::string& key) const { return t_.get(key); }
+
+  std::string string(const std::string& key, bool required, const std::string& what) const {
+    const toml::node* n = get(key);
+    if (!n) {
+      if (required) fail(nullptr, key, "missing (" + what + ")");
+      return {};
+    }
+    if (!n->is_string()) fail(n, key, "must be a string (" + what + ")");
+    return **n->as_string();
+  }
+
+  std::optional<long> integer(const std::string& key, long lo, long hi, const std::string& what) const {
+    const toml::node* n = get(key);
+    if (!n) return std::nullopt;
+    if (!n->is_integer() || **n->as_integer() < lo || **n->as_integer() > hi)
+      fail(n, key, "must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + " (" + what + ")");
+    return static_cast<long>(**n->as_integer());
+  }
+
+  /// A coefficient: a TOML number (read from its digits as written, so 0.1 is 1/10), or a string "p/q" or decimal;
+  /// its magnitude must be 0 or within 1e-300..1e300 (every precision the integrators run in holds it).
+  Rational coefficient(const toml::node& n, const std::string& key) const {
+    static const Rational big(boost::multiprecision::pow(boost::multiprecision::cpp_int(10), 300)), small = 1 / big;
+    const Rational x = any_coefficient(n, key), a = abs(x);
+    if (x != 0 && (a > big || a < small))
+      fail(&n, key, describe(x) + " is outside what a double holds (a magnitude from 1e-300 to 1e300, or 0)");
+    return x;
+  }
+
+  Rational any_coefficient(const toml::node& n, const std::string& key) const {
+    try {
+      if (n.is_string()) {
+        precision_ = std::max(precision_, stated_precision(**n.as_string()));
+        return parse_coefficient(**n.as_string());
+      }
+      if (n.is_integer()) return Rational(static_cast<long long>(**n.as_integer()));
+      if (n.is_floating_point()) {
+        const double value = **n.as_floating_point();
+        if (!std::isfinite(value)) fail(&n, key, "must be a finite number");
+        if (const auto t = doc_.token(n)) {
+          char* end = nullptr;
+          if (std::strtod(t->c_str(), &end) == value && *end == '\0') {
+            precision_ = std::max(precision_, stated_precision(*t));
+            return parse_coefficient(*t);
+          }
+        }
+        return Rational(value);  // the digits were not found: the double itself, exactly
+      }
+    } catch (const std::invalid_argument& e) {
+      fail(&n, key, e.what());
+    }
+    fail(&n, key, "must be a number, a decimal string such as \"0.5\" or a ratio such as \"-2/3\"");
+  }
+
+  std::vector<Rational> list(const std::string& key, const std::string& what) const {
+    const toml::node* n = get(key);
+    if (!n) fail(nullptr, key, "missing (" + what + ")");
+    const toml::array* a = n->as_array();
+    if (!a || a->empty()) fail(n, key, "must be a non-empty array of coefficients (" + what + ")");
+    if (a->size() > max_coefficients)
+      fail(n, key, "has " + std::to_string(a->size()) + " coefficients; at most " + std::to_string(max_coefficients) +
+                       " (the order conditions' cost grows with the square of the stages)");
+    std::vector<Rational> out;
+    for (std::size_t i = 0; i < a->size(); ++i) out.push_back(coefficient(*a->get(i), key + "[" + std::to_string(i) + "]"));
+    return out;
+  }
+
+  /// Rows of coefficients; row i may be shorter than `width` (the rest are 0), not longer.
+  Matrix matrix(const std::string& key, std::size_t rows, std::size_t width, const std::string& what) const {
+    const toml::node* n = get(key);
+    if (!n) fail(nullptr, key, "missing (" + what + ")");
+    const toml::array* a = n->as_array();
+    if (!a) fail(n, key, "must be an array of rows, e.g. [[], [\"1/2\"]] (" + what + ")");
+    if (a->size() != rows)
+      fail(n, key, "has " + std::to_string(a->size()) + " rows, but there are " + std::to_string(rows) + " weights: one row per stage");
+    Matrix m;
+    for (std::size_t i = 0; i < a->size(); ++i) {
+      const toml::array* row = a->get(i)->as_array();
+      if (!row) fail(a->get(i), key, "row " + std::to_string(i + 1) + " must be an array of coefficients");
+      if (row->size() > width)
+        fail(a->get(i), key, "row " + std::to_string(i + 1) + " has " + std::to_string(row->size()) + " entries; at most " +
+                                 std::to_string(width) + " (one per stage)");
+      std::vector<Rational> r(width, Rational(0));
+      for (std::size_t j = 0; j < row->size(); ++j)
+        r[j] = coefficient(*row->get(j), key + "[" + std::to_string(i) + "][" + std::to_string(j) + "]");
+      m.push_back(std::move(r));
+    }
+    return m;
+  }
+
+  /// The sum of `xs` must be `want` (to double precision): else the method is not consistent.
+  void sums_to(const std::vector<Rational>& xs, const Rational& want, const std::string& key, const std::string& why) const {
+    const Rational sum = sum_of(xs);
+    if (!agrees(sum, want, magnitude(xs) * static_cast<double>(xs.size()), precision_))
+      fail(get(key), key, "the coefficients sum to " + describe(sum) + ", not " + describe(want) + ": " + why);
+  }
+
+  const toml::table& table() const { return t_; }
+  /// The coarsest relative precision of the coefficients read so far (0: all exact).
+  double precision() const { return precision_; }
+
+ private:
+  mutable double precision_ = 0;
+  const Document& doc_;
+  const toml::table& t_;
+  std::string prefix_;
+};
+
+std::string text(const Rational& x) { return decimal_for_rounding(x); }
+std::vector<std::string> texts(const std::vector<Rational>& xs) {
+  std::vector<std::string> out;
+  for (const auto& x : xs) out.push_back(text(x));
+  return out;
+}
+
+using Exact = Coefficients;
+/// Finds the exact coefficients of a method by id (a composition's base), or nullptr.
+using Lookup = std::function<const Exact*(const std::string&)>;
+
+/// Adjacent operations of one kind merged (their coefficients add), zero ones dropped, until none is left.
+std::vector<std::pair<bool, Rational>> canonical(std::vector<std::pair<bool, Rational>> ops) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::vector<std::pair<bool, Rational>> out;
+    for (const auto& op : ops) {
+      if (op.second == 0) {
+        changed = true;
+        continue;
+      }
+      if (!out.empty() && out.back().first == op.first) out.back().second += op.second, changed = true;
+      else out.push_back(op);
+    }
+    ops = std::move(out);
+  }
+  return ops;
+}
+
+/// The splitting's partitioned Runge–Kutta form: stage k is the state before operation k.
+Nystrom nystrom_of_ops(const std::vector<std::pair<bool, Rational>>& ops) {
+  const std::size_t s = ops.size();
+  Matrix a(s, std::vector<Rational>(s, Rational(0))), ahat = a;
+  std::vector<Rational> b(s, Rational(0)), bhat(s, Rational(0));
+  for (std::size_t k = 0; k < s; ++k) {
+    for (std::size_t l = 0; l < k; ++l) (ops[l].first ? ahat : a)[k][l] = ops[l].second;
+    (ops[k].first ? bhat : b)[k] = ops[k].second;
+  }
+  return nystrom_of(a, b, ahat, bhat);
+}
+
+std::string identity_of(const ode::MethodTable& t) {
+  std::string id;
+  switch (t.kind) {
+    case Kind::splitting:
+      id = "splitting";
+      for (const auto& op : t.operations) id += (op.kick ? " K " : " D ") + op.coefficient;
+      return id;
+    case Kind::runge_kutta: id = "runge-kutta"; break;
+    case Kind::nystrom: id = "nystrom"; break;
+  }
+  for (const auto& row : t.a) id += " a " + join(row, " ");
+  id += " b " + join(t.b, " ") + " bbar " + join(t.bbar, " ") + " c " + join(t.c, " ");
+  return id;
+}
+
+/// Fills a MethodTable from exact coefficients, with the prediction and the cost.
+void build(Method& m, const Exact& x, ode::MethodTable& t) {
+  t.kind = x.kind;
+  switch (x.kind) {
+    case Kind::splitting: {
+      int kicks = 0;
+      for (const auto& [kick, c] : x.ops) t.operations.push_back({kick, text(c)}), kicks += kick;
+      t.fsal = x.ops.size() > 1 && x.ops.front().first && x.ops.back().first;
+      t.evals_per_step = kicks - (t.fsal ? 1 : 0), t.startup_evals = t.fsal ? 1 : 0;
+      m.stages = static_cast<int>(x.ops.size());
+      m.predicted.order = nystrom_order(nystrom_of_ops(x.ops), x.precision);
+      m.predicted.symplectic = true;  // a composition of exact flows of Hamiltonian parts
+      const auto c = canonical(x.ops);
+      bool palindrome = true;
+      for (std::size_t i = 0; i < c.size(); ++i) {
+        const auto& mirror = c[c.size() - 1 - i];
+        palindrome = palindrome && mirror.first == c[i].first &&
+                     agrees(mirror.second, c[i].second, std::abs(to_double(c[i].second)), x.precision);
+      }
+      m.predicted.symmetric = palindrome;
+      break;
+    }
+    case Kind::runge_kutta: {
+      const std::size_t s = x.b.size();
+      for (const auto& row : x.a) t.a.push_back(texts(row));
+      t.b = texts(x.b), t.c = texts(x.c);
+      for (std::size_t i = 0; i < s; ++i)
+        for (std::size_t j = i; j < s; ++j) t.implicit = t.implicit || x.a[i][j] != 0;
+      t.fsal = !t.implicit && s >= 2 && x.b[s - 1] == 0;
+      for (std::size_t j = 0; j + 1 < s && t.fsal; ++j) t.fsal = x.a[s - 1][j] == x.b[j];
+      t.evals_per_step = static_cast<int>(s) - (t.fsal ? 1 : 0), t.startup_evals = t.fsal ? 1 : 0;
+      m.stages = static_cast<int>(s);
+      m.predicted.order = runge_kutta_order(x.a, x.b, x.precision);
+      m.predicted.symplectic = runge_kutta_symplectic(x.a, x.b, x.precision);
+      m.predicted.symmetric = runge_kutta_symmetric(x.a, x.b, x.precision);
+      break;
+    }
+    case Kind::nystrom: {
+      for (const auto& row : x.a) t.a.push_back(texts(row));
+      t.b = texts(x.b), t.bbar = texts(x.bbar), t.c = texts(x.c);
+      t.evals_per_step = static_cast<int>(x.b.size());
+      m.stages = static_cast<int>(x.b.size());
+      Nystrom n;
+      n.c = x.c, n.bbar = x.bbar, n.b = x.b, n.abar = x.a;
+      m.predicted.order = nystrom_order(n, x.precision);
+      m.predicted.symplectic = nystrom_symplectic(n, x.precision);
+      m.predicted.symmetric = false;  // not decided for Nyström tables: reported as "not checked"
+      break;
+    }
+  }
+  t.symplectic = m.predicted.symplectic, t.symmetric = m.predicted.symmetric;
+  t.identity = identity_of(t);
+}
+
+/// Reads one [methods.ID] table.  `declared_order` set: a built-in's own ([builtin.ID]; the table has no order key).
+Method read_method(const Document& doc, const std::string& section, const std::string& id, const toml::table& t,
+                   std::optional<int> declared_order, const Lookup& base_of, const std::vector<std::string>& base_ids) {
+  const Reader r(doc, t, section + "." + id);
+  Method m;
+  m.origin = doc.where(&t);
+  m.kind = r.string("kind", true, "one of " + join(kinds));
+  if (std::find(kinds.begin(), kinds.end(), m.kind) == kinds.end())
+    r.fail(r.get("kind"), "kind", "unknown kind '" + m.kind + "'" + did_you_mean(m.kind, kinds) + "; kinds: " + join(kinds));
+  const auto valid = keys_of(m.kind);
+  for (auto&& [key, node] : t) {
+    const std::string k(key.str());
+    if (std::find(valid.begin(), valid.end(), k) == valid.end())
+      r.fail(&node, k, "not a key of a " + m.kind + " table" + did_you_mean(k, valid) + "; keys: " + join(valid));
+  }
+  auto table = std::make_shared<ode::MethodTable>();
+  table->id = id;
+  table->source = r.string("source", false, "where the coefficients come from");
+  if (declared_order) {
+    if (r.get("order")) r.fail(r.get("order"), "order", "a built-in's order is the one it declares in C++: leave it out");
+    table->order = *declared_order;
+  } else {
+    const auto order = r.integer("order", 1, max_checked_order, "the declared global order");
+    if (!order) r.fail(nullptr, "order", "missing (the declared global order, a whole number from 1 to " + std::to_string(max_checked_order) + ")");
+    table->order = static_cast<int>(*order);
+  }
+  m.substeps = static_cast<int>(r.integer("substeps", 1, 1000000, "steps of h/k per step of h").value_or(1));
+
+  Exact x;
+  if (m.kind == "splitting") {
+    x.kind = Kind::splitting;
+    const std::string first = t.contains("first") ? r.string("first", false, "drift or kick") : "drift";
+    if (first != "drift" && first != "kick") r.fail(r.get("first"), "first", "must be \"drift\" or \"kick\", not \"" + first + "\"");
+    const auto drift = r.list("drift", "the drift coefficients: q += c h v");
+    const auto kick = r.list("kick", "the kick coefficients: v += c h a(q)");
+    const auto& lead = first == "drift" ? drift : kick;
+    const auto& other = first == "drift" ? kick : drift;
+    const std::string other_name = first == "drift" ? "kick" : "drift";
+    if (lead.size() != other.size() && lead.size() != other.size() + 1)
+      r.fail(r.get(first), first, fmt::format("has {} coefficients and {} has {}: the first operation's list ({}) is as long as the "
+                                              "other or one longer", lead.size(), other_name, other.size(), first));
+    r.sums_to(drift, 1, "drift", "the drifts of a step must add up to one step (the method is not consistent)");
+    r.sums_to(kick, 1, "kick", "the kicks of a step must add up to one step (the method is not consistent)");
+    for (std::size_t i = 0; i < lead.size(); ++i) {
+      x.ops.emplace_back(first == "kick", lead[i]);
+      if (i < other.size()) x.ops.emplace_back(first != "kick", other[i]);
+    }
+  } else if (m.kind == "runge-kutta") {
+    x.kind = Kind::runge_kutta;
+    x.b = r.list("b", "the weights b_i");
+    const std::size_t s = x.b.size();
+    if (s > max_stages) r.fail(r.get("b"), "b", fmt::format("{} stages; at most {} (Feagin's order-14 method has 35)", s, max_stages));
+    x.a = r.matrix("a", s, s, "the stage coefficients a_ij, one row per stage: [[], [\"1/2\"], ...] for an explicit method");
+    r.sums_to(x.b, 1, "b", "the weights must add up to 1 (the method is not consistent)");
+    x.c = row_sums(x.a);
+    if (const toml::node* cn = r.get("c")) {
+      const auto c = r.list("c", "the nodes c_i, the row sums of a");
+      if (c.size() != s) r.fail(cn, "c", fmt::format("has {} nodes, but there are {} weights", c.size(), s));
+      for (std::size_t i = 0; i < s; ++i)
+        if (!agrees(c[i], x.c[i], magnitude(x.a[i]) + std::abs(to_double(c[i])), r.precision()))
+          r.fail(cn, "c", fmt::format("c[{}] = {} is not the sum of row {} of a ({}); the nodes must be the row sums", i, describe(c[i]),
+                                      i + 1, describe(x.c[i])));
+    }
+    if (const toml::node* e = r.get("explicit")) {
+      if (!e->is_boolean()) r.fail(e, "explicit", "must be true or false");
+      if (**e->as_boolean())
+        for (std::size_t i = 0; i < s; ++i)
+          for (std::size_t j = i; j < s; ++j)
+            if (x.a[i][j] != 0)
+              r.fail(r.get("a"), "a", fmt::format("a[{}][{}] = {} is on or above the diagonal: the table is implicit, but explicit = true",
+                                                  i, j, describe(x.a[i][j])));
+    }
+  } else if (m.kind == "nystrom") {
+    x.kind = Kind::nystrom;
+    x.b = r.list("b", "the velocity weights b_i of h a(X_i)");
+    const std::size_t s = x.b.size();
+    if (s > max_stages) r.fail(r.get("b"), "b", fmt::format("{} stages; at most {}", s, max_stages));
+    x.bbar = r.list("bbar", "the position weights bbar_i of h^2 a(X_i)");
+    x.c = r.list("c", "the nodes c_i: X_i = x + c_i h v + h^2 sum_j abar_ij a(X_j)");
+    if (x.bbar.size() != s) r.fail(r.get("bbar"), "bbar", fmt::format("has {} weights, but b has {}", x.bbar.size(), s));
+    if (x.c.size() != s) r.fail(r.get("c"), "c", fmt::format("has {} nodes, but b has {}", x.c.size(), s));
+    x.a = r.matrix("abar", s, s, "the stage coefficients abar_ij, one row per stage: [[], [\"1/8\"], ...]");
+    for (std::size_t i = 0; i < s; ++i)
+      for (std::size_t j = i; j < s; ++j)
+        if (x.a[i][j] != 0)
+          r.fail(r.get("abar"), "abar", fmt::format("abar[{}][{}] = {} is on or above the diagonal: implicit Nyström tables are not "
+                                                    "supported (give an explicit one, or the method as a runge-kutta table)",
+                                                    i, j, describe(x.a[i][j])));
+    r.sums_to(x.b, 1, "b", "the velocity weights must add up to 1 (the method is not consistent)");
+    r.sums_to(x.bbar, Rational(1, 2), "bbar", "the position weights of h^2 must add up to 1/2 (the method is not consistent)");
+  } else {  // composition
+    m.base = r.string("base", true, "the id of the method composed, e.g. \"leapfrog\"");
+    const Exact* base = base_of(m.base);
+    if (!base)
+      r.fail(r.get("base"), "base", "'" + m.base + "' is not a method with known coefficients" + did_you_mean(m.base, base_ids) +
+                                        "; bases: " + join(base_ids));
+    const auto w = r.list("weights", "the step fractions of the base method's steps");
+    r.sums_to(w, 1, "weights", "the steps must add up to one step (the method is not consistent)");
+    x.kind = base->kind;
+    if (base->kind == Kind::splitting) {
+      if (w.size() * base->ops.size() > 2 * max_coefficients)
+        r.fail(r.get("weights"), "weights", fmt::format("{} steps of a base of {} drifts and kicks: more than {} operations", w.size(),
+                                                        base->ops.size(), 2 * max_coefficients));
+      for (const auto& wi : w)
+        for (const auto& [kick, c] : base->ops) x.ops.emplace_back(kick, wi * c);
+      x.ops = canonical(x.ops);
+    } else if (base->kind == Kind::runge_kutta) {
+      // Block tableau: stage block i takes w_i a on its diagonal and w_j b in every row of block (i, j < i).
+      const std::size_t s = base->b.size(), n = s * w.size();
+      if (n > max_stages)
+        r.fail(r.get("weights"), "weights", fmt::format("{} steps of a {}-stage base make {} stages; at most {}", w.size(), s, n, max_stages));
+      x.a.assign(n, std::vector<Rational>(n, Rational(0)));
+      for (std::size_t i = 0; i < w.size(); ++i)
+        for (std::size_t r1 = 0; r1 < s; ++r1) {
+          for (std::size_t j = 0; j < i; ++j)
+            for (std::size_t c1 = 0; c1 < s; ++c1) x.a[i * s + r1][j * s + c1] = w[j] * base->b[c1];
+          for (std::size_t c1 = 0; c1 < s; ++c1) x.a[i * s + r1][i * s + c1] = w[i] * base->a[r1][c1];
+        }
+      for (std::size_t i = 0; i < w.size(); ++i)
+        for (std::size_t k = 0; k < s; ++k) x.b.push_back(w[i] * base->b[k]);
+      x.c = row_sums(x.a);
+    } else {
+      r.fail(r.get("base"), "base", "compositions of Nyström tables are not supported: give the composed table as kind = \"nystrom\"");
+    }
+  }
+  x.precision = r.precision();
+  if (m.kind == "composition") x.precision = std::max(x.precision, base_of(m.base)->precision);
+  build(m, x, *table);
+  const OrderAnalysis& p = m.predicted.order;
+  if (table->order > p.order) {
+    const Condition& f = p.first_failing;
+    r.fail(r.get("order") ? r.get("order") : &t, declared_order ? "" : "order",
+           fmt::format("declares order {}, but the coefficients have order {}: the order-{} condition {} (tree {}, {}) fails by {:.3g} "
+                       "(their precision explains {:.2g}); check the coefficients, or declare order = {}",
+                       table->order, p.order, f.order, f.formula, f.tree, p.trees, f.residual, f.tolerance, p.order));
+  }
+  const std::string evals = fmt::format("{} force evaluation{} per {}", table->evals_per_step, table->evals_per_step == 1 ? "" : "s",
+                                        table->implicit ? "iteration" : "step");
+  const std::string shown_kind = m.kind == "composition" ? "composition of " + m.base : m.kind;
+  table->summary = r.string("summary", false, "one line on the method");
+  if (table->summary.empty())
+    table->summary = fmt::format("{} table: order {}{}{}, {}", shown_kind, table->order, table->symplectic ? ", symplectic" : "",
+                                 table->symmetric ? ", symmetric" : "", evals);
+  m.table = std::move(table);
+  m.exact = std::move(x);
+  return m;
+}
+
+std::string read_text(const std::filesystem::path& file) {
+  return read_input_file<TableError>(file, "methods file (TOML)", "no such methods file");
+}
+
+toml::table parse(const std::string& text, const std::filesystem::path& file) {
+  try {
+    return toml::parse(text, file.string());
+  } catch (const toml::parse_error& e) {
+    throw TableError(file.string() + ":" + std::to_string(e.source().begin.line) + ": not valid TOML: " + std::string(e.description()));
+  }
+}
+
+bool valid_id(const std::string& id) {
+  return !id.empty() && id.front() >= 'a' && id.front() <= 'z' &&
+         id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") == std::string::npos;
+}
+
+/// The methods of the [methods] table of a document, compositions after the tables they may compose.
+std::vector<Method> read_section(const Document& doc, const toml::table& root, const std::string& section, bool builtin,
+                                 const Lookup& outer, const std::vector<std::string>& outer_ids) {
+  std::vector<Method> out;
+  const toml::node* node = root.get(section);
+  if (!node) return out;
+  const toml::table* methods = node->as_table();
+  if (!methods) throw TableError(doc.where(node) + ": " + section + ": must be a table of methods, [" + section + ".ID]");
+  const auto builtins = integrator_ids();  // the hand-written ones and a program's own (study/registry/integrators.hpp)
+  std::vector<std::pair<std::string, const toml::table*>> pending;
+  for (auto&& [key, value] : *methods) {
+    const std::string id(key.str());
+    const toml::table* t = value.as_table();
+    if (!t) throw TableError(doc.where(&value) + ": " + section + "." + id + ": must be a table ([" + section + "." + id + "])");
+    if (!valid_id(id))
+      throw TableError(doc.where(t) + ": " + section + "." + id + ": a method id is lowercase letters, digits, '-' or '_', "
+                                      "starting with a letter (it names rows of the results)");
+    const bool is_builtin = std::find(builtins.begin(), builtins.end(), id) != builtins.end();
+    if (builtin && !is_builtin)
+      throw TableError(doc.where(t) + ": " + section + "." + id + ": not a built-in integrator" + did_you_mean(id, builtins));
+    if (!builtin && is_builtin)
+      throw TableError(doc.where(t) + ": " + section + "." + id + ": the id shadows the " +
+                       (find_user_integrator(id) ? "program's own" : "built-in") + " integrator '" + id +
+                       "'; give the table another id (e.g. '" + id + "-table')");
+    pending.emplace_back(id, t);
+  }
+  // Bases: this section's methods read so far, then the outer ones.
+  std::vector<std::string> base_ids = outer_ids;
+  for (const auto& [id, t] : pending) base_ids.push_back(id);
+  std::sort(base_ids.begin(), base_ids.end());
+  const Lookup base_of = [&](const std::string& id) -> const Exact* {
+    for (const auto& m : out)
+      if (m.table->id == id) return &m.exact;
+    return outer ? outer(id) : nullptr;
+  };
+  // Compositions last, each after its base (a composition of a composition: in rounds).
+  while (!pending.empty()) {
+    std::vector<std::pair<std::string, const toml::table*>> later;
+    for (const auto& [id, t] : pending) {
+      const auto base = (*t)["base"].value<std::string>();
+      const bool waits = (*t)["kind"].value<std::string>() == "composition" && base && !base_of(*base) &&
+                         std::any_of(pending.begin(), pending.end(), [&](const auto& p) { return p.first == *base; });
+      if (waits) {
+        later.emplace_back(id, t);
+        continue;
+      }
+      std::optional<int> order;
+      if (builtin)
+        ode::for_each_method([&](auto m) {
+          if (m.info().id == id) order = m.info().order;
+        });
+      out.push_back(read_method(doc, section, id, *t, order, base_of, base_ids));
+    }
+    if (later.size() == pending.size())  // a cycle: report the first
+      throw TableError(doc.where(later.front().second) + ": " + section + "." + later.front().first +
+                       ".base: the compositions' bases form a cycle");
+    pending = std::move(later);
+  }
+  return out;
+}
+
+void reject_other_keys(const Document& doc, const toml::table& root, const std::vector<std::string>& allowed) {
+  for (auto&& [key, value] : root) {
+    const std::string k(key.str());
+    if (std::find(allowed.begin(), allowed.end(), k) == allowed.end())
+      throw TableError(doc.where(&value) + ": " + k + (allowed.size() > 2 ? ": neither a [methods.ID] table nor a spec's key" : ": a methods file holds [methods.ID] tables only") +
+                       did_you_mean(k, allowed));
+  }
+}
+
+/// Every *.toml of the shipped library folder but builtin.toml, sorted.
+std::vector<std::filesystem::path> library_files() {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(data_dir() / "methods", ec))
+    if (e.path().extension() == ".toml" && e.path().filename() != "builtin.toml") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+void Library::add(Method m) {
+  const std::string id = m.table->id;
+  if (const auto it = methods_.find(id); it != methods_.end())
+    throw TableError(m.origin + ": methods." + id + ": also defined at " + it->second.origin + "; give one of them another id");
+  methods_.emplace(id, std::move(m));
+}
+
+void Library::add_document(const toml::table& root, const std::string& text, const std::filesystem::path& file,
+                           const Library* also) {
+  // Bases a composition may name: this library's methods, `also`'s, the shipped library's (unless this is it), the
+  // built-ins'.
+  const Library* shipped = this == building_shipped_ ? nullptr : &shipped_library();
+  std::vector<std::string> ids = ids_with_bases(shipped, also);
+  const Lookup outer = [&](const std::string& id) -> const Exact* {
+    if (const Method* m = find(id)) return &m->exact;
+    if (also)
+      if (const Method* m = also->find(id)) return &m->exact;
+    if (shipped)
+      if (const Method* m = shipped->find(id)) return &m->exact;
+    const auto& b = builtin_tables();
+    const auto it = b.find(id);
+    return it == b.end() ? nullptr : &it->second.exact;
+  };
+  const Document doc(file, text);
+  for (auto& m : read_section(doc, root, "methods", false, outer, ids)) add(std::move(m));
+}
+
+std::vector<std::string> Library::ids_with_bases(const Library* shipped, const Library* also) const {
+  std::vector<std::string> ids = this->ids();
+  if (also)
+    for (const auto& id : also->ids()) ids.push_back(id);
+  if (shipped)
+    for (const auto& id : shipped->ids()) ids.push_back(id);
+  for (const auto& [id, m] : builtin_tables()) ids.push_back(id);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+void Library::add_file(const std::filesystem::path& file, const std::vector<std::string>& spec_keys) {
+  const std::string text = read_text(file);
+  const toml::table root = parse(text, file);
+  std::vector<std::string> allowed = spec_keys;
+  allowed.push_back("methods");
+  reject_other_keys(Document(file, text), root, allowed);
+  const toml::table* methods = root["methods"].as_table();
+  if (!methods || methods->empty()) {
+    // Say what the file holds instead: a spec without tables is the usual mix-up.
+    std::vector<std::string> keys;
+    for (auto&& [key, value] : root) keys.emplace_back(key.str());
+    const bool spec = root.contains("problem") || root.contains("integrators");
+    throw TableError(file.string() + ": no [methods.ID] table in this file" +
+                     (keys.empty() ? std::string(" (it is empty)")
+                      : spec ? " (it is a study spec, with " + join(keys) + ": `study run " + file.string() +
+                                   "` runs it; a method table starts with a line [methods.ID])"
+                             : " (it holds " + join(keys) + ")") +
+                     "; see docs/method-tables.md");
+  }
+  add_document(root, text, file);
+}
+
+const Method* Library::find(const std::string& id) const {
+  const auto it = methods_.find(id);
+  return it == methods_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> Library::ids() const {
+  std::vector<std::string> ids;
+  for (const auto& [id, m] : methods_) ids.push_back(id);
+  return ids;
+}
+
+std::vector<const Method*> Library::methods() const {
+  std::vector<const Method*> out;
+  for (const auto& [id, m] : methods_) out.push_back(&m);
+  return out;
+}
+
+const std::map<std::string, Method>& builtin_tables() {
+  static const std::map<std::string, Method> tables = [] {
+    std::map<std::string, Method> out;
+    const std::filesystem::path file = data_dir() / "methods" / "builtin.toml";
+    const std::string text = read_text(file);
+    const toml::table root = parse(text, file);
+    const Document doc(file, text);
+    reject_other_keys(doc, root, {"builtin"});
+    for (auto& m : read_section(doc, root, "builtin", true, nullptr, {})) out.emplace(m.table->id, std::move(m));
+    return out;
+  }();
+  return tables;
+}
+
+const Library& shipped_library() {
+  static const Library library = [] {
+    Library l;
+    Library::building_shipped_ = &l;
+    struct Reset {  // also when a file throws: no later library may pass for the shipped one
+      ~Reset() { Library::building_shipped_ = nullptr; }
+    } reset;
+    for (const auto& f : library_files()) l.add_file(f);
+    return l;
+  }();
+  return library;
+}
+
+Library read_methods_file(const std::filesystem::path& file, const std::vector<std::string>& spec_keys) {
+  Library l;
+  l.add_file(file, spec_keys);
+  return l;
+}
+
+std::string describe(const Method& m) {
+  const ode::MethodTable& t = *m.table;
+  const OrderAnalysis& p = m.predicted.order;
+  std::string out = fmt::format("{}  ({})\n", t.id, m.origin);
+  out += fmt::format("  kind         {}{}, {} {}{}\n", m.kind, m.base.empty() ? "" : " of " + m.base, m.stages,
+                     t.kind == Kind::splitting ? "operation" : "stage", m.stages == 1 ? "" : "s");
+  out += fmt::format("  cost         {} force evaluation{} per {}{}{}\n", t.evals_per_step, t.evals_per_step == 1 ? "" : "s",
+                     t.implicit ? "Newton iteration (implicit)" : "step", t.fsal ? " (first same as last)" : "",
+                     t.kind == Kind::runge_kutta ? "" : "; needs a position-only force a(q)");
+  out += fmt::format("  order        declared {}, predicted {}{} from {} conditions of {}\n", t.order, p.order,
+                     p.order == max_checked_order ? " (or more: checked up to " + std::to_string(max_checked_order) + ")" : "",
+                     p.conditions, p.trees);
+  if (p.exact_order < p.order)
+    out += fmt::format("               ({} to the precision of the digits given, {:.1g}; {} if those digits were exact)\n", p.order,
+                       p.precision, p.exact_order);
+  if (p.order < max_checked_order)
+    out += fmt::format("  first failing order {}: {} (tree {}) off by {:.3g}; principal error coefficient {:.3g}\n",
+                       p.first_failing.order, p.first_failing.formula, p.first_failing.tree, p.first_failing.residual,
+                       p.error_coefficient);
+  out += fmt::format("  symplectic   {}\n", m.predicted.symplectic ? "yes" : "no");
+  out += fmt::format("  symmetric    {}\n", t.kind == Kind::nystrom ? "not checked for Nystrom tables" : m.predicted.symmetric ? "yes" : "no");
+  if (m.substeps > 1) out += fmt::format("  substeps     {} by default\n", m.substeps);
+  out += fmt::format("  source       {}\n", t.source.empty() ? "(none given)" : t.source);
+  return out;
+}
+
+}  // namespace study::tables

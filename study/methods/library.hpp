@@ -1,0 +1,92 @@
+#pragma once
+/// Methods as coefficient tables in TOML ([methods.ID] in a spec, a --methods file, or the shipped library in
+/// study/methods/): read, checked (consistency, lengths, the declared order against the order the coefficients
+/// predict) and turned into ode::MethodTable, which the engine runs like a built-in.  The format is in the README
+/// ("Study your own method").
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "integrators/table.hpp"
+#include "study/methods/order_conditions.hpp"
+
+namespace study::tables {
+
+/// A table that cannot be used: "file:line: methods.ID.key: what is wrong (what would be valid)".
+struct TableError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// What the coefficients say, beside what the table declares.
+struct Prediction {
+  OrderAnalysis order;
+  bool symplectic = false, symmetric = false;
+};
+
+/// A method's exact coefficients (what a composition is built from).
+struct Coefficients {
+  ode::MethodTable::Kind kind = ode::MethodTable::Kind::runge_kutta;
+  std::vector<std::pair<bool, Rational>> ops;  ///< splitting: (kick?, coefficient) in order
+  Matrix a;                                    ///< runge-kutta: a; nystrom: abar
+  std::vector<Rational> b, bbar, c;
+  double precision = 0;  ///< relative precision of the digits given (0: exact; see stated_precision)
+};
+
+/// One method table, read and checked.
+struct Method {
+  std::shared_ptr<const ode::MethodTable> table;
+  std::string origin;  ///< "file:line" of its [methods.ID] header
+  std::string kind;    ///< as written: splitting, runge-kutta, composition, nystrom
+  std::string base;    ///< composition: the base method
+  int stages = 0;      ///< splitting: operations; runge-kutta, nystrom: stages
+  int substeps = 1;    ///< the default when a spec lists the id without substeps
+  Prediction predicted;
+  Coefficients exact;
+};
+
+/// Methods by id: the shipped library, --methods files, a spec's own tables.
+class Library {
+ public:
+  /// Every [methods.ID] table of a TOML file: a methods file, or a spec holding tables when `spec_keys` lists the
+  /// spec's keys (which are then skipped); any other top-level key is an error, and so is a file without a table.
+  void add_file(const std::filesystem::path& file, const std::vector<std::string>& spec_keys = {});
+  /// The [methods] tables of an already parsed document (a spec); `text` is its source, for the digits of numbers.
+  /// A composition may name as its base a method of this library, of `also` (a spec's --methods files), of the
+  /// shipped library or a built-in's table.
+  void add_document(const toml::table& root, const std::string& text, const std::filesystem::path& file,
+                    const Library* also = nullptr);
+
+  const Method* find(const std::string& id) const;
+  std::vector<std::string> ids() const;
+  std::vector<const Method*> methods() const;
+
+ private:
+  friend const Library& shipped_library();
+  void add(Method m);
+  std::vector<std::string> ids_with_bases(const Library* shipped, const Library* also) const;
+  std::map<std::string, Method> methods_;
+  static inline const Library* building_shipped_ = nullptr;  ///< the shipped library while it is read
+};
+
+/// The shipped method library (study/methods/*.toml), read once.  Throws TableError if it is broken.
+const Library& shipped_library();
+
+/// The coefficient tables of the built-in methods that are tables (study/methods/builtin.toml, [builtin.ID]):
+/// their predicted order, symplecticity and symmetry, which a test holds equal to what each declares.
+const std::map<std::string, Method>& builtin_tables();
+
+/// Reads one methods file on its own (for `study method FILE`), without the shipped library's ids; with
+/// `spec_keys`, a spec holding [methods.ID] tables is read too (its other keys skipped).
+Library read_methods_file(const std::filesystem::path& file, const std::vector<std::string>& spec_keys = {});
+
+/// One line per fact for `study method`: kind, stages, evaluations, predicted order and its condition, flags.
+std::string describe(const Method& m);
+
+}  // namespace study::tables

@@ -1,0 +1,22 @@
+#pragma once
+/// How a study is run (threads, caches, progress): read by the stages from the context on (study/engine.hpp).
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace study {
+
+/// How to run.  A signal stops the work through study/common/interrupt.hpp, not through an option.
+struct EngineOptions {
+  int jobs = 1;
+  std::optional<std::filesystem::path> cache_dir;  ///< reference cache (default: reference::default_cache_dir())
+  bool use_cache = true;  ///< read and write the caches: references, round-off shadows, whole runs
+  bool reuse_runs = true;  ///< take runs from the run cache (false: measure them again, and refresh the cache)
+  /// Called from the main thread as work completes: (phase, done, total, what).
+  std::function<void(const std::string&, std::size_t, std::size_t, const std::string&)> progress;
+};
+
+}  // namespace study

@@ -1,0 +1,106 @@
+#pragma once
+/// What a study measures: the data model of results.json (contract in DESIGN.md §5 and the README).
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "study/fit/order_fit.hpp"
+#include "study/spec/spec.hpp"
+
+namespace study {
+
+inline constexpr double not_measured = std::numeric_limits<double>::quiet_NaN();
+
+/// One integrator at one step size.
+struct Run {
+  std::string integrator;  ///< label: "rk4 x4", "stormer-verlet (backward-euler)"
+  std::string id;
+  int substeps = 1;
+  double dt = 0;
+  long steps = 0;
+  std::string status = "ok";  ///< "ok" or "diverged"
+  long diverged_step = -1;
+  double diverged_t = not_measured;
+  std::string reason;
+  // Errors, relative to the reference's scales (largest |q|, |v|): phase space = max of the two.
+  double global = not_measured, position = not_measured, max = not_measured;
+  double local = not_measured, local_position = not_measured;
+  /// Round-off in `global`: the distance to the same method, step and start run in long double (measured
+  /// only where the error is small enough for round-off to matter).
+  double roundoff = not_measured;
+  /// Time reversal: n steps of h then n of -h; the distance from the start, relative to the largest |q|.
+  double reversal = not_measured;
+  double energy_max_rel = not_measured, energy_final_rel = not_measured, energy_drift_per_time = not_measured;
+  std::string energy_class;  ///< "bounded", "drifting", "round-off", "large", or "" (not measured)
+  double energy_roundoff = not_measured;  ///< round-off in the relative energy error at t_end (long double shadow)
+  double angular_momentum_max_rel = not_measured;
+  std::vector<double> final_q, final_v;
+  double ns_per_step_min = not_measured, ns_per_step_median = not_measured;  ///< timing (not reproducible)
+  std::uint64_t force_evals = 0;
+  std::uint64_t jacobian_evals = 0;  ///< analytic Jacobians (differenced ones are in force_evals)
+  std::uint64_t iterations = 0;      ///< Newton iterations of an implicit method's stage equations
+  // Samples for plots: time, positions, phase-space error, relative energy error.
+  std::vector<double> sample_t, sample_error, sample_energy;
+  std::vector<std::vector<double>> sample_q, sample_v;
+  bool reused = false;  ///< taken from the run cache (its timing measured again); not written to results
+};
+
+/// A fitted order.
+struct Order {
+  std::string integrator, metric;  ///< metric: "global", "max" or "local"
+  int expected = 0;
+  OrderFit fit;
+  OrderVerdict verdict;            ///< pass / fail / undetermined at the default tolerance
+  std::vector<ErrorPoint> points;  ///< all points: the report plots them, `study check` judges them again
+};
+
+/// The long energy run of one integrator.
+struct EnergyLong {
+  std::string integrator;
+  double dt = 0;
+  long steps = 0;
+  std::string status = "ok";
+  double diverged_t = not_measured;
+  std::vector<double> t, rel_error;  ///< log-uniform samples
+  double growth_exponent = not_measured;  ///< slope of log|dE| on log t over the second half of the run
+  double growth_lo = not_measured, growth_hi = not_measured;  ///< its 99 % Student-t interval
+};
+
+/// The largest stable omega h on the harmonic oscillator.
+struct Stability {
+  std::string integrator;
+  double limit = not_measured;  ///< largest stable omega h found (0: unstable for every h > 0)
+  bool beyond_search = false;   ///< stable over the whole search range
+  std::string note;
+  double theory = not_measured;  ///< the theoretical limit (inf: A-stable; NaN: none known)
+  std::string theory_basis;
+};
+
+/// The step sizes one integrator ran, and why the sweep ended there (dt = "auto": chosen while it ran).
+struct Sweep {
+  std::string integrator;
+  bool automatic = false;
+  std::vector<double> dts;  ///< largest first
+  std::string stop;         ///< why no smaller step was run
+};
+
+/// Everything a spec produced.
+struct StudyResult {
+  Spec spec;
+  bool conservative = false, bounded = false, periodic = false;  ///< the problem's (see study/problems)
+  double period = 0;                           ///< the problem's natural time scale
+  std::string time_unit, length_unit;          ///< the problem's units ("" dimensionless), for the report
+  double position_scale = 1, velocity_scale = 1;
+  double reference_bound = 0, reference_tolerance = 0;
+  std::uint64_t reference_evaluations = 0;
+  std::vector<Run> runs;
+  std::vector<Sweep> sweeps;  ///< one per integrator, when the spec has a sweep
+  std::vector<Order> orders;
+  std::vector<EnergyLong> energy_long;
+  std::vector<Stability> stability;
+};
+
+}  // namespace study

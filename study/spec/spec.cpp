@@ -1,0 +1,642 @@
+#include "study/spec/spec.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include <fstream>
+
+#include <fmt/core.h>
+#include <toml++/toml.h>
+
+#include "study/common/data_dir.hpp"
+#include "study/registry/extensions.hpp"
+#include "study/common/input_file.hpp"
+#include "study/common/names.hpp"
+#include "study/problems/all.hpp"
+#include "study/registry/integrators.hpp"
+#include "study/methods/library.hpp"
+
+namespace study {
+namespace {
+
+/// Shortest text that reads back to the same double ("0.6", not "0.59999999999999998").
+std::string shortest(double x) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, end);
+}
+
+/// A TOML number as a double: a float, or an integer of any size (toml++'s value<double>() refuses an integer a
+/// double cannot hold exactly, such as t_end = 10^18, which would then be "not a number").
+std::optional<double> as_number(const toml::node* n) {
+  if (!n) return std::nullopt;
+  if (n->is_integer()) return static_cast<double>(**n->as_integer());
+  return n->is_floating_point() ? std::optional<double>(**n->as_floating_point()) : std::nullopt;
+}
+
+class Reader {
+ public:
+  Reader(std::filesystem::path file, const toml::table& t) : file_(std::move(file)), t_(t) {}
+
+  [[noreturn]] void fail(const toml::node* at, const std::string& key, const std::string& what) const {
+    std::ostringstream m;
+    m << file_.string();
+    if (at) m << ":" << at->source().begin.line;
+    m << ": " << key << ": " << what;
+    throw SpecError(m.str());
+  }
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const { fail(t_.get(key), key, what); }
+
+  const toml::node* get(const std::string& key) const { return t_.get(key); }
+
+  std::string string(const std::string& key, bool required) const {
+    const toml::node* n = get(key);
+    if (!n) {
+      if (required) fail(nullptr, key, "missing (a string is required)");
+      return {};
+    }
+    if (!n->is_string()) fail(n, key, "must be a string");
+    return **n->as_string();
+  }
+
+  std::optional<double> number(const std::string& key) const {
+    const toml::node* n = get(key);
+    if (!n) return std::nullopt;
+    if (auto d = as_number(n)) return *d;
+    fail(n, key, "must be a number");
+  }
+
+  std::optional<long> integer(const std::string& key) const {
+    const toml::node* n = get(key);
+    if (!n) return std::nullopt;
+    if (!n->is_integer()) fail(n, key, "must be a whole number");
+    return static_cast<long>(**n->as_integer());
+  }
+
+  /// The number of steps N for which t_end / N is dt, or an error saying which values would do.
+  long steps_for(double dt, double t_end, const toml::node* at, const std::string& key) const {
+    if (!(dt > 0) || !std::isfinite(dt)) fail(at, key, "dt = " + shortest(dt) + " must be > 0");
+    if (dt > t_end) fail(at, key, "dt = " + shortest(dt) + " is larger than t_end = " + shortest(t_end));
+    const double ratio = t_end / dt;
+    if (!(ratio <= max_steps_per_run))
+      fail(at, key, "dt = " + shortest(dt) + " would take " + fmt::format("{:.3g}", ratio) + " steps to t_end = " + shortest(t_end) +
+                        "; a run takes at most 1e12 steps: dt from " + shortest(t_end / max_steps_per_run) + " to " +
+                        shortest(t_end));
+    const long n = std::lround(ratio);
+    if (std::abs(ratio - static_cast<double>(n)) > 1e-9 * ratio) {
+      const long lo = std::max(1L, static_cast<long>(std::floor(ratio))), hi = lo + 1;
+      fail(at, key, "dt = " + shortest(dt) + " does not divide t_end = " + shortest(t_end) + " (t_end/dt = " +
+                        shortest(ratio) + "); use t_end/N, e.g. " + shortest(t_end / lo) + " (N = " + std::to_string(lo) +
+                        ") or " + shortest(t_end / hi) + " (N = " + std::to_string(hi) + ")");
+    }
+    return n;
+  }
+
+ private:
+  std::filesystem::path file_;
+  const toml::table& t_;
+};
+
+const std::vector<std::string> known_keys{"name", "title", "problem", "params", "t_end", "integrators", "dt",
+                                          "metrics", "energy_t_end", "energy_dt", "repeats", "reference_tol",
+                                          "samples", "local_points", "expect", "varying_dt", "plot_dt", "methods"};
+
+/// What a method's coefficients predict, for results.json and the report.
+PredictedOrder predicted_of(const tables::Method& m) {
+  const tables::OrderAnalysis& a = m.predicted.order;
+  PredictedOrder p{.order = a.order, .exact_order = a.exact_order, .error_coefficient = a.error_coefficient,
+                   .conditions = a.trees, .first_failing = {}};
+  if (a.order < tables::max_checked_order)
+    p.first_failing = fmt::format("{} (tree {}) off by {:.3g}", a.first_failing.formula, a.first_failing.tree, a.first_failing.residual);
+  return p;
+}
+
+toml::table parse_toml(const std::string& text, const std::filesystem::path& file) {
+  try {
+    return toml::parse(text, file.string());
+  } catch (const toml::parse_error& e) {
+    std::ostringstream m;
+    m << file.string() << ":" << e.source().begin.line << ": not valid TOML: " << e.description();
+    throw SpecError(m.str());
+  }
+}
+
+void check_keys(const Reader& r, const toml::table& table) {
+  for (auto&& [key, node] : table) {
+    const std::string k(key.str());
+    if (std::find(known_keys.begin(), known_keys.end(), k) == known_keys.end())
+      r.fail(&node, k, "unknown key" + did_you_mean(k, known_keys) + "; keys: " + join(known_keys));
+  }
+}
+
+/// name and title.
+void read_name(const Reader& r, Spec& s) {
+  s.name = r.string("name", true);
+  if (const std::string why = name_problem(s.name); !why.empty()) r.fail("name", "'" + printable(s.name) + "' " + why);
+  s.title = r.string("title", false);
+  if (std::any_of(s.title.begin(), s.title.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; }))
+    r.fail("title", "'" + printable(s.title) + "' holds a line break or another control character: one line of text");
+  if (s.title.empty()) s.title = s.name;
+}
+
+/// problem and params: validated by building the problem.
+ProblemFacts read_problem(const Reader& r, Spec& s) {
+  s.problem = r.string("problem", true);
+  const auto ids = all_problem_ids();
+  if (std::find(ids.begin(), ids.end(), s.problem) == ids.end())
+    r.fail("problem", "unknown problem '" + s.problem + "'" + did_you_mean(s.problem, ids) + "; problems: " + join(ids));
+  if (const toml::node* n = r.get("params")) {
+    if (!n->is_table()) r.fail(n, "params", "must be a table, e.g. params = { e = 0.6 }");
+    for (auto&& [key, value] : *n->as_table()) {
+      if (auto d = as_number(&value))
+        s.params[std::string(key.str())] = shortest(*d);
+      else if (value.is_string())
+        s.params[std::string(key.str())] = **value.as_string();
+      else
+        r.fail(&value, "params." + std::string(key.str()), "must be a number (or a decimal string)");
+    }
+  }
+  ProblemFacts f;
+  try {
+    f = problem_facts(s.problem, s.params);
+  } catch (const ParamError& e) {
+    r.fail("params", e.what());
+  }
+  if (const std::string why = time_scale_problem(s.problem, f.period); !why.empty()) r.fail("params", why);
+  return f;
+}
+
+/// dt = "auto" or { auto = true, runs, seconds }: the ladder of halvings an automatic sweep goes down.
+void read_auto_sweep(const Reader& r, const toml::node* dt, Spec& s, const ProblemFacts& f) {
+  const toml::table* dt_table = dt->as_table();
+  if (dt->is_string() && **dt->as_string() != "auto")
+    r.fail(dt, "dt", "\"" + **dt->as_string() + "\" is not a sweep: use \"auto\", an array of step sizes or { max, min, per_decade }");
+  AutoSweep a;
+  if (dt_table)
+    for (auto&& [key, v] : *dt_table) {
+      const std::string k(key.str());
+      if (k == "auto") {
+        if (v.value<bool>() != std::optional<bool>(true)) r.fail(&v, "dt.auto", "must be true (or give the step sizes instead)");
+      } else if (k == "runs") {
+        const auto n = v.value<int64_t>();
+        if (!v.is_integer() || *n < 3 || *n > 40) r.fail(&v, "dt.runs", "must be a whole number from 3 (the fewest points a fit needs) to 40");
+        a.runs = static_cast<int>(*n);
+      } else if (k == "seconds") {
+        const auto x = as_number(&v);
+        if (!x || !(*x > 0) || !std::isfinite(*x)) r.fail(&v, "dt.seconds", "must be a number of seconds > 0");
+        a.seconds = *x;
+      } else {
+        r.fail(&v, "dt." + k, "unknown key of an automatic sweep" + did_you_mean(k, std::array<std::string_view, 3>{"auto", "runs", "seconds"}) +
+                              "; keys: auto = true, runs (budget of runs per integrator), "
+                              "seconds (budget of wall time per integrator)");
+      }
+    }
+  s.auto_dt = a;
+  // The ladder: N0 2^k steps, N0 the power of two that puts the first step in (T/16, T/8], T the problem's time
+  // scale (below the linear stability limit of every explicit method that has one: omega h <= pi/4); at least
+  // 4 steps.  Powers of two keep the sample times i t_end / 64 common to every level (one reference serves all).
+  long n = 4;
+  while (static_cast<double>(n) < s.t_end / (f.period / 8) && n < AutoSweep::max_steps / 2) n *= 2;
+  for (; n <= AutoSweep::max_steps; n *= 2) s.steps.push_back(n);
+  if (s.steps.size() < 3)
+    r.fail(dt, "dt", "t_end = " + shortest(s.t_end) + " is " + shortest(s.t_end / f.period) + " time scales of " + s.problem +
+                         ": an automatic sweep from dt " + shortest(s.t_end / static_cast<double>(s.steps.front())) +
+                         " would exceed " + std::to_string(AutoSweep::max_steps) + " steps; give the step sizes");
+}
+
+/// dt = { max, min, per_decade }: a geometric range.
+void read_dt_range(const Reader& r, const toml::node* dt, const toml::table& range, Spec& s) {
+  for (auto&& [key, v] : range)
+    if (key.str() != "max" && key.str() != "min" && key.str() != "per_decade")
+      r.fail(&v, "dt." + std::string(key.str()), "unknown key of a range of step sizes; keys: max, min, per_decade");
+  const auto hi = as_number(range["max"].node()), lo = as_number(range["min"].node());
+  const auto per = range["per_decade"].value<int64_t>();
+  if (!hi || !lo || !per) r.fail(dt, "dt", "a range needs max, min (numbers) and per_decade (a whole number)");
+  if (!(*lo > 0) || !(*lo <= *hi) || *hi > s.t_end)
+    r.fail(dt, "dt", "the range needs 0 < min <= max <= t_end (got min " + shortest(*lo) + ", max " + shortest(*hi) + ")");
+  if (*per < 1 || *per > 100) r.fail(dt, "dt", "per_decade must be between 1 and 100");
+  if (!(s.t_end / *lo <= max_steps_per_run))
+    r.fail(dt, "dt.min", "min = " + shortest(*lo) + " would take " + fmt::format("{:.3g}", s.t_end / *lo) + " steps to t_end = " +
+                             shortest(s.t_end) + "; a run takes at most 1e12 steps: min >= " + shortest(s.t_end / max_steps_per_run));
+  // Each dt of the geometric range is rounded to t_end / N, N = round(t_end / dt): N dt = t_end exactly.
+  for (int i = 0;; ++i) {
+    const double want = *hi * std::pow(10.0, -static_cast<double>(i) / static_cast<double>(*per));
+    if (want < *lo * (1 - 1e-12)) break;
+    s.steps.push_back(std::max(1L, std::lround(s.t_end / want)));
+  }
+}
+
+/// t_end and dt: the sweep's numbers of steps (an automatic sweep: its ladder).
+void read_steps(const Reader& r, Spec& s, const ProblemFacts& f) {
+  const auto t_end = r.number("t_end");
+  if (!t_end) r.fail(nullptr, "t_end", "missing (the final time, a number > 0)");
+  if (!(*t_end > 0) || !std::isfinite(*t_end)) r.fail("t_end", "must be a finite number > 0");
+  s.t_end = *t_end;
+  s.time_scale = f.period;
+  if (!(s.t_end >= 1e-12 * f.period))
+    r.fail("t_end", "t_end = " + shortest(s.t_end) + " is below 1e-12 of " + s.problem + "'s time scale (" + shortest(f.period) +
+                        "): nothing to measure; t_end >= " + shortest(1e-12 * f.period));
+  if (!(f.period > 0 && std::isfinite(f.period)) || !(s.t_end / f.period <= max_time_scales))
+    r.fail("t_end", "t_end = " + shortest(s.t_end) + " is " + shortest(s.t_end / f.period) + " time scales of " + s.problem +
+                        " (its time scale with these parameters is " + shortest(f.period) + "); the reference covers at most " +
+                        shortest(max_time_scales) + ": t_end <= " + shortest(max_time_scales * f.period));
+  const toml::node* dt = r.get("dt");
+  if (!dt) r.fail(nullptr, "dt", "missing (\"auto\", an array of step sizes, or { max, min, per_decade })");
+  const toml::table* dt_table = dt->as_table();
+  if (dt->is_string() || (dt_table && dt_table->contains("auto"))) {
+    read_auto_sweep(r, dt, s, f);
+  } else if (const toml::array* list = dt->as_array()) {
+    if (list->empty()) r.fail(dt, "dt", "the array is empty");
+    for (const toml::node& x : *list) {
+      const auto v = as_number(&x);
+      if (!v) r.fail(&x, "dt", "every step size must be a number");
+      s.steps.push_back(r.steps_for(*v, s.t_end, &x, "dt"));
+    }
+  } else if (dt_table) {
+    read_dt_range(r, dt, *dt_table, s);
+  } else {
+    r.fail(dt, "dt", "must be \"auto\", an array of step sizes or a table { max, min, per_decade }");
+  }
+  std::sort(s.steps.begin(), s.steps.end());
+  s.steps.erase(std::unique(s.steps.begin(), s.steps.end()), s.steps.end());
+}
+
+/// metrics, and the combinations that cannot be measured.
+void read_metrics(const Reader& r, Spec& s) {
+  if (const toml::node* m = r.get("metrics")) {
+    const toml::array* list = m->as_array();
+    if (!list) r.fail(m, "metrics", "must be an array, e.g. [\"global\", \"energy\"]");
+    if (list->empty())
+      r.fail(m, "metrics", "is empty: a study must measure something (leave metrics out for global, local, energy, walltime; "
+                           "metrics: " + join(metric_names()) + ")");
+    for (const toml::node& x : *list) {
+      const auto name = x.value<std::string>();
+      if (!name || std::find(metric_names().begin(), metric_names().end(), *name) == metric_names().end())
+        r.fail(&x, "metrics", "'" + name.value_or("?") + "' is not a metric" + did_you_mean(name.value_or(""), metric_names()) +
+                                  "; metrics: " + join(metric_names()));
+      s.metrics.insert(*name);
+    }
+  } else {
+    s.metrics = {"global", "local", "energy", "walltime"};
+  }
+  if (s.wants("roundoff") && !s.wants("global"))
+    r.fail("metrics", "'roundoff' measures the round-off in each run's global error: use it with 'global'");
+  if (s.auto_dt && !s.wants("global") && !s.wants("local"))
+    r.fail("metrics", "dt = \"auto\" chooses the step sizes from the errors: include 'global' or 'local'");
+  if (s.wants("stability") && s.problem != "harmonic")
+    r.fail("metrics", "'stability' is the linear stability limit omega h on the harmonic oscillator: use it with problem = \"harmonic\"");
+}
+
+/// Where a spec's integrator ids find their tables: the spec's own [methods.ID], then --methods files, then the
+/// shipped library.
+struct MethodTables {
+  tables::Library own;
+  const tables::Library* given = nullptr;
+  std::vector<std::string> builtin_ids = integrator_ids();
+
+  const tables::Method* find(const std::string& id) const {
+    if (const auto* m = own.find(id)) return m;
+    if (given)
+      if (const auto* m = given->find(id)) return m;
+    return tables::shipped_library().find(id);
+  }
+  /// Every id a spec may use, built-in first.
+  std::vector<std::string> ids() const {
+    std::vector<std::string> ids = builtin_ids;
+    for (const auto& id : own.ids()) ids.push_back(id);
+    if (given)
+      for (const auto& id : given->ids()) ids.push_back(id);
+    for (const auto& id : tables::shipped_library().ids()) ids.push_back(id);
+    return ids;
+  }
+};
+
+/// The spec's own method tables; an id that another table already has is refused.
+void read_methods(const toml::table& table, const std::string& text, const std::filesystem::path& file, MethodTables& m) {
+  if (!table.contains("methods")) return;
+  m.own.add_document(table, text, file, m.given);
+  for (const auto* own : m.own.methods()) {
+    const tables::Method* other = m.given ? m.given->find(own->table->id) : nullptr;
+    if (!other) other = tables::shipped_library().find(own->table->id);
+    if (other)
+      throw SpecError(own->origin + ": methods." + own->table->id + ": also defined at " + other->origin +
+                      "; give this table another id");
+  }
+}
+
+/// The choices one entry of `integrators` makes ("all" is every hand-written integrator: a program's own ones
+/// are listed by id, so that a shipped spec means the same in every program), each with whether it gives substeps.
+std::vector<std::pair<IntegratorChoice, bool>> integrator_entry(const Reader& r, const toml::node& x, const MethodTables& tables) {
+  std::vector<std::pair<IntegratorChoice, bool>> chosen;  // with: substeps given
+  if (auto id = x.value<std::string>()) {
+    if (*id == "all") {
+      for (const auto& every : tables.builtin_ids)
+        if (!find_user_integrator(every)) chosen.push_back({{.id = every, .substeps = 1, .start = {}, .variant = {}, .table = {}}, false});
+    } else {
+      chosen.push_back({{.id = *id, .substeps = 1, .start = {}, .variant = {}, .table = {}}, false});
+    }
+  } else if (const toml::table* t = x.as_table()) {
+    IntegratorChoice c;
+    bool substeps = false;
+    for (auto&& [key, v] : *t) {
+      const std::string k(key.str());
+      if (k == "id" && v.is_string()) c.id = **v.as_string();
+      else if (k == "substeps" && v.is_integer()) {
+        if (**v.as_integer() < 1 || **v.as_integer() > 1000000)
+          r.fail(&v, "integrators", "substeps = " + std::to_string(**v.as_integer()) + " is out of range: 1 to 1000000 steps of dt/k per step");
+        c.substeps = static_cast<int>(**v.as_integer()), substeps = true;
+      }
+      else if (k == "start" && v.is_string()) c.start = **v.as_string();
+      else if (k == "variant" && v.is_string()) c.variant = **v.as_string();
+      else r.fail(&v, "integrators", "'" + k + "' is not an integrator option (id = string, substeps = whole number, start = string, variant = string)");
+    }
+    if (c.id.empty()) r.fail(&x, "integrators", "a table needs id = \"...\"");
+    chosen.push_back({c, substeps});
+  } else {
+    r.fail(&x, "integrators", "each entry is an id string or a table { id = \"rk4\", substeps = 4 }");
+  }
+  return chosen;
+}
+
+/// Choice c of entry x, resolved to a built-in or a table and checked against the problem.
+void add_integrator(const Reader& r, const toml::node& x, IntegratorChoice c, bool substeps_given, Spec& s,
+                    const MethodTables& tables, const ProblemFacts& f) {
+  const bool builtin = std::find(tables.builtin_ids.begin(), tables.builtin_ids.end(), c.id) != tables.builtin_ids.end();
+  const tables::Method* tm = builtin ? nullptr : tables.find(c.id);
+  if (!builtin && !tm) {
+    const auto ids = tables.ids();
+    std::vector<std::string> table_ids(ids.begin() + static_cast<long>(tables.builtin_ids.size()), ids.end());
+    std::vector<std::string> built_in, own;
+    for (const auto& id : tables.builtin_ids) (find_user_integrator(id) ? own : built_in).push_back(id);
+    r.fail(&x, "integrators", "unknown integrator '" + c.id + "'" + did_you_mean(c.id, ids) + "; built-in: " + join(built_in) +
+                                  (own.empty() ? std::string() : "; this program's: " + join(own)) +
+                                  "; method tables: " + (table_ids.empty() ? std::string("none") : join(table_ids)) +
+                                  " (a table of your own: [methods." + c.id + "] in this spec, or --methods FILE)");
+  }
+  if (tm) {
+    c.table = tm->table;
+    if (!substeps_given) c.substeps = tm->substeps;
+  }
+  try {
+    // The choice's Info, options checked: a user integrator's from its registration (study/registry/extensions.hpp).
+    auto with_info = [&](auto&& take) {
+      if (const UserIntegrator* user = c.table ? nullptr : find_user_integrator(c.id)) take(user->info(c));
+      else with_method(c, [&](const auto& m) { take(m.info()); });
+    };
+    with_info([&](const ode::Info& info) {
+      if (info.position_force_only && f.velocity_dependent) {
+        if (x.is_string() && **x.as_string() == "all") return;  // "all" means all that apply
+        throw std::invalid_argument(c.id + " needs a position-only force a(q), but " + s.problem +
+                                    "'s force depends on velocity; use euler, rk2-midpoint, rk2-heun, rk4, "
+                                    "implicit-midpoint, gauss-legendre4 or a runge-kutta table");
+      }
+      SpecIntegrator si{c, info.order, ode::local_order_of(info), info.symplectic, info.symmetric, info.implicit,
+                        info.order, tm ? tm->origin : std::string(), std::string(info.source), {}, std::max(1, info.evals_per_step), {}};
+      si.family = !tm && find_user_integrator(c.id) ? "own"
+                  : info.implicit                       ? "implicit"
+                  : tm                                  ? (tm->kind == "runge-kutta" ? "explicit-rk" : "splitting")
+                  : info.symplectic                     ? "splitting"
+                                                        : "explicit-rk";
+      if (tm) {
+        si.predicted = predicted_of(*tm);
+      } else if (const auto it = tables::builtin_tables().find(c.id); it != tables::builtin_tables().end()) {
+        si.predicted = predicted_of(it->second);
+      }
+      try {
+        static_cast<void>(runner_key(c, s.problem));  // a pair the program did not compile: say so now
+      } catch (const std::invalid_argument&) {
+        if (x.is_string() && **x.as_string() == "all") return;  // "all" means all that apply
+        throw;
+      }
+      s.integrators.push_back(std::move(si));
+    });
+  } catch (const std::invalid_argument& e) {
+    r.fail(&x, "integrators", e.what());
+  }
+}
+
+/// integrators: ids or { id, substeps, start, variant } tables, each a built-in or a method table.
+void read_integrators(const Reader& r, Spec& s, const MethodTables& tables, const ProblemFacts& f) {
+  const toml::node* ints = r.get("integrators");
+  if (!ints || !ints->is_array() || ints->as_array()->empty())
+    r.fail(ints, "integrators", "an array of integrator ids (or { id, substeps, start } tables) is required");
+  for (const toml::node& x : *ints->as_array())
+    for (auto& [c, substeps_given] : integrator_entry(r, x, tables)) add_integrator(r, x, c, substeps_given, s, tables, f);
+  for (std::size_t i = 0; i < s.integrators.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (s.integrators[i].choice.label() == s.integrators[j].choice.label())
+        r.fail("integrators", "'" + s.integrators[i].choice.label() + "' is listed twice");
+}
+
+/// Expected orders overridden per integrator (label or id): expect = { "rk4" = 4 } or { rk4 = { global = 4, local = 5 } }.
+void read_expect(const Reader& r, Spec& s) {
+  if (const toml::node* e = r.get("expect")) {
+    if (!e->is_table()) r.fail(e, "expect", "must be a table, e.g. expect = { \"stormer-verlet\" = { local = 4 } }");
+    for (auto&& [key, v] : *e->as_table()) {
+      const std::string k(key.str());
+      auto hit = std::find_if(s.integrators.begin(), s.integrators.end(),
+                              [&](const SpecIntegrator& i) { return i.choice.label() == k || i.choice.id == k; });
+      if (hit == s.integrators.end()) {
+        std::vector<std::string> labels;
+        for (const auto& i : s.integrators) labels.push_back(i.choice.label());
+        r.fail(&v, "expect." + k, "no integrator of this spec is called '" + k + "'" + did_you_mean(k, labels));
+      }
+      for (auto it = hit; it != s.integrators.end(); ++it) {
+        if (it->choice.label() != k && it->choice.id != k) continue;
+        auto order = [&](const toml::node& n) {
+          if (**n.as_integer() < 0 || **n.as_integer() > 20)
+            r.fail(&n, "expect." + k, std::to_string(**n.as_integer()) + " is not an order: a whole number from 0 to 20");
+          return static_cast<int>(**n.as_integer());
+        };
+        if (v.is_integer()) {
+          it->expected_global = order(v);
+        } else if (const toml::table* t = v.as_table()) {
+          for (auto&& [mk, mv] : *t) {
+            if (!mv.is_integer() || (mk.str() != "global" && mk.str() != "local"))
+              r.fail(&mv, "expect." + k, "use global = <order> and/or local = <order> (whole numbers)");
+            (mk.str() == "global" ? it->expected_global : it->expected_local) = order(mv);
+          }
+        } else {
+          r.fail(&v, "expect." + k, "must be an order (whole number) or { global = p, local = q }");
+        }
+      }
+    }
+  }
+}
+
+/// repeats, reference_tol, samples, local_points.
+void read_settings(const Reader& r, Spec& s) {
+  if (auto v = r.integer("repeats")) {
+    if (*v < 1 || *v > 100) r.fail("repeats", "must be between 1 and 100");
+    s.repeats = static_cast<int>(*v);
+  }
+  if (auto v = r.number("reference_tol")) {
+    if (!(*v >= 1e-29 && *v <= 1e-10))
+      r.fail("reference_tol", "must lie in [1e-29, 1e-10] (float128 references; the certifying solve is 100 x tighter)");
+    s.reference_tol = *v;
+  }
+  if (auto v = r.integer("samples")) {
+    if (*v < 8 || *v > 4096) r.fail("samples", "must be between 8 and 4096");
+    s.samples = static_cast<int>(*v);
+  }
+  if (auto v = r.integer("local_points")) {
+    if (*v < 1 || *v > 64) r.fail("local_points", "must be between 1 and 64");
+    s.local_points = static_cast<int>(*v);
+  }
+}
+
+/// varying_dt: alternating steps, and the metrics they rule out.
+void read_varying_dt(const Reader& r, Spec& s) {
+  if (const toml::node* v = r.get("varying_dt")) {
+    const toml::table* t = v->as_table();
+    if (!t) r.fail(v, "varying_dt", "must be a table, e.g. varying_dt = { pattern = \"alternating\", amplitude = 0.5 }");
+    for (auto&& [key, x] : *t)
+      if (key.str() != "pattern" && key.str() != "amplitude")
+        r.fail(&x, "varying_dt." + std::string(key.str()), "unknown key; keys: pattern, amplitude");
+    const auto pattern = (*t)["pattern"].value<std::string>();
+    const auto amplitude = as_number((*t)["amplitude"].node());
+    if (pattern != "alternating")
+      r.fail(v, "varying_dt.pattern", "must be \"alternating\" (steps dt (1 + a), dt (1 - a), ...)");
+    if (!amplitude || !(*amplitude > 0 && *amplitude <= 0.9))
+      r.fail(v, "varying_dt.amplitude", "must be a number in (0, 0.9]: the steps are dt (1 +/- amplitude)");
+    s.dt_pattern = *pattern, s.dt_amplitude = *amplitude;
+    for (long n : s.steps)
+      if (n % 2) r.fail(r.get("dt"), "dt", "alternating steps come in pairs: t_end / dt must be even, but dt = " + shortest(s.t_end / static_cast<double>(n)) +
+                                     " gives " + std::to_string(n) + " steps");
+    for (const std::string m : {"local", "walltime", "stability", "reversibility"})
+      if (s.wants(m)) r.fail("metrics", "'" + m + "' is measured with constant steps only; with varying_dt use global and energy");
+  }
+}
+
+void read_plot_dt(const Reader& r, Spec& s) {
+  // The step the report's trajectory and energy-against-time plots show: by default the middle of the sweep
+  // (automatic sweeps: the third step of the ladder, which every integrator runs).
+  s.plot_dt = s.dt(s.auto_dt ? 2 : s.steps.size() / 2);
+  if (auto v = r.number("plot_dt")) {
+    std::vector<std::string> dts;
+    bool found = false;
+    for (std::size_t i = 0; i < s.steps.size(); ++i) {
+      dts.push_back(shortest(s.dt(i)));
+      if (std::abs(s.dt(i) - *v) <= 1e-3 * *v) s.plot_dt = s.dt(i), found = true;
+    }
+    if (!found) r.fail("plot_dt", "must be one of the sweep's step sizes: " + join(dts));
+  }
+}
+
+/// energy_t_end and energy_dt: the long energy run.
+void read_energy_run(const Reader& r, Spec& s, const ProblemFacts& f) {
+  if (auto v = r.number("energy_t_end")) {
+    if (!(*v > 0) || !std::isfinite(*v)) r.fail("energy_t_end", "must be a finite number > 0");
+    if (!f.conservative)
+      r.fail("energy_t_end", "the long energy run measures how well energy is conserved, but " + s.problem +
+                                 " is dissipative (its energy error is measured against the reference's, with metric energy)");
+    s.energy_t_end = *v;
+    s.energy_dt = r.number("energy_dt").value_or(s.dt(0));
+    r.steps_for(s.energy_dt, *v, r.get("energy_dt") ? r.get("energy_dt") : r.get("energy_t_end"), "energy_dt");
+  } else if (r.get("energy_dt")) {
+    r.fail("energy_dt", "is the step of the long energy run: give energy_t_end too");
+  }
+}
+
+}  // namespace
+
+std::string time_scale_problem(const std::string& problem, double time_scale) {
+  if (std::isnormal(time_scale) && time_scale > 0 && time_scale < 1e150) return {};
+  return "these parameters give " + problem + " a time scale (period) of " + shortest(time_scale) +
+         ", outside what a double can step through (a positive number below 1e150, not subnormal); bring the "
+         "parameters closer to 1";
+}
+
+const std::vector<std::string>& spec_keys() { return known_keys; }
+
+Spec load_spec(const std::filesystem::path& file, const tables::Library* methods) {
+  return parse_spec(read_input_file<SpecError>(file, "spec file (TOML)", "no such spec file"), file, methods);
+}
+
+Spec parse_spec(const std::string& text, const std::filesystem::path& file, const tables::Library* methods) {
+  const toml::table table = parse_toml(text, file);
+  const Reader r(file, table);
+  check_keys(r, table);
+  Spec s;
+  s.file = file;
+  read_name(r, s);
+  const ProblemFacts facts = read_problem(r, s);
+  read_steps(r, s, facts);
+  read_metrics(r, s);
+  MethodTables tables{.own = {}, .given = methods};
+  read_methods(table, text, file, tables);
+  read_integrators(r, s, tables, facts);
+  read_expect(r, s);
+  read_settings(r, s);
+  read_varying_dt(r, s);
+  read_plot_dt(r, s);
+  read_energy_run(r, s, facts);
+  return s;
+}
+
+CostEstimate estimate_cost(const Spec& s) {
+  CostEstimate c;
+  double biggest = -1;
+  auto add = [&](double evaluations, const std::string& what) {
+    c.evaluations += evaluations;
+    if (evaluations > biggest) biggest = evaluations, c.biggest = what;
+  };
+  const bool sweeps = s.wants("global") || s.wants("local") || s.wants("energy") || s.wants("walltime") || s.wants("reversibility");
+  // Each run steps once, once more backwards for reversibility, and about three times as long in long double for
+  // its round-off shadow; an implicit method iterates (counted as 8 iterations a step).
+  const double passes = 1.0 + (s.wants("reversibility") ? 1 : 0) + (s.wants("roundoff") ? 3 : 0);
+  const std::size_t runs = s.auto_dt ? std::min<std::size_t>(s.steps.size(), static_cast<std::size_t>(s.auto_dt->runs)) : s.steps.size();
+  for (const auto& i : s.integrators) {
+    const double per_step = i.evals_per_step * (i.implicit ? 8.0 : 1.0);
+    if (sweeps) {
+      double steps = 0;
+      for (std::size_t k = 0; k < runs; ++k) steps += static_cast<double>(s.steps[k]);
+      add(steps * per_step * passes, fmt::format("{}'s {} runs (down to dt {})", i.choice.label(), runs, shortest(s.dt(runs - 1))));
+    }
+    if (s.energy_t_end) {
+      const double steps = std::round(*s.energy_t_end / s.energy_dt);
+      add(steps * per_step, fmt::format("{}'s long energy run ({} steps to t = {})", i.choice.label(), shortest(steps), shortest(*s.energy_t_end)));
+    }
+  }
+  // The reference: two Bulirsch-Stoer solves in float128, measured at about 3e6 double evaluations' time per
+  // time scale (Kepler e = 0.6: 0.1 s for 10 periods, the certifying solve 100 x tighter).
+  if (s.wants("global") || s.wants("local") || s.wants("energy"))
+    add(3e6 * s.t_end / s.time_scale, fmt::format("its reference ({} time scales in float128)", shortest(s.t_end / s.time_scale)));
+  return c;
+}
+
+namespace {
+std::vector<std::filesystem::path> toml_files(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().extension() == ".toml") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+}  // namespace
+
+std::vector<std::filesystem::path> shipped_specs() { return toml_files(data_dir() / "specs"); }
+
+std::vector<std::string> profile_names() {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(data_dir() / "profiles"))
+    if (e.is_directory()) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::vector<std::filesystem::path> profile_specs(const std::string& name) {
+  const auto names = profile_names();
+  if (std::find(names.begin(), names.end(), name) == names.end())
+    throw SpecError("--profile " + name + ": no such profile" + did_you_mean(name, names) + "; profiles: " + join(names));
+  return toml_files(data_dir() / "profiles" / name);
+}
+
+std::filesystem::path profile_baseline(const std::string& name) {
+  return data_dir() / "profiles" / (name + ".baseline.toml");
+}
+
+}  // namespace study

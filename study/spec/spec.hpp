@@ -1,0 +1,141 @@
+#pragma once
+/// A study spec: which problem, which integrators, which step sizes, which metrics (TOML, study/specs/).
+/// The keys are documented in the README; every error names the file, the line, the key and what is valid.
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "study/common/data_dir.hpp"
+#include "study/registry/choice.hpp"
+#include "study/problems/params.hpp"
+
+namespace study {
+
+/// A spec that cannot be used: "file:line: key: what is wrong (what would be valid)".
+struct SpecError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// What the coefficients of a method predict (study/methods/), when they are known.
+struct PredictedOrder {
+  int order = 0;        ///< every order condition up to this holds (to the coefficients' precision); 0: unknown
+  int exact_order = 0;  ///< the same with the digits taken as exact
+  double error_coefficient = 0;  ///< principal error coefficient (NaN: every checked order holds)
+  std::string conditions;        ///< which: "rooted trees (...)" or "Nystrom trees (...)"
+  std::string first_failing;     ///< the first condition of order order + 1 that fails, with its residual
+};
+
+/// One integrator of a spec, with its expected orders (declared, or overridden by the spec's `expect`).
+struct SpecIntegrator {
+  IntegratorChoice choice;
+  int expected_global = 0;
+  int expected_local = 0;
+  bool symplectic = false, symmetric = false, implicit = false;  ///< as the method declares (ode::Info)
+  int declared_order = 0;   ///< the method's own (expected_global may be the spec's override)
+  std::string table;        ///< "" for a built-in; else where its table is: "file:line"
+  std::string source;       ///< where the method's formula and coefficients come from
+  PredictedOrder predicted;  ///< from its coefficients (built-ins too, study/methods/builtin.toml)
+  int evals_per_step = 1;    ///< force evaluations per step, substeps included (implicit: per Newton iteration)
+  /// What the report groups it with: "explicit-rk", "splitting" (splittings, compositions, Nystrom tables and the
+  /// Verlet family), "implicit", or "own" (a C++ integrator of the user's program).
+  std::string family;
+};
+
+/// dt = "auto": the step sizes are chosen per integrator while it runs (sweep.cpp), from a ladder of halvings
+/// that starts near the problem's time scale and ends at max_steps; the budget bounds how far down it goes.
+struct AutoSweep {
+  static constexpr int default_runs = 12;
+  static constexpr long max_steps = 1L << 24;  ///< the ladder ends here whatever the budget
+  int runs = default_runs;  ///< at most this many runs per integrator (>= 3, the fewest a fit needs)
+  double seconds = 0;       ///< at most about this much wall time per integrator (0: no limit; machine-dependent)
+};
+
+/// A parsed and validated spec.
+struct Spec {
+  std::filesystem::path file;
+  std::string name, title, problem;
+  ParamValues params;
+  double t_end = 0;
+  std::vector<SpecIntegrator> integrators;
+  std::vector<long> steps;           ///< N per sweep point; dt = t_end / N (largest dt first); auto: the ladder
+  std::optional<AutoSweep> auto_dt;  ///< set by dt = "auto": each integrator runs a prefix of `steps`
+  std::set<std::string> metrics;     ///< subset of metric_names()
+  /// Varying steps (varying_dt): "" (constant), or "alternating": steps dt (1 + a), dt (1 - a), ... (N even).
+  std::string dt_pattern;
+  double dt_amplitude = 0;
+  std::optional<double> energy_t_end;  ///< long energy run, sampled log-uniformly
+  double energy_dt = 0;              ///< its step (default: the largest dt of the sweep)
+  double plot_dt = 0;                ///< the step whose trajectories and energy the report plots (one of the sweep's)
+  int repeats = 3;                   ///< timed repetitions per run
+  double reference_tol = 1e-28;
+  int samples = 64;                  ///< trajectory samples per run (max error, energy, plots)
+  int local_points = 8;              ///< reference states the one-step error starts from
+  double time_scale = 1;             ///< the problem's period or time scale (what the reference's cost scales with)
+
+  double dt(std::size_t i) const { return t_end / static_cast<double>(steps[i]); }
+  /// Time of grid point k of the sweep point with n steps (k = n gives t_end exactly).  Constant steps: k
+  /// t_end / n.  Alternating: t_end (k + a (k mod 2)) / n; consecutive grid times are within a factor 2 of each
+  /// other from k = 1 on, so every step t_{k+1} - t_k is exact in double (Sterbenz) and the integrator's
+  /// clock lands on the grid.
+  double grid_time(long k, long n) const {
+    if (k == n) return t_end;
+    const double x = dt_pattern.empty() ? static_cast<double>(k) : static_cast<double>(k) + dt_amplitude * static_cast<double>(k % 2);
+    return t_end * x / static_cast<double>(n);
+  }
+  bool wants(const std::string& metric) const { return metrics.count(metric) != 0; }
+};
+
+/// The metric names a spec may ask for.
+inline const std::vector<std::string>& metric_names() {
+  static const std::vector<std::string> names{"global", "local", "energy", "walltime", "stability", "reversibility", "roundoff"};
+  return names;
+}
+
+namespace tables {
+class Library;
+}
+
+/// Reads and validates a spec file.  Integrator ids are built-ins, the spec's own [methods.ID] tables, then the
+/// tables of `methods` (--methods files), then the shipped library's.  Throws SpecError (tables::TableError for a
+/// bad table).
+Spec load_spec(const std::filesystem::path& file, const tables::Library* methods = nullptr);
+/// The top-level keys of a spec file ("methods" among them): a methods file may be a spec holding tables.
+const std::vector<std::string>& spec_keys();
+/// The same from TOML text (a spec on standard input: `name` is where errors say it came from).
+Spec parse_spec(const std::string& text, const std::filesystem::path& name, const tables::Library* methods = nullptr);
+
+/// The most steps one run may take (t_end / dt): beyond it a spec is refused before anything runs.
+inline constexpr double max_steps_per_run = 1e12;
+/// The longest reference, in time scales of the problem (t_end / time scale).
+inline constexpr double max_time_scales = 1e7;
+
+/// Why a problem's time scale (its period() with the given parameters) cannot be worked in, or "": every step, time
+/// and cost is measured in it, and parameters that each lie in range can still make it under- or overflow
+/// (earth-moon at a distance of 1e-150).
+std::string time_scale_problem(const std::string& problem, double time_scale);
+
+/// What a spec will cost before it runs: force evaluations of every run (auto sweeps: their whole budget of
+/// runs), its long energy run, and the reference counted as double evaluations; `biggest` says which part
+/// costs most, for the message that refuses it.
+struct CostEstimate {
+  double evaluations = 0;
+  std::string biggest;
+};
+CostEstimate estimate_cost(const Spec& spec);
+
+/// The shipped specs (study/specs/*.toml), sorted by file name.
+std::vector<std::filesystem::path> shipped_specs();
+
+/// Profiles: named sets of specs (study/profiles/NAME/*.toml), each with its committed baseline of error
+/// constants (study/profiles/NAME.baseline.toml).  `ci` is the fast gate the tests run.
+std::vector<std::string> profile_names();
+/// The specs of a profile.  Throws SpecError for an unknown name.
+std::vector<std::filesystem::path> profile_specs(const std::string& name);
+std::filesystem::path profile_baseline(const std::string& name);
+
+}  // namespace study

@@ -1,0 +1,562 @@
+// Methods as coefficient tables: exact coefficients in every precision, the order predicted from Butcher's
+// conditions, the built-ins' tables against the built-ins themselves, the shipped library, bad tables' messages, and
+// a table run by the engine (the same bits as its built-in; a wrong one caught by its predicted and measured order).
+#include <catch2/catch.hpp>
+
+#include "tests/support.hpp"
+
+#include <boost/math/special_functions/next.hpp>
+#include <boost/multiprecision/cpp_bin_float.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <random>
+#include <string>
+
+#include "integrators/all.hpp"
+#include "integrators/table.hpp"
+#include "study/engine.hpp"
+#include "study/problems/all.hpp"
+#include "study/spec/spec.hpp"
+#include "study/common/interrupt.hpp"
+#include "study/methods/library.hpp"
+
+namespace {
+
+using study::tables::Rational;
+namespace tables = study::tables;
+
+Rational R(const std::string& text) { return tables::parse_coefficient(text); }
+
+/// Whether y (a value of a binary type, exactly as a rational) is the nearest value of its type to x: no closer
+/// neighbour on either side (next is the step to the neighbours, computed by the caller).
+bool nearest(const Rational& x, const Rational& y, const Rational& below, const Rational& above) {
+  const Rational d = abs(x - y);
+  return d <= abs(x - below) && d <= abs(x - above);
+}
+
+template <class Real>
+void check_rounding(const Rational& x) {
+  const Real y = ode::from_decimal<Real>(tables::decimal_for_rounding(x));
+  INFO("x = " << tables::describe(x) << " in " << std::numeric_limits<Real>::digits << " bits");
+  CHECK(nearest(x, Rational(y), Rational(std::nextafter(y, Real(-INFINITY))), Rational(std::nextafter(y, Real(INFINITY)))));
+}
+
+void check_rounding_quad(const Rational& x) {
+  using Quad = boost::multiprecision::cpp_bin_float_quad;  // 113 bits, float128's significand
+  const Quad y = ode::from_decimal<Quad>(tables::decimal_for_rounding(x));
+  INFO("x = " << tables::describe(x) << " in 113 bits");
+  CHECK(nearest(x, Rational(y), Rational(Quad(boost::math::float_prior(y))), Rational(Quad(boost::math::float_next(y)))));
+}
+
+/// The table of a built-in, from study/methods/builtin.toml.
+const tables::Method& builtin(const std::string& id) { return tables::builtin_tables().at(id); }
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+std::string methods_error(const testing::TempDir& dir, const std::string& text) {
+  const auto file = dir.file("m.toml", text);
+  return error_of([&] { tables::read_methods_file(file); });
+}
+
+}  // namespace
+
+TEST_CASE("coefficients are parsed exactly: decimals of any length, ratios, exponents") {
+  CHECK(R("0.1") == Rational(1, 10));
+  CHECK(R("-2/3") == Rational(-2, 3));
+  CHECK(R("1.5/7") == Rational(3, 14));
+  CHECK(R("-1.25e-3") == Rational(-1, 800));
+  CHECK(R("+7") == Rational(7));
+  CHECK(R(" 2.50 ") == Rational(5, 2));
+  CHECK(R("0.414490771794375737142") == Rational(boost::multiprecision::cpp_int("414490771794375737142"),
+                                                  boost::multiprecision::cpp_int("1000000000000000000000")));
+  for (const char* bad : {"", "abc", "1/0", "1..2", "1e", "1e5000", "1e101", "0x10", "1/2/3", "--1"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(R(bad), std::invalid_argument);
+  }
+  // The size limits (they bound the work of the order conditions): 100 digits a side, exponents within +-100.
+  const std::string hundred(100, '7');
+  CHECK(R(hundred + "/" + hundred + "e-100") == R("1e100"));
+  CHECK(R("1e-100") == Rational(1, boost::multiprecision::pow(boost::multiprecision::cpp_int(10), 100)));
+  CHECK_THAT(error_of([&] { R("0." + hundred + "7"); }), Catch::Contains("more than 100 digits"));
+  CHECK_THAT(error_of([&] { R("1/" + hundred + "7"); }), Catch::Contains("more than 100 digits"));
+  CHECK_THAT(error_of([] { R("1e-101"); }), Catch::Contains("beyond +-100"));
+  CHECK_THAT(error_of([] { R("1/0"); }), Catch::Contains("divides by zero"));
+  CHECK_THAT(error_of([] { R("0.5x"); }), Catch::Contains("unexpected 'x'"));
+}
+
+TEST_CASE("a coefficient rounds to its nearest double, long double and 113-bit value through its decimal text") {
+  // Terminating decimals are written exactly; others with enough digits that no rounding boundary lies between.
+  CHECK(tables::decimal_for_rounding(R("3/8")) == "0.375");
+  CHECK(tables::decimal_for_rounding(R("-12.5e3")) == "-12500");
+  std::mt19937_64 rng(20261123);
+  std::vector<Rational> xs{R("1/3"), R("-2/3"), R("1/7"), R("22/7"), R("1e-30/7"), R("123456789/1000000007"), R("1/1024"),
+                           R("5/36"), R("-2889/1024")};
+  for (int i = 0; i < 300; ++i) {
+    const auto num = static_cast<long long>(rng() % 2000001) - 1000000;
+    const auto den = static_cast<long long>(rng() % 999999) + 1;
+    xs.push_back(Rational(num, den) * Rational(1, static_cast<long long>(1) << (rng() % 40)));
+  }
+  for (const auto& x : xs) {
+    check_rounding<double>(x);
+    check_rounding<long double>(x);
+    check_rounding_quad(x);
+  }
+}
+
+TEST_CASE("a decimal of six or more digits is read as rounded to them, and shorter ones, ratios and integers as exact") {
+  CHECK(tables::stated_precision("0.5") == 0);
+  CHECK(tables::stated_precision("-0.125") == 0);
+  CHECK(tables::stated_precision("1/3") == 0);
+  CHECK(tables::stated_precision("1234567") == 0);
+  CHECK(tables::stated_precision("0.29697761") == Approx(5e-8));
+  CHECK(tables::stated_precision("0.1786178958448091") == Approx(5e-16));
+  CHECK(tables::stated_precision("1.00000e-3") == 0);
+  CHECK(tables::stated_precision("0.500000") == 0);
+  CHECK(tables::stated_precision("1.35120719195966/1") == Approx(5e-15));
+  CHECK(tables::stated_precision("1.2345678e-3") == Approx(5e-8));
+}
+
+TEST_CASE("the order conditions stop at Ctrl-C (a large table's take seconds)", "[hardening]") {
+  const tables::Matrix rk4{{}, {R("1/2")}, {R("0"), R("1/2")}, {R("0"), R("0"), R("1")}};
+  const std::vector<Rational> rk4_b{R("1/6"), R("1/3"), R("1/3"), R("1/6")};
+  study::interrupt_flag = true;
+  CHECK_THROWS_AS(tables::runge_kutta_order(rk4, rk4_b), study::Interrupted);
+  CHECK_THROWS_AS(tables::nystrom_order(tables::nystrom_of(rk4, rk4_b, rk4, rk4_b), 0), study::Interrupted);
+  study::interrupt_flag = false;
+  CHECK(tables::runge_kutta_order(rk4, rk4_b).order == 4);
+}
+
+TEST_CASE("order conditions: the classical orders and tree counts") {
+  // RK4: all 8 conditions of order <= 4 hold; the 9 of order 5 are checked, b c^4 = 1/5 fails first.
+  const tables::Matrix rk4{{}, {R("1/2")}, {R("0"), R("1/2")}, {R("0"), R("0"), R("1")}};
+  const std::vector<Rational> rk4_b{R("1/6"), R("1/3"), R("1/3"), R("1/6")};
+  const auto a = tables::runge_kutta_order(rk4, rk4_b);
+  CHECK(a.order == 4);
+  CHECK(a.exact_order == 4);
+  CHECK(a.conditions == 1 + 1 + 2 + 4 + 9);
+  CHECK(a.first_failing.order == 5);
+  CHECK(a.first_failing.formula == "sum b_i c_i^4 = 1/5");
+  CHECK(a.first_failing.residual == Approx(5.0 / 24 - 1.0 / 5).epsilon(1e-12));  // b c^4 = 1/6 (1/16 + 1/16) + ... = 5/24
+  // The principal error coefficient of RK4 (Butcher's A^(5)): 0.01450 (Butcher, Numerical Methods for ODEs, §32).
+  CHECK(a.error_coefficient == Approx(0.0145).margin(5e-5));
+  // A 3rd-order tableau (Kutta): order 3, failing at order 4 among its 4 trees.
+  const auto k3 = tables::runge_kutta_order({{}, {R("1/2")}, {R("-1"), R("2")}}, {R("1/6"), R("2/3"), R("1/6")});
+  CHECK(k3.order == 3);
+  CHECK(k3.conditions == 1 + 1 + 2 + 4);
+  // Gauss-Legendre 6 (exact in sqrt 15: given to 40 digits): order 6, 85 conditions through order 7.
+  const auto& gl6 = *tables::shipped_library().find("gauss-legendre6");
+  CHECK(gl6.predicted.order.order == 6);
+  CHECK(gl6.predicted.order.conditions == 1 + 1 + 2 + 4 + 9 + 20 + 48);
+  // Nyström trees (x'' = a(x)): Kahan-Li 8 is checked through order 9: velocity trees 1, 1, 2, 3, 6, 10, 20, 36, 72
+  // (Hairer, Norsett, Wanner I, Table II.14.3) and a position tree over each velocity tree of order <= 8, plus x itself.
+  const auto& kl8 = *tables::shipped_library().find("kahan-li8");
+  CHECK(kl8.predicted.order.order == 8);
+  CHECK(kl8.predicted.order.conditions == (1 + 1 + 2 + 3 + 6 + 10 + 20 + 36 + 72) + (1 + 1 + 1 + 2 + 3 + 6 + 10 + 20 + 36));
+}
+
+TEST_CASE("order conditions: a wrong coefficient lowers the predicted order, a rounded digit does not") {
+  // RK4 with a31 = 1/6, a32 = 1/3 instead of 0, 1/2 (the node c3 = 1/2 kept): b a c = 1/6 fails, order 2.
+  const auto wrong = tables::runge_kutta_order({{}, {R("1/2")}, {R("1/6"), R("1/3")}, {R("0"), R("0"), R("1")}},
+                                               {R("1/6"), R("1/3"), R("1/3"), R("1/6")});
+  CHECK(wrong.order == 2);
+  CHECK(wrong.first_failing.order == 3);
+  CHECK(wrong.first_failing.formula == "sum b_i a_ij c_j = 1/6");
+  CHECK(wrong.first_failing.residual == Approx(5.0 / 36 - 1.0 / 6).epsilon(1e-12));
+  // Ralston 4 with its coefficients rounded to 8 digits (as tables print them): 4th order to their precision,
+  // 3rd with the digits taken as exact.
+  const tables::Matrix a8{{}, {R("0.4")}, {R("0.29697761"), R("0.15875964")}, {R("0.21810040"), R("-3.05096516"), R("3.83286476")}};
+  const std::vector<Rational> b8{R("0.17476028"), R("-0.55148066"), R("1.20553560"), R("0.17118478")};
+  const auto rounded = tables::runge_kutta_order(a8, b8, 5e-8);
+  CHECK(rounded.order == 4);
+  CHECK(rounded.exact_order < 4);
+  const auto exact = tables::runge_kutta_order(a8, b8, 0);
+  CHECK(exact.order < 4);
+  // A digit wrong in the third place is not rounding: order 3 at that precision too.
+  const tables::Matrix typo{{}, {R("0.4")}, {R("0.29997761"), R("0.15875964")}, {R("0.21810040"), R("-3.05096516"), R("3.83286476")}};
+  CHECK(tables::runge_kutta_order(typo, b8, 5e-8).order < 4);
+}
+
+TEST_CASE("symplectic and symmetric Runge-Kutta tables") {
+  CHECK(tables::runge_kutta_symplectic({{R("1/2")}}, {R("1")}));
+  CHECK(tables::runge_kutta_symmetric({{R("1/2")}}, {R("1")}));
+  const tables::Matrix rk4{{}, {R("1/2")}, {R("0"), R("1/2")}, {R("0"), R("0"), R("1")}};
+  CHECK_FALSE(tables::runge_kutta_symplectic(rk4, {R("1/6"), R("1/3"), R("1/3"), R("1/6")}));
+  CHECK_FALSE(tables::runge_kutta_symmetric(rk4, {R("1/6"), R("1/3"), R("1/3"), R("1/6")}));
+  // Lobatto IIIA: symmetric, not symplectic; Radau IIA: neither.
+  const auto& lobatto = *tables::shipped_library().find("lobatto-iiia4");
+  CHECK(lobatto.predicted.symmetric);
+  CHECK_FALSE(lobatto.predicted.symplectic);
+  const auto& radau = *tables::shipped_library().find("radau-iia5");
+  CHECK_FALSE(radau.predicted.symmetric);
+  CHECK_FALSE(radau.predicted.symplectic);
+  const auto& gl6 = *tables::shipped_library().find("gauss-legendre6");
+  CHECK(gl6.predicted.symmetric);
+  CHECK(gl6.predicted.symplectic);
+}
+
+TEST_CASE("every built-in that is a table predicts its declared order, symplecticity and symmetry") {
+  int tables_seen = 0;
+  ode::for_each_method([&](auto m) {
+    const ode::Info info = m.info();
+    const std::string id(info.id);
+    INFO(id);
+    if (!info.start.empty()) {  // stormer-verlet: a two-step method, no one-step table
+      CHECK_FALSE(tables::builtin_tables().count(id));
+      return;
+    }
+    REQUIRE(tables::builtin_tables().count(id));
+    const auto& t = builtin(id);
+    CHECK(t.predicted.order.order == info.order);
+    CHECK(t.predicted.order.exact_order == info.order);
+    CHECK(t.predicted.symplectic == info.symplectic);
+    CHECK(t.predicted.symmetric == info.symmetric);
+    CHECK(t.table->evals_per_step == info.evals_per_step);
+    CHECK(t.table->implicit == info.implicit);
+    ++tables_seen;
+  });
+  CHECK(tables_seen == static_cast<int>(std::tuple_size_v<ode::AllMethods>) - 1);
+}
+
+TEST_CASE("a built-in's table steps like the built-in, to the same bits") {
+  const study::Kepler<double> kepler(study::ParamValues{{"e", "0.6"}});
+  const study::DampedOscillator<double> damped(study::ParamValues{});
+  ode::for_each_method([&](auto m) {
+    const std::string id(m.info().id);
+    if (!tables::builtin_tables().count(id)) return;
+    INFO(id);
+    const ode::TableMethod table{builtin(id).table};
+    auto compare = [&](const auto& p) {
+      // The same operations in the same order on the same coefficients (gauss-legendre4's, computed from sqrt 3 in
+      // double, happen to be the correctly rounded ones): the same bits after 300 steps.
+      const auto a = testing::integrate(m, p, 3.0, 300), b = testing::integrate(table, p, 3.0, 300);
+      CHECK(testing::phase_error(a, b) == 0);
+      CHECK(testing::phase_error(a, p.initial()) > 1e-3);  // they moved
+    };
+    compare(kepler);
+    if constexpr (!decltype(m){}.info().position_force_only) compare(damped);
+  });
+}
+
+TEST_CASE("a table's timed loop (ode::advance) takes the same steps as step, to the same bits") {
+  const study::Kepler<double> kepler(study::ParamValues{{"e", "0.6"}});
+  const study::Harmonic<double> harmonic(study::ParamValues{});
+  const study::DampedOscillator<double> damped(study::ParamValues{});
+  std::vector<const tables::Method*> all;
+  for (const auto& [id, m] : tables::builtin_tables()) all.push_back(&m);
+  for (const auto* m : tables::shipped_library().methods()) all.push_back(m);
+  REQUIRE(all.size() >= 30);
+  for (const auto* m : all) {
+    INFO(m->table->id);
+    auto compare = [&](const auto& p, const auto& method) {
+      using P = std::decay_t<decltype(p)>;
+      const double h = 0.01;
+      auto one = ode::make_stepper<P>(method);
+      auto s = p.initial();
+      for (int k = 0; k < 300; ++k) one.step(s, h, p);
+      // In several calls mixed with single steps (and an empty one), so that what a step keeps for the next (a
+      // first-same-as-last force) crosses between them.
+      auto loop = ode::make_stepper<P>(method);
+      auto x = p.initial();
+      ode::advance(loop, x, h, p, 120);
+      ode::advance(loop, x, h, p, 0);
+      for (int k = 0; k < 30; ++k) loop.step(x, h, p);
+      ode::advance(loop, x, h, p, 150);
+      CHECK(testing::phase_error(s, x) == 0);
+      CHECK(s.t == x.t);
+      // An empty advance on a fresh stepper computes nothing, so it has no force to keep for the next step.
+      auto fresh = ode::make_stepper<P>(method);
+      auto y = p.initial();
+      ode::advance(fresh, y, h, p, 0);
+      for (int k = 0; k < 300; ++k) fresh.step(y, h, p);
+      CHECK(testing::phase_error(s, y) == 0);
+      CHECK(testing::phase_error(s, p.initial()) > 1e-3);  // they moved
+    };
+    compare(kepler, ode::TableMethod{m->table});
+    compare(harmonic, ode::TableMethod{m->table});
+    if (m->table->kind == ode::MethodTable::Kind::runge_kutta) compare(damped, ode::TableMethod{m->table});  // a(q, v)
+    compare(kepler, ode::Substeps<ode::TableMethod>{.base = ode::TableMethod{m->table}, .k = 3});
+  }
+}
+
+TEST_CASE("the shipped library: every method cites its source and has the order it declares") {
+  const auto& lib = tables::shipped_library();
+  for (const char* id : {"ruth3", "pefrl", "forest-ruth", "forest-ruth-kick", "suzuki4", "yoshida6-composition", "yoshida8",
+                         "kahan-li8", "mclachlan4", "mclachlan-atela4", "kutta3", "ssprk3", "rk38", "ralston2", "ralston4",
+                         "dopri5", "gauss-legendre6", "radau-iia5", "lobatto-iiia4"}) {
+    INFO(id);
+    const tables::Method* m = lib.find(id);
+    REQUIRE(m);
+    CHECK_FALSE(m->table->source.empty());
+    CHECK(m->predicted.order.order == m->table->order);
+    if (m->table->kind == ode::MethodTable::Kind::splitting) CHECK(m->predicted.symplectic);
+  }
+  CHECK(lib.find("dopri5")->table->evals_per_step == 6);  // first same as last
+  CHECK(lib.find("forest-ruth-kick")->table->evals_per_step == 3);
+  CHECK(lib.find("forest-ruth")->predicted.symmetric);
+  CHECK(lib.find("mclachlan-atela4")->predicted.symmetric == false);
+  CHECK(lib.find("radau-iia5")->table->implicit);
+  CHECK(lib.find("kahan-li8")->stages == 35);  // 17 leapfrog steps, adjacent drifts merged
+}
+
+TEST_CASE("bad method tables are refused before anything runs, naming file, line and key") {
+  const testing::TempDir dir("tables-bad");
+  auto err = [&](const std::string& text) { return methods_error(dir, text); };
+  const std::string head = "[methods.x]\n";
+  CHECK_THAT(err(head + "kind = \"splitter\"\norder = 2\n"), Catch::Contains("m.toml:2: methods.x.kind: unknown kind 'splitter'") &&
+                                                             Catch::Contains("did you mean 'splitting'"));
+  CHECK_THAT(err(head + "kind = \"splitting\"\ndrift = [\"1/2\", \"1/2\"]\nkick = [\"1\"]\n"),
+             Catch::Contains("methods.x.order: missing"));
+  CHECK_THAT(err(head + "kind = \"splitting\"\norder = 2\ndrift = [\"1/2\", \"1/2\", \"0\"]\nkick = [\"1\"]\n"),
+             Catch::Contains("m.toml:4: methods.x.drift: has 3 coefficients and kick has 1"));
+  CHECK_THAT(err(head + "kind = \"splitting\"\norder = 2\ndrift = [\"1/2\", \"1/3\"]\nkick = [\"1\"]\n"),
+             Catch::Contains("methods.x.drift: the coefficients sum to 5/6, not 1") && Catch::Contains("not consistent"));
+  CHECK_THAT(err(head + "kind = \"splitting\"\norder = 2\ndrift = [\"1/2\", \"one half\"]\nkick = [\"1\"]\n"),
+             Catch::Contains("m.toml:4: methods.x.drift[1]: 'one half' is not a number"));
+  CHECK_THAT(err(head + "kind = \"splitting\"\norder = 2\ndrift = [\"1/2\", true]\nkick = [\"1\"]\n"),
+             Catch::Contains("methods.x.drift[1]: must be a number"));
+  CHECK_THAT(err(head + "kind = \"splitting\"\norder = 3\ndrift = [\"1/2\", \"1/2\"]\nkick = [\"1\"]\n"),
+             Catch::Contains("m.toml:3: methods.x.order: declares order 3, but the coefficients have order 2: the order-3 condition "
+                             "sum bbar_i c_i = 1/6"));
+  CHECK_THAT(err(head + "kind = \"splitting\"\norder = 2\ndrift = [\"1/2\", \"1/2\"]\nkicks = [\"1\"]\n"),
+             Catch::Contains("methods.x.kicks: not a key of a splitting table (did you mean 'kick'?)"));
+  CHECK_THAT(err(head + "kind = \"runge-kutta\"\norder = 1\na = [[], [\"1\"]]\nb = [\"1\"]\n"),
+             Catch::Contains("methods.x.a: has 2 rows, but there are 1 weights"));
+  CHECK_THAT(err(head + "kind = \"runge-kutta\"\norder = 1\na = [[], [\"1\", \"0\", \"0\"]]\nb = [\"1/2\", \"1/2\"]\n"),
+             Catch::Contains("row 2 has 3 entries; at most 2"));
+  CHECK_THAT(err(head + "kind = \"runge-kutta\"\norder = 1\na = [[], [\"1\"]]\nb = [\"1/2\", \"1/3\"]\n"),
+             Catch::Contains("methods.x.b: the coefficients sum to 5/6, not 1"));
+  CHECK_THAT(err(head + "kind = \"runge-kutta\"\norder = 2\na = [[], [\"1\"]]\nb = [\"1/2\", \"1/2\"]\nc = [\"0\", \"1/2\"]\n"),
+             Catch::Contains("methods.x.c: c[1] = 1/2 is not the sum of row 2 of a (1)"));
+  CHECK_THAT(err(head + "kind = \"runge-kutta\"\norder = 2\nexplicit = true\na = [[\"1/2\"]]\nb = [\"1\"]\n"),
+             Catch::Contains("methods.x.a: a[0][0] = 1/2 is on or above the diagonal: the table is implicit, but explicit = true"));
+  CHECK_THAT(err(head + "kind = \"nystrom\"\norder = 1\nabar = [[\"1/2\"]]\nbbar = [\"1/2\"]\nb = [\"1\"]\nc = [\"1\"]\n"),
+             Catch::Contains("implicit Nyström tables are not supported"));
+  CHECK_THAT(err(head + "kind = \"composition\"\norder = 2\nbase = \"leapfrogg\"\nweights = [\"1\"]\n"),
+             Catch::Contains("methods.x.base: 'leapfrogg' is not a method with known coefficients (did you mean 'leapfrog'?)"));
+  CHECK_THAT(err(head + "kind = \"composition\"\norder = 2\nbase = \"leapfrog\"\nweights = [\"1/2\", \"1/4\"]\n"),
+             Catch::Contains("methods.x.weights: the coefficients sum to 3/4, not 1"));
+  CHECK_THAT(err("[methods.rk4]\nkind = \"runge-kutta\"\norder = 1\na = [[]]\nb = [\"1\"]\n"),
+             Catch::Contains("m.toml:1: methods.rk4: the id shadows the built-in integrator 'rk4'"));
+  CHECK_THAT(err("[methods.My-Method]\nkind = \"runge-kutta\"\norder = 1\na = [[]]\nb = [\"1\"]\n"),
+             Catch::Contains("a method id is lowercase letters"));
+  CHECK_THAT(err(head + "kind = \"runge-kutta\"\norder = 1\na = [[]]\nb = [\"1e-400\"]\n"),
+             Catch::Contains("methods.x.b[0]: ") && Catch::Contains("the exponent is beyond +-100"));
+  // Within the digit and exponent limits, a ratio can still leave double's range: 1e-101 / 1e200.
+  CHECK_THAT(err(head + "kind = \"runge-kutta\"\norder = 1\na = [[]]\nb = [\"0.1e-100/" + std::string(100, '9') + "e100\"]\n"),
+             Catch::Contains("methods.x.b[0]: ") && Catch::Contains("is outside what a double holds"));
+  CHECK_THAT(err("[methods]\n"), Catch::Contains("no [methods.ID] table in this file"));
+  CHECK_THAT(err("name = \"x\"\n"), Catch::Contains("m.toml:1: name: a methods file holds [methods.ID] tables only"));
+  CHECK_THAT(err("[methods.x\n"), Catch::Contains("m.toml:1: not valid TOML"));
+  // A spec holding [methods.ID] tables is a methods file to `study method` and --methods (its own keys skipped);
+  // one without tables says it is a spec, and a key that is neither still gets its suggestion.
+  const std::string spec = "name = \"s\"\nproblem = \"kepler\"\nt_end = 1.0\nintegrators = [\"x\"]\ndt = \"auto\"\n";
+  const auto spec_file = dir.file("spec.toml", spec + "[methods.x]\nkind = \"runge-kutta\"\norder = 1\na = [[]]\nb = [\"1\"]\n");
+  CHECK(tables::read_methods_file(spec_file, study::spec_keys()).ids() == std::vector<std::string>{"x"});
+  CHECK_THAT(error_of([&] { tables::read_methods_file(dir.file("bare.toml", spec), study::spec_keys()); }),
+             Catch::Contains("bare.toml: no [methods.ID] table in this file (it is a study spec, with dt, integrators, name, "
+                             "problem, t_end: `study run ") && Catch::Contains("a method table starts with a line [methods.ID]"));
+  CHECK_THAT(error_of([&] { tables::read_methods_file(dir.file("typo.toml", "[method.x]\nkind = 1\n"), study::spec_keys()); }),
+             Catch::Contains("typo.toml:1: method: neither a [methods.ID] table nor a spec's key (did you mean 'methods'?)"));
+  CHECK_THAT(error_of([&] { tables::read_methods_file(dir.file("empty.toml", ""), study::spec_keys()); }),
+             Catch::Contains("empty.toml: no [methods.ID] table in this file (it is empty)"));
+  CHECK_THAT(error_of([&] { tables::read_methods_file(dir.path / "missing.toml"); }), Catch::Contains("missing.toml: no such methods file"));
+  CHECK_THAT(error_of([&] { tables::read_methods_file(dir.path); }), Catch::Contains("is a folder, not a methods file"));
+  // Bounded size: the order conditions of a huge table would take hours.
+  std::string b65 = "b = [", a65 = "a = [";
+  for (int i = 0; i < 65; ++i) b65 += std::string(i ? ", " : "") + "\"1/65\"", a65 += std::string(i ? ", " : "") + "[]";
+  CHECK_THAT(err(head + "kind = \"runge-kutta\"\norder = 1\n" + a65 + "]\n" + b65 + "]\n"),
+             Catch::Contains("methods.x.b: 65 stages; at most 64"));
+  std::string w129 = "weights = [";
+  for (int i = 0; i < 129; ++i) w129 += std::string(i ? ", " : "") + "\"1/129\"";
+  CHECK_THAT(err(head + "kind = \"composition\"\norder = 1\nbase = \"leapfrog\"\n" + w129 + "]\n"),
+             Catch::Contains("methods.x.weights: has 129 coefficients; at most 128"));
+  std::string w20 = "weights = [";
+  for (int i = 0; i < 20; ++i) w20 += std::string(i ? ", " : "") + "\"1/20\"";
+  CHECK_THAT(err(head + "kind = \"composition\"\norder = 1\nbase = \"rk4\"\n" + w20 + "]\n"),
+             Catch::Contains("20 steps of a 4-stage base make 80 stages; at most 64"));
+}
+
+TEST_CASE("TOML numbers are read from their digits: 0.1 is one tenth, and rounded digits count as rounded") {
+  const testing::TempDir dir("tables-numbers");
+  const auto file = dir.file("m.toml", "[methods.x]\nkind = \"runge-kutta\"\norder = 2\na = [[], [0.5]]\nb = [0, 1_0e-1]\n");
+  const auto lib = tables::read_methods_file(file);
+  const auto* m = lib.find("x");
+  REQUIRE(m);
+  CHECK(m->exact.a[1][0] == Rational(1, 2));
+  CHECK(m->exact.b[1] == Rational(1));
+  CHECK(m->predicted.order.order == 2);
+  // PEFRL's 16 digits: order 4 to their precision.
+  const auto& pefrl = *tables::shipped_library().find("pefrl");
+  CHECK(pefrl.exact.precision == Approx(5e-16));
+}
+
+namespace {
+
+study::EngineOptions no_cache() {
+  study::EngineOptions o;
+  o.jobs = 2;
+  o.use_cache = false;
+  return o;
+}
+
+/// Every measured number of a run, bit for bit (not its names, not its timing).
+bool same_numbers(const study::Run& a, const study::Run& b) {
+  auto same = [](double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; };
+  auto same_all = [&](const std::vector<double>& x, const std::vector<double>& y) {
+    return x.size() == y.size() && std::equal(x.begin(), x.end(), y.begin(), same);
+  };
+  bool ok = a.steps == b.steps && a.status == b.status && a.force_evals == b.force_evals && same(a.dt, b.dt);
+  for (auto [x, y] : {std::pair{a.global, b.global}, {a.position, b.position}, {a.max, b.max}, {a.local, b.local},
+                      {a.local_position, b.local_position}, {a.roundoff, b.roundoff}, {a.reversal, b.reversal},
+                      {a.energy_max_rel, b.energy_max_rel}, {a.energy_final_rel, b.energy_final_rel},
+                      {a.energy_drift_per_time, b.energy_drift_per_time}, {a.energy_roundoff, b.energy_roundoff}})
+    ok = ok && same(x, y);
+  ok = ok && same_all(a.final_q, b.final_q) && same_all(a.final_v, b.final_v) && same_all(a.sample_error, b.sample_error) &&
+       same_all(a.sample_energy, b.sample_energy) && a.energy_class == b.energy_class;
+  for (std::size_t i = 0; ok && i < a.sample_q.size(); ++i) ok = same_all(a.sample_q[i], b.sample_q[i]);
+  return ok;
+}
+
+}  // namespace
+
+TEST_CASE("a table with yoshida4's 36-digit coefficients gives the built-in's numbers in every field of every run") {
+  const testing::TempDir dir("tables-same");
+  const auto spec = study::load_spec(dir.file("same.toml", R"(
+name = "same"
+problem = "kepler"
+params = { e = 0.6 }
+t_end = 2.0
+integrators = ["yoshida4", "yoshida4-table"]
+dt = [0.1, 0.05, 0.025]
+metrics = ["global", "local", "energy", "reversibility"]
+
+[methods.yoshida4-table]
+kind = "splitting"
+first = "drift"
+drift = ["0.675603595979828817023843904485730413", "-0.175603595979828817023843904485730413",
+         "-0.175603595979828817023843904485730413", "0.675603595979828817023843904485730413"]
+kick = ["1.351207191959657634047687808971460827", "-1.702414383919315268095375617942921654",
+        "1.351207191959657634047687808971460827"]
+order = 4
+source = "integrators/yoshida4.hpp"
+)"));
+  REQUIRE(spec.integrators.size() == 2);
+  CHECK(spec.integrators[1].table.find("same.toml:10") != std::string::npos);
+  CHECK(spec.integrators[1].predicted.order == 4);
+  CHECK(spec.integrators[0].predicted.order == 4);  // the built-in's own table (study/methods/builtin.toml)
+  const auto results = study::run_studies({spec}, no_cache());
+  const auto& runs = results[0].runs;
+  REQUIRE(runs.size() == 6);
+  for (std::size_t k = 0; k < 3; ++k) {
+    INFO("dt " << runs[k].dt);
+    CHECK(runs[k].integrator == "yoshida4");
+    CHECK(runs[k + 3].integrator == "yoshida4-table");
+    CHECK(same_numbers(runs[k], runs[k + 3]));
+  }
+  // The check is not vacuous: another step size's run differs.
+  CHECK_FALSE(same_numbers(runs[0], runs[4]));
+}
+
+TEST_CASE("a wrong table is caught by its predicted order, and by its measured order when run anyway") {
+  const testing::TempDir dir("tables-wrong");
+  // RK4 with a typo in its third row: 1/6, 1/3 instead of 0, 1/2 (the node kept).
+  const std::string table = R"(
+[methods.rk4-typo]
+kind = "runge-kutta"
+a = [[], ["1/2"], ["1/6", "1/3"], ["0", "0", "1"]]
+b = ["1/6", "1/3", "1/3", "1/6"]
+)";
+  const std::string spec_head = "name = \"wrong\"\nproblem = \"kepler\"\nparams = { e = 0.3 }\nt_end = 3.0\n"
+                                "integrators = [\"rk4\", \"rk4-typo\"]\ndt = [0.1, 0.05, 0.025, 0.0125, 0.00625]\n"
+                                "metrics = [\"global\"]\n";
+  // Declared 4: refused before anything runs, naming the first failing condition.
+  const std::string refused = error_of([&] { study::load_spec(dir.file("w4.toml", spec_head + table + "order = 4\n")); });
+  CHECK_THAT(refused, Catch::Contains("methods.rk4-typo.order: declares order 4, but the coefficients have order 2") &&
+                          Catch::Contains("the order-3 condition sum b_i a_ij c_j = 1/6"));
+  // Declared at its predicted order, but expected at 4 by the spec: the measurement fails it, and passes rk4.
+  const auto spec = study::load_spec(dir.file("w2.toml", spec_head + "expect = { rk4-typo = 4 }\n" + table + "order = 2\n"));
+  const auto results = study::run_studies({spec}, no_cache());
+  int judged = 0;
+  for (const auto& o : results[0].orders) {
+    if (o.metric != "global") continue;
+    INFO(o.integrator << ": order " << o.fit.order);
+    if (o.integrator == "rk4") CHECK(o.verdict.verdict == "pass");
+    if (o.integrator == "rk4-typo") {
+      CHECK(o.verdict.verdict == "fail");
+      CHECK(o.fit.order == Approx(2).margin(0.3));
+    }
+    ++judged;
+  }
+  CHECK(judged == 2);
+}
+
+TEST_CASE("every kind of table converges at its predicted order: Nystrom, implicit, and longer than the fixed-size paths") {
+  // Observed global order on Kepler e = 0.6 at t = 5 in long double (round-off far below the errors), fitted over
+  // an automatic window as in tests/integrators/test_order.cpp.
+  const testing::TempDir dir("tables-orders");
+  const auto file = dir.file("m.toml", R"(
+# RK4 on x'' = a(x) as a Nystrom method: its two middle stages share a position, leaving 3 (order 4).
+[methods.rkn4]
+kind = "nystrom"
+c = ["0", "1/2", "1"]
+abar = [[], ["1/8"], ["0", "1/2"]]
+bbar = ["1/6", "1/3", "0"]
+b = ["1/6", "2/3", "1/6"]
+order = 4
+
+# Two RK4 steps of h/2 as one 8-stage tableau: beyond the fixed-size paths (7 stages).
+[methods.rk4-twice]
+kind = "composition"
+base = "rk4"
+weights = ["1/2", "1/2"]
+order = 4
+)");
+  const auto lib = tables::read_methods_file(file);
+  using P = study::Kepler<long double>;
+  const P kepler(study::ParamValues{{"e", "0.6"}});
+  auto check = [&](const tables::Method& m) {
+    const ode::TableMethod method{m.table};
+    const auto fit = study::fit_order(testing::sweep(method, kepler, 5.0L, 8, 1L << 14));
+    INFO(m.table->id << ": predicted " << m.predicted.order.order << ", observed " << fit.order << " over " << fit.points
+                     << " points" << (fit.determined ? "" : ": " + fit.reason));
+    REQUIRE(fit.determined);
+    CHECK(std::abs(fit.order - m.predicted.order.order) <= 0.15);
+  };
+  REQUIRE(lib.find("rkn4"));
+  CHECK(lib.find("rkn4")->predicted.order.order == 4);
+  check(*lib.find("rkn4"));
+  REQUIRE(lib.find("rk4-twice"));
+  CHECK(lib.find("rk4-twice")->stages == 8);
+  check(*lib.find("rk4-twice"));
+  for (const char* id : {"gauss-legendre6", "radau-iia5", "lobatto-iiia4", "dopri5", "ralston4"}) check(*tables::shipped_library().find(id));
+}
+
+TEST_CASE("a spec's composition may take a --methods file's table as its base") {
+  const testing::TempDir dir("tables-base");
+  const auto methods = tables::read_methods_file(dir.file("m.toml", "[methods.my-leapfrog]\nkind = \"splitting\"\norder = 2\n"
+                                                                    "drift = [\"1/2\", \"1/2\"]\nkick = [\"1\"]\n"));
+  const auto spec = study::load_spec(dir.file("s.toml", R"(
+name = "s"
+problem = "kepler"
+t_end = 1.0
+integrators = ["my-jump"]
+dt = [0.1]
+[methods.my-jump]
+kind = "composition"
+base = "my-leapfrog"
+weights = ["1.351207191959657634047687808971460827", "-1.702414383919315268095375617942921654", "1.351207191959657634047687808971460827"]
+order = 4
+)"), &methods);
+  REQUIRE(spec.integrators.size() == 1);
+  CHECK(spec.integrators[0].predicted.order == 4);
+}
