@@ -8,6 +8,7 @@
 #include "study/cli/options.hpp"
 #include "study/cli/report.hpp"
 #include "study/common/atomic_file.hpp"
+#include "study/common/interrupt.hpp"
 #include "study/spec/spec.hpp"
 #ifndef STUDY_NO_BENCH
 #include "study/bench/steppers.hpp"
@@ -54,7 +55,12 @@ int run_bench(const BenchArgs& a) {
   }
   ReportArgs rep;
   rep.results = a.out;
-  return run_report(rep, a.quiet);
+  try {
+    return run_report(rep, a.quiet);
+  } catch (const Interrupted&) {  // the true cause: bench.json is there, only its report is not
+    std::cerr << "\nstudy bench: interrupted; " << file.string() << " was written, the report was not\n";
+    return 130;
+  }
 #endif
 }
 
