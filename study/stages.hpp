@@ -1,6 +1,7 @@
 #pragma once
-/// The stages of a study, in the order run_studies (engine.cpp) runs them, one folder each; each folder includes
-/// only the ones listed before it (tests/architecture/layers.txt):
+/// The stages of a study, in the order run_studies (engine.cpp) runs them, one folder each.  The folders are
+/// layers (tests/architecture/layers.txt): spec/ at the bottom, then results/ (the model every later stage writes
+/// into, and the fits), plan/, measure/; each includes only the layers below it.
 ///   spec/      a spec (TOML, the command line, standard input) -> a validated Spec, its integrators and their
 ///              method tables (study/methods/); every error is found here, before any work
 ///   plan/      per spec, the context (the double-rounded parameters, the reference, the caches); then every

@@ -11,7 +11,6 @@
 #include <nlohmann/json.hpp>
 
 #include "reports/read/model.hpp"
-#include "reports/read/model.hpp"
 #include "study/common/input_file.hpp"
 #include "study/common/names.hpp"
 #include "study/common/schema.hpp"
@@ -168,6 +167,8 @@ void agree_with_runs(const Study& st, const OrderRow& o, const Node& pts) {
                          o.sweep.size(), runs.size(), study::printable(o.integrator)));
   for (std::size_t q = 0; q < runs.size(); ++q) {
     const RunRow& r = st.runs[runs[q]];
+    if (o.metric != "global" && o.metric != "max" && o.metric != "local")
+      pts.fail("belong to metric '" + study::printable(o.metric) + "', which is not a run's error (global, max or local)");
     const double error = o.metric == "global" ? r.global : o.metric == "max" ? r.max : r.local;
     const auto& p = o.sweep[q];
     const bool same_error = p[1] == error || (std::isnan(p[1]) && std::isnan(error));

@@ -41,6 +41,7 @@ int run_bench(const BenchArgs& a) {
   o.min_time = a.min_time, o.repetitions = a.repetitions, o.filter = a.filter, o.console = a.console;
   std::ostringstream quiet_log;
   const auto doc = bench::run(o, a.quiet ? static_cast<std::ostream&>(quiet_log) : std::cerr);
+  stop_if_interrupted();  // a signal during the timing: nothing written, exit 130
   const std::filesystem::path file = std::filesystem::path(a.out) / "bench.json";
   study::write_atomic(file, doc.dump(2) + "\n");
   if (!a.quiet) {

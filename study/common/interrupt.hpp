@@ -2,7 +2,8 @@
 /// Interruption (SIGINT, SIGTERM): one flag, one helper, one exception for every command.  The command's signal
 /// handler sets the flag; every loop that can run long (a run's steps, its shadow and time reversal, a long energy
 /// run, a reference solve, a table's order conditions, the thread pool between tasks, gnuplot, copying a folder)
-/// asks it, so that a signal stops any command within a second, even inside one long task.
+/// asks it, so that a signal stops a command within a second, even inside one long task.  (`study bench` asks only
+/// once Google Benchmark's run is over: it then writes nothing.)
 
 #include <atomic>
 #include <stdexcept>

@@ -1,7 +1,6 @@
 #pragma once
 /// register_problem<Problem>(): a problem of your own beside the shipped ones, with every built-in integrator
-/// and method table, its reference solved in float128 like theirs (README "Your own integrator or problem in
-/// C++").  Heavier than an integrator (Boost.Odeint's Bulirsch–Stoer in float128, every built-in method on the
+/// and method table, its reference solved in float128 like theirs (docs/extend.md).  Heavier than an integrator (Boost.Odeint's Bulirsch–Stoer in float128, every built-in method on the
 /// problem): keep it in a file of its own, which an edit to an integrator does not recompile.
 
 #include <string>

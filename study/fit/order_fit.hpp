@@ -1,5 +1,6 @@
 #pragma once
-/// Observed order of convergence and its verdict.
+/// Observed order of convergence and its verdict: the one fit the engine records (study/results/orders.cpp) and the
+/// gate fits again from the file (study/check/), below both in the layers.
 ///
 /// The fit: least-squares slope of log(error) on log(dt) over a window at the asymptotic (small-dt) end of the
 /// sweep.  A mean of pairwise log-ratios would telescope to the end points; least squares uses every point.

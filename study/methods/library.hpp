@@ -1,8 +1,8 @@
 #pragma once
 /// Methods as coefficient tables in TOML ([methods.ID] in a spec, a --methods file, or the shipped library in
 /// study/methods/): read, checked (consistency, lengths, the declared order against the order the coefficients
-/// predict) and turned into ode::MethodTable, which the engine runs like a built-in.  The format is in the README
-/// ("Study your own method").
+/// predict) and turned into ode::MethodTable, which the engine runs like a built-in.  The format is in
+/// docs/method-tables.md.
 
 #include <filesystem>
 #include <map>

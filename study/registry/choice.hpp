@@ -1,6 +1,6 @@
 #pragma once
 /// An integrator as a spec chooses it; light, so that the spec and the results need not include the integrators
-/// (registry.hpp turns a choice into a method object).
+/// (integrators.hpp turns a choice into a method object).
 
 #include <memory>
 #include <string>

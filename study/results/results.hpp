@@ -1,5 +1,6 @@
 #pragma once
-/// What a study measures: the data model of results.json (contract in DESIGN.md §5 and the README).
+/// What a study measures: the data model of results.json (docs/results-files.md), filled by every stage from the
+/// context on; below them in the layers, as each writes into it.
 
 #include <cstdint>
 #include <limits>

@@ -1,6 +1,6 @@
 #pragma once
-/// A study spec: which problem, which integrators, which step sizes, which metrics (TOML, study/specs/).
-/// The keys are documented in the README; every error names the file, the line, the key and what is valid.
+/// Stage 1 of a study, spec: which problem, which integrators, which step sizes, which metrics (TOML, study/specs/).
+/// The keys are documented in docs/specs.md; every error names the file, the line, the key and what is valid.
 
 #include <filesystem>
 #include <map>

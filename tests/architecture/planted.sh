@@ -8,7 +8,7 @@ source "$(dirname "$0")/../support.sh"
 copy() {
   rm -rf "$tmp/tree" && mkdir -p "$tmp/tree/tests"
   cp -r "$src/integrators" "$src/reference" "$src/study" "$tmp/tree/" && cp -r "$src/tests/architecture" "$tmp/tree/tests/"
-  mkdir -p "$tmp/tree/reports" && find "$src/reports" -maxdepth 2 -name '*.?pp' -printf '%P\n' |
+  mkdir -p "$tmp/tree/reports" && find "$src/reports" -maxdepth 2 -type f -not -path '*/example/*' -printf '%P\n' |
     while read -r f; do mkdir -p "$tmp/tree/reports/$(dirname "$f")" && cp "$src/reports/$f" "$tmp/tree/reports/$f"; done
 }
 # plant FILE TEXT: TEXT as the file's first line, so that the message must name line 1.
@@ -25,6 +25,14 @@ expect "reports/ including spec/ fails (a reader of results files)" 1 \
   'reports/render.cpp:1: #include "study/spec/spec.hpp": reports may not include study/spec' bash "$layers" "$tmp/tree"
 copy && plant study/check/check.cpp '#include "reports/render.hpp"'
 expect "study/check including the renderer above it fails" 1 'study/check/check.cpp:1: .* points up' bash "$layers" "$tmp/tree"
+copy && plant reports/plots.cpp '#include <study/plan/plan.hpp>'
+expect "a project header in angle brackets is checked too" 1 \
+  'reports/plots.cpp:1: #include "study/plan/plan.hpp": reports may not include study/plan' bash "$layers" "$tmp/tree"
+copy && printf '#pragma once\n#include "study/cli/options.hpp"\n' > "$tmp/tree/study/spec/extra.ipp"
+expect "a header of another extension (.ipp) is read too" 1 'study/spec/extra.ipp:2: .* points up' bash "$layers" "$tmp/tree"
+copy && plant study/spec/spec.cpp '#include SOME_HEADER'
+expect "an include the test cannot read is refused" 1 'study/spec/spec.cpp:1: #include SOME_HEADER: an include this test cannot read' \
+  bash "$layers" "$tmp/tree"
 copy && plant integrators/euler.hpp '#include <fmt/core.h>'
 expect "integrators/ including a third-party header fails" 1 \
   'integrators/euler.hpp:1: #include <fmt/core.h>: integrators/ includes the C\+\+ standard library only' bash "$layers" "$tmp/tree"

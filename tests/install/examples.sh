@@ -2,7 +2,7 @@
 # The two example projects (examples/, issue 19) as a user builds them: this build installed to a temporary prefix,
 # each example copied outside the source tree and built against the prefix with find_package, its study run and
 # gated with `study check`, its deliberately broken variant rejected; an edit to the integrator rebuilt and
-# judged again (the time printed: README "edit-to-verdict"), and the programs run again after the prefix is moved.
+# judged again (the time printed: docs/extend.md, "Edit to verdict"), and the programs run again after the prefix is moved.
 # Usage: examples.sh BUILD_DIR SOURCE_DIR.  Prints "N passed, M failed".
 set -u
 build=$(realpath "$1")

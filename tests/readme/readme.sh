@@ -18,7 +18,8 @@ ln -s "$src/study" "$tmp/work/study"
 # The pages, in order: the README, then the manual as the README's "Read on" list links it.
 pages=("$readme")
 docs=$(dirname "$readme")/docs
-while read -r page; do pages+=("$docs/$page"); done < <(grep -o '](docs/[a-z0-9-]*\.md)' "$readme" | sed 's/^](docs\///; s/)$//' | awk '!seen[$0]++')
+while read -r page; do pages+=("$docs/$page"); done < <(awk '/^## /{on = ($0 == "## Read on")} on' "$readme" | grep -o '](docs/[a-z0-9-]*\.md)' | sed 's/^](docs\///; s/)$//' | awk '!seen[$0]++')
+[ "${#pages[@]}" -gt 1 ] || bad "$readme: no \"## Read on\" list linking the manual's pages (docs/*.md)"
 for page in "$docs"/*.md; do
   printf '%s\n' "${pages[@]}" | grep -qx "$page" || bad "$page: a page of the manual the README's Read on list does not link (so its blocks would not run)"
 done

@@ -1,7 +1,7 @@
 // The reference's error bound held to a real margin: for every problem, the float128 reference (tolerance 1e-28,
 // certified by a second solve at 1e-30) against the truth from a 50-digit solve at 1e-36 (reference/wide.hpp).
-// Both ways: the bound is never below the true error, and not more than `max_factor` above it (README, "The
-// reference").  The true error of a float128 solve cannot go below its own rounding, which the bound allows for
+// Both ways: the bound is never below the true error, and not more than `max_factor` above it (docs/reference.md,
+// "The reference").  The true error of a float128 solve cannot go below its own rounding, which the bound allows for
 // as 100 eps per evaluation: the factor is measured against the larger of the true error and the rounding a
 // float128 solve of that many evaluations makes even at its best, eps sqrt(evaluations).
 #include <catch2/catch.hpp>
@@ -20,7 +20,7 @@ using reference::Real;
 
 namespace {
 
-/// The README's stated factors: how far above the true error the bound may lie, and its two-solve part,
+/// The stated factors (docs/reference.md): how far above the true error the bound may lie, and its two-solve part,
 /// 2 |x(tol) - x(tol/100)| <= 2 (reference's error + certifying solve's error), at most 4 x the reference's error
 /// while the certifying solve is the more accurate of the two (which is what it is for).
 constexpr double max_factor = 1e3, max_distance_factor = 4;

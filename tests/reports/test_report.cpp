@@ -213,6 +213,8 @@ TEST_CASE("impossible values in results are refused, naming the field: the gate 
              Contains("points[0]: (dt 0.29999999999999999") && Contains("disagrees with runs[0]"));
   CHECK_THAT(error_after([&](auto& d) { first_global_points(d, [](nlohmann::json& p) { p.erase(p.begin()); }); }),
              Contains(".points: holds ") && Contains("each point is a copy of one run's error"));
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["orders"][0]["metric"] = "energy"; }),
+             Contains("orders[0].points: belong to metric 'energy', which is not a run's error"));
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"].push_back(d["studies"][0]["runs"][0]); }),
              Contains(".points: holds ") && Contains("run(s) of"));
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["status"] = "great"; }),

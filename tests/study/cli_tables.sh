@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Your own method as a new user meets it: `study method`, a study from the command line with --methods, a spec on
-# standard input, a table's cache key, bad tables and options, --version, the README's tables.
+# standard input, a table's cache key, bad tables and options, --version, the manual's tables (docs/method-tables.md).
 # Usage: cli_tables.sh path/to/study source-dir
 set -u
 study=$1
@@ -113,12 +113,12 @@ ok
 
 # The manual's tables read as it says: the format's example, and the walk-through's (with its typo, then fixed).
 awk '/^\*\*The format\*\*/{f=1} f&&/^```toml/{g=1;next} g&&/^```/{exit} g{print}' "$src/docs/method-tables.md" > "$tmp/format.toml"
-out=$("$study" method "$tmp/format.toml" 2>&1) || fail "the README's format example: $out"
-[ "$(grep -c "^  order        declared \([0-9]\), predicted \1 " <<<"$out")" -eq 4 ] || fail "the README's format example: $out"
+out=$("$study" method "$tmp/format.toml" 2>&1) || fail "the manual's format example: $out"
+[ "$(grep -c "^  order        declared \([0-9]\), predicted \1 " <<<"$out")" -eq 4 ] || fail "the manual's format example: $out"
 awk '/^# Study your own method/{f=1} f&&/^cat > walk.toml/{g=1;next} g&&/^TOML$/{exit} g{print}' "$src/docs/method-tables.md" > "$tmp/walk.toml"
 out=$("$study" method "$tmp/walk.toml" 2>&1); rc=$?
 [ $rc -eq 2 ] && grep -qF "walk.toml:14: methods.my-rk3.order: declares order 3, but the coefficients have order 2" <<<"$out" ||
-  fail "the README's walk-through: exit $rc, $out"
+  fail "the manual's walk-through: exit $rc, $out"
 sed -i 's/\["-1.5", "2.5"\]/["-1", "2"]/' "$tmp/walk.toml"
 out=$("$study" method "$tmp/walk.toml" 2>&1) && grep -q "declared 4, predicted 4 from 21 conditions" <<<"$out" || fail "the walk-through fixed: $out"
 ok

@@ -4,7 +4,7 @@
 ///     sizes that no shipped spec uses: no check may fail, and at least 90 % of the order checks must pass.
 ///   broken/*.toml:  the same kind of studies with one method deliberately broken (broken_methods.hpp): every
 ///     breakage must be caught by at least one failing check on the broken method.
-/// Prints the rates (the README quotes them) and "corpus: ok"; exit 1 otherwise, 2 on bad arguments.
+/// Prints the rates (docs/check.md quotes them) and "corpus: ok"; exit 1 otherwise, 2 on bad arguments.
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
