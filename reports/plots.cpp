@@ -588,7 +588,7 @@ std::map<std::string, std::string> draw_all(const Gnuplot& g, const fs::path& di
   for (std::size_t k = 0; k < names.size(); ++k) batches[k % jobs].push_back(names[k]);
   std::map<std::string, std::string> errors;
   std::mutex m;
-  bool interrupted = false;
+  bool stopped = false;  // a batch saw the interruption flag (study/common/interrupt.hpp)
   std::exception_ptr failure;  // anything else a batch throws, handed over after the threads are joined
   auto draw_batch = [&](const std::vector<std::string>& batch) {
     if (batch.empty()) return;
@@ -609,7 +609,7 @@ std::map<std::string, std::string> draw_all(const Gnuplot& g, const fs::path& di
     }
     if (r.cancelled) {
       const std::lock_guard<std::mutex> lock(m);
-      interrupted = true;
+      stopped = true;
       return;
     }
     for (const auto& n : retry) {
@@ -618,7 +618,7 @@ std::map<std::string, std::string> draw_all(const Gnuplot& g, const fs::path& di
         if (draw(g, dir, n, e)) continue;
       } catch (const study::Interrupted&) {
         const std::lock_guard<std::mutex> lock(m);
-        interrupted = true;
+        stopped = true;
         return;
       }
       const std::lock_guard<std::mutex> lock(m);
@@ -630,7 +630,7 @@ std::map<std::string, std::string> draw_all(const Gnuplot& g, const fs::path& di
       draw_batch(batch);
     } catch (const study::Interrupted&) {
       const std::lock_guard<std::mutex> lock(m);
-      interrupted = true;
+      stopped = true;
     } catch (...) {
       const std::lock_guard<std::mutex> lock(m);
       if (!failure) failure = std::current_exception();
@@ -645,7 +645,7 @@ std::map<std::string, std::string> draw_all(const Gnuplot& g, const fs::path& di
     std::error_code ec;
     fs::remove(dir / (temporary(n) + ".svg"), ec), fs::remove(dir / (temporary(n) + ".png"), ec);
   }
-  if (interrupted) throw study::Interrupted();
+  if (stopped) throw study::Interrupted();
   if (failure) std::rethrow_exception(failure);
   return errors;
 }
