@@ -34,14 +34,18 @@ std::string more_answers(const Results& res, double target) {
   }
   for (const auto& s : res.studies) {
     if (s.stability.empty()) continue;
-    // Largest stable step per force evaluation, explicit methods only (an implicit method's cost per step varies).
+    // Largest stable step per force evaluation, explicit methods only (an implicit method's cost per step varies):
+    // the evaluations a step takes as declared, else as its runs counted them; a method with neither is left out.
     std::vector<std::pair<std::string, double>> per_eval;
     double top = 0;
     for (const auto& x : s.stability) {
       if (!std::isfinite(x.limit) || std::isinf(x.theory)) continue;
-      double evals = 1;
+      double evals = 0;
       for (const auto& r : s.runs)
-        if (r.integrator == x.integrator) evals = r.evals_per_step;
+        if (r.integrator == x.integrator && r.evals_per_step > 0) evals = r.evals_per_step;
+      for (const auto& d : s.declared)
+        if (d.label == x.integrator && d.evals_per_step > 0) evals = d.evals_per_step;
+      if (!(evals > 0)) continue;
       per_eval.emplace_back(x.integrator, x.limit / evals);
       top = std::max(top, x.limit / evals);
     }

@@ -259,6 +259,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
         d.symplectic = x.at("symplectic").boolean(), d.symmetric = x.at("symmetric").boolean(), d.implicit = x.at("implicit").boolean();
         // Written since method tables (results before them: a built-in's declared order is its expected one).
         d.declared_order = x.has("declared_order") ? static_cast<int>(x.at("declared_order").whole(0, 100)) : d.expected_global;
+        if (x.has("evals_per_step")) d.evals_per_step = static_cast<int>(x.at("evals_per_step").whole(1, 1'000'000));
         if (x.has("table")) d.table = x.at("table").text();
         if (x.has("source")) d.source = x.at("source").text();
         d.family = x.has("family") ? x.at("family").one_of({"explicit-rk", "splitting", "implicit", "own"})

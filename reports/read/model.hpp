@@ -60,6 +60,7 @@ struct IntegratorRow {
   int expected_global = 0, expected_local = 0;
   bool symplectic = false, symmetric = false, implicit = false;
   int declared_order = 0;  ///< the method's own order (expected_global may be a spec's override); 0: not recorded
+  int evals_per_step = 0;  ///< force evaluations per step, substeps included; 0: not recorded (results before 0.8)
   std::string table;       ///< where its coefficient table is ("file:line"); "" for a built-in
   std::string source;      ///< where its formula and coefficients come from
   /// explicit-rk, splitting, implicit, own (schema 3; before it, from implicit and symplectic)

@@ -132,7 +132,8 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
       st["integrators"].push_back({{"label", i.choice.label()}, {"id", i.choice.id}, {"expected_global", i.expected_global},
                                    {"expected_local", i.expected_local}, {"symplectic", i.symplectic},
                                    {"symmetric", i.symmetric}, {"implicit", i.implicit}, {"declared_order", i.declared_order},
-                                   {"table", i.table}, {"source", i.source}, {"family", i.family}, {"predicted", predicted}});
+                                   {"table", i.table}, {"source", i.source}, {"family", i.family}, {"evals_per_step", i.evals_per_step},
+                                   {"predicted", predicted}});
     }
     st["params"] = Json::object();
     for (const auto& [k, v] : s.params) st["params"][k] = v;

@@ -14,9 +14,11 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "reports/claims.hpp"
+#include "reports/read/model.hpp"
 #include "reports/render.hpp"
 
 namespace fs = std::filesystem;
@@ -61,6 +63,11 @@ TEST_CASE("a results file renders to a one-screen summary, a page per study open
   CHECK_THAT(page, Catch::Contains("| euler | 0.2 | ok | 2.55e+00 | 1.22 [1.12, 1.33] |"));  // growth exponent and its interval
   CHECK_THAT(page, Catch::Contains("certified error bound 6.38e-28"));
   CHECK_THAT(page, Catch::Contains("| rk4 | explicit Runge–Kutta | pass | pass |"));  // the gate's verdicts; family from schema 2
+  // Whole rows: each cell is that method's own check; "—" where it is not judged (euler and rk4 are neither
+  // symplectic nor symmetric), velocity-verlet's energy undetermined (t_end = 4 is under 6 periods of 8.35).
+  CHECK_THAT(page, Catch::Contains("| euler | explicit Runge–Kutta | pass | pass | — | — | — |\n"));
+  CHECK_THAT(page, Catch::Contains("| velocity-verlet | splitting and composition | pass | pass | undetermined | pass | — |\n"));
+  CHECK_THAT(page, Catch::Contains("| rk4 | explicit Runge–Kutta | pass | pass | — | — | — |\n"));
   CHECK_THAT(page, Catch::Contains("| velocity-verlet | splitting and composition |"));
   const std::string stability = testing::read_file(dir.path / "fixture-stability" / "REPORT.md");
   CHECK_THAT(stability, Catch::Contains("## Linear stability on the harmonic oscillator"));
@@ -140,6 +147,91 @@ TEST_CASE("order cells show the verdict of results.json and undetermined ones sa
   CHECK_THAT(md, Catch::Contains("| rk4 | 3.92 (4) undetermined | 4.02 (4) pass | 4.99 (5) **FAIL** |"));
   CHECK_THAT(md, Catch::Contains("- rk4, global: slopes still move; to decide: extend the sweep below dt 0.006\n"));
   CHECK_THAT(md, !Catch::Contains("- rk4, max:"));
+}
+
+TEST_CASE("the largest stable step per force evaluation: each limit over the evaluations a step of its method takes",
+          "[report][known]") {
+  // The fixture's stability study has no runs, and its schema-2 integrators do not record their evaluations: no
+  // cost per evaluation is known, so the summary claims none (it once divided by 1 and crowned rk4's 2.828).
+  testing::TempDir dir("report-stability-cost");
+  auto o = options(fixture, dir.path);
+  o.plots = false;
+  report::render(o);
+  CHECK_THAT(testing::read_file(dir.path / "REPORT.md"), !Catch::Contains("Large steps on stiff oscillations"));
+  // With the evaluations recorded (1, 1, 4 and 1 a step): limits 0, 2, 2 sqrt 2 and A-stable give 0, 2, 0.707 per
+  // evaluation (the A-stable implicit midpoint is left out): leapfrog's 2.000 is the largest; euler is never stable.
+  nlohmann::json doc = nlohmann::json::parse(testing::read_file(fixture / "results.json"));
+  for (auto& i : doc["studies"][1]["integrators"]) i["evals_per_step"] = i["id"] == "rk4" ? 4 : 1;
+  std::ofstream(dir.path / "results.json") << doc.dump();
+  fs::copy(fixture / "fixture", dir.path / "fixture");
+  o = options(dir.path, dir.path);
+  o.plots = false;
+  report::render(o);
+  CHECK_THAT(testing::read_file(dir.path / "REPORT.md"),
+             Catch::Contains("the largest stable ωh per force evaluation among explicit methods is 2.000, reached by leapfrog; "
+                             "unstable for every step: euler.\n"));
+  // rk4 taken 4 times a step (16 evaluations, limit 4 x 2 sqrt 2 = 11.31): still 0.707 per evaluation.
+  doc["studies"][1]["stability"][2]["limit"] = 4 * 2 * std::sqrt(2.0);
+  doc["studies"][1]["integrators"][2]["evals_per_step"] = 16;
+  doc["studies"][1]["stability"][1]["limit"] = 0.5;  // and leapfrog made worse than rk4: 0.5 per evaluation
+  std::ofstream(dir.path / "results.json") << doc.dump();
+  report::render(o);
+  CHECK_THAT(testing::read_file(dir.path / "REPORT.md"),
+             Catch::Contains("among explicit methods is 0.707, reached by rk4; unstable for every step: euler.\n"));
+}
+
+TEST_CASE("samples.csv's columns are found by their names, in any order", "[report][known]") {
+  testing::TempDir dir("report-sample-columns");
+  fs::copy_file(fixture / "results.json", dir.path / "results.json");
+  fs::create_directories(dir.path / "fixture");
+  // A coordinate first, the integrator in the middle, two positions and a velocity.
+  std::ofstream(dir.path / "fixture" / "samples.csv") << "q1,dt,integrator,t,v0,error,q0,energy_rel\n"
+                                                        "7,0.2,rk4,0.4,-1.5,1e-5,3,2e-6\n"
+                                                        "8,0.2,rk4,0.6,-2.5,3e-5,4,4e-6\n";
+  const report::Results res = report::load(dir.path);
+  const auto samples = report::samples_at(res, res.studies.front(), 0.2);
+  REQUIRE(samples.count("rk4"));
+  const auto& rk4 = samples.at("rk4");
+  REQUIRE(rk4.size() == 2);
+  CHECK(rk4[0].t == 0.4);
+  CHECK(rk4[0].error == 1e-5);
+  CHECK(rk4[0].energy == 2e-6);
+  CHECK(rk4[0].q == std::vector<double>{7, 3});  // in the order of their columns
+  CHECK(rk4[0].v == std::vector<double>{-1.5});
+  CHECK(rk4[1].q == std::vector<double>{8, 4});
+  CHECK(report::samples_at(res, res.studies.front(), 0.1).empty());
+}
+
+TEST_CASE("a long trajectory is thinned to 400 points evenly spread, its first and last kept", "[report][known]") {
+  testing::TempDir dir("report-thin");
+  fs::copy_file(fixture / "results.json", dir.path / "results.json");
+  fs::create_directories(dir.path / "fixture");
+  // 1001 samples of rk4 at the plot step 0.2: t = 0.004 k, relative energy error 1e-9 (k + 1).
+  std::ostringstream csv;
+  csv << "integrator,dt,t,error,energy_rel,q0,v0\n";
+  for (int k = 0; k <= 1000; ++k) csv << "rk4,0.2," << fmt::format("{}", 0.004 * k) << ",1e-6," << fmt::format("{}", 1e-9 * (k + 1)) << ",1,0\n";
+  std::ofstream(dir.path / "fixture" / "samples.csv") << csv.str();
+  auto o = options(dir.path, dir.path);
+  o.plots = false;
+  report::render(o);
+  std::vector<std::pair<double, double>> rows;
+  std::istringstream dat(testing::read_file(dir.path / "plots" / "fixture-energy.dat"));
+  for (std::string line; std::getline(dat, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream row(line);
+    double t = 0, e = 0;
+    row >> t >> e;
+    rows.emplace_back(t, e);
+  }
+  // Row i is sample i 1000 / 399 (integer division): 0, 2, ..., 501 at i = 200, ..., 1000 at i = 399.
+  REQUIRE(rows.size() == 400);
+  CHECK(rows[0].first == 0);
+  CHECK(rows[0].second == Approx(1e-9));
+  CHECK(rows[1].first == Approx(0.008));
+  CHECK(rows[200].first == Approx(0.004 * 501));
+  CHECK(rows[200].second == Approx(1e-9 * 502));
+  CHECK(rows[399].first == Approx(4));
+  CHECK(rows[399].second == Approx(1e-9 * 1001));
 }
 
 TEST_CASE("each sweep says where it ended: its runs, step sizes, smallest error and why it stopped", "[report][auto]") {

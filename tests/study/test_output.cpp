@@ -185,7 +185,7 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
   CHECK(keys(js["problem_info"]) == std::set<std::string>{"conservative", "bounded", "periodic", "period", "time_unit", "length_unit"});
   CHECK(keys(js["integrators"][0]) == std::set<std::string>{"label", "id", "expected_global", "expected_local", "symplectic",
                                                             "symmetric", "implicit", "declared_order", "table", "source",
-                                                            "family", "predicted"});
+                                                            "family", "evals_per_step", "predicted"});
   CHECK(keys(js["integrators"][0]["predicted"]) ==
         std::set<std::string>{"order", "exact_order", "error_coefficient", "conditions", "first_failing"});
   CHECK(js["integrators"][1]["predicted"].is_null());
@@ -246,6 +246,7 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
     EQ(d.table, w.table);
     EQ(d.source, w.source);
     EQ(d.family, w.family);
+    EQ(d.evals_per_step, w.evals_per_step);
     EQ(d.predicted_order, w.predicted.order);
     if (w.predicted.order > 0) {
       EQ(d.predicted_exact_order, w.predicted.exact_order);
