@@ -204,6 +204,24 @@ TEST_CASE("symplectic and symmetric Runge-Kutta tables") {
   CHECK(gl6.predicted.symplectic);
 }
 
+TEST_CASE("symmetry pairs the stages by their nodes, c_i with 1 - c_i, in whatever order the table lists them") {
+  // Lobatto IIIA with 3 stages (c = 0, 1/2, 1; Hairer & Wanner II, Table IV.5.7): symmetric.
+  const tables::Matrix lobatto{{R("0"), R("0"), R("0")}, {R("5/24"), R("1/3"), R("-1/24")}, {R("1/6"), R("2/3"), R("1/6")}};
+  const std::vector<Rational> lb{R("1/6"), R("2/3"), R("1/6")};
+  CHECK(tables::runge_kutta_symmetric(lobatto, lb));
+  CHECK(tables::runge_kutta_order(lobatto, lb).order == 4);
+  // The same method with its stages listed as (1/2, 0, 1): still symmetric (stage 0 pairs with itself, 1 with 2),
+  // though reversing the list would pair 1/2 with 1.
+  const tables::Matrix permuted{{R("1/3"), R("5/24"), R("-1/24")}, {R("0"), R("0"), R("0")}, {R("2/3"), R("1/6"), R("1/6")}};
+  const std::vector<Rational> pb{R("2/3"), R("1/6"), R("1/6")};
+  CHECK(tables::runge_kutta_symmetric(permuted, pb));
+  CHECK(tables::runge_kutta_order(permuted, pb).order == 4);
+  // A wrong entry breaks it: a_{p(i)p(j)} + a_ij = b_j fails for (i, j) = (0, 1).
+  tables::Matrix broken = permuted;
+  broken[0][1] = R("1/4");
+  CHECK_FALSE(tables::runge_kutta_symmetric(broken, pb));
+}
+
 TEST_CASE("every built-in that is a table predicts its declared order, symplecticity and symmetry") {
   int tables_seen = 0;
   ode::for_each_method([&](auto m) {
@@ -395,6 +413,13 @@ TEST_CASE("TOML numbers are read from their digits: 0.1 is one tenth, and rounde
   CHECK(m->exact.a[1][0] == Rational(1, 2));
   CHECK(m->exact.b[1] == Rational(1));
   CHECK(m->predicted.order.order == 2);
+  // A number on the file's last line, with and without its line end, is read from its digits too: 0.2 is 1/5.
+  for (const char* end : {"\n", ""}) {
+    const auto last = tables::read_methods_file(
+        dir.file("last.toml", std::string("[methods.y]\nkind = \"runge-kutta\"\norder = 2\nb = [-1.5, 2.5]\na = [[], [0.2]]") + end));
+    REQUIRE(last.find("y"));
+    CHECK(last.find("y")->exact.a[1][0] == Rational(1, 5));
+  }
   // PEFRL's 16 digits: order 4 to their precision.
   const auto& pefrl = *tables::shipped_library().find("pefrl");
   CHECK(pefrl.exact.precision == Approx(5e-16));

@@ -302,3 +302,16 @@ TEST_CASE("an exact solution that contradicts the equations of motion is refused
   CHECK(*r.exact_error < Real(1e-28));
   reference::detail::user_solvers().erase("user-spring");
 }
+
+TEST_CASE("a reference at t = 0 is the initial state, and times must increase strictly from the first", "[reference][known]") {
+  // Harmonic oscillator from (1, 0): (cos t, -sin t).
+  const auto r = reference::compute({.problem = "harmonic", .params = {}, .times = {Real(0), Real(1)}, .initial = {}}, no_cache());
+  REQUIRE(r.times.size() == 2);
+  CHECK(r.q[0][0] == 1);
+  CHECK(r.v[0][0] == 0);
+  CHECK(static_cast<double>(r.q[1][0]) == Approx(std::cos(1.0)).epsilon(1e-15));
+  CHECK(static_cast<double>(r.v[1][0]) == Approx(-std::sin(1.0)).epsilon(1e-15));
+  for (const std::vector<Real>& bad : {std::vector<Real>{Real(1), Real(1)}, {Real(0), Real(2), Real(1)}, {Real(-1)}})
+    CHECK_THROWS_AS(reference::compute({.problem = "harmonic", .params = {}, .times = bad, .initial = {}}, no_cache()),
+                    std::invalid_argument);
+}

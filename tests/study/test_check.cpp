@@ -479,6 +479,45 @@ TEST_CASE("the baseline file round-trips, updates keep other studies, and differ
   CHECK(diff[2] == "removed  ci-kepler | stormer-verlet (backward-euler) x2 | dt 0.0125");
 }
 
+TEST_CASE("a baseline keeps the largest, middle and smallest usable step, errors to four digits", "[check][baseline][known]") {
+  auto s = study_of();
+  s.ref_bound = std::ldexp(1.0, -53);  // 1.1e-16, a power of two: 1e3 x it is exact
+  s.runs = {run("m", 0.2, 0.5),           // above 0.1: pre-asymptotic, not usable
+            run("m", 0.1, 0.012345678),   // usable: 1.235e-02
+            run("m", 0.05, 7.654321e-4),  // usable
+            run("m", 0.04, 1e-4),         // diverged: not usable
+            run("m", 0.025, 4.56789e-5),  // usable: the middle of five, 4.568e-05
+            run("m", 0.0125, 3e-6),       // usable
+            run("m", 0.00625, 1.9e-7),    // usable: the smallest
+            run("m", 0.003125, 1.1e-13)}; // below 1e3 x its floor (the reference's bound, 1.1102e-13): not usable
+  s.runs[3].status = "diverged";
+  for (auto& r : s.runs) r.roundoff = 1e-17;
+  report::Results res;
+  res.studies = {s};
+  const check::Baseline b = check::baseline_of(res);
+  REQUIRE(b.entries.size() == 1);
+  const auto& p = b.entries[0].points;
+  REQUIRE(p.size() == 3);
+  CHECK(p[0].dt == 0.1);
+  CHECK(p[0].global == 1.235e-2);
+  CHECK(p[1].dt == 0.025);
+  CHECK(p[1].global == 4.568e-5);
+  CHECK(p[2].dt == 0.00625);
+  CHECK(p[2].global == 1.9e-7);
+  // At exactly 1e3 x the floor a point is usable (and then the smallest).
+  s.runs.push_back(run("m", 0.0015625, 1e3 * std::ldexp(1.0, -53)));
+  s.runs.back().roundoff = 1e-17;
+  res.studies = {s};
+  const auto edge = check::baseline_of(res).entries[0].points;
+  REQUIRE(edge.size() == 3);
+  CHECK(edge[1].dt == 0.025);  // the middle of six: index (6 - 1) / 2 = 2
+  CHECK(edge[2].dt == 0.0015625);
+  // One usable point gives one point, not three copies of it.
+  s.runs = {run("m", 0.1, 1e-3)};
+  res.studies = {s};
+  CHECK(check::baseline_of(res).entries[0].points.size() == 1);
+}
+
 TEST_CASE("a bad baseline file gets an error naming file, line and key", "[check][baseline]") {
   testing::TempDir dir("check-baseline-bad");
   auto message = [&](const std::string& text) {

@@ -4,6 +4,9 @@
 // hand (cheap to compile); examples/ and tests/install/examples.sh build the real templates against an install.
 #include <catch2/catch.hpp>
 
+#include <iostream>
+#include <sstream>
+
 #include "study/cli.hpp"
 #include "study/extend/registration.hpp"
 #include "study/measure/runners.hpp"
@@ -156,4 +159,26 @@ TEST_CASE("in a program with registrations the round-off shadows are keyed by it
   const std::string own = study::engine::shadow_key("type", "rk4", grid, ctx);
   // With a build ID (GNU ld's default) the key names it; without one nothing may be cached.
   CHECK((own.empty() || (own != shipped && own.find("\nprogram ") != std::string::npos)));
+}
+
+TEST_CASE("cli_main: a misspelt option of a command is named with the command's own suggestion, exit 2", "[extend][known]") {
+  const CleanRegistry clean;
+  auto run = [](std::vector<std::string> args) {
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    std::ostringstream err;
+    auto* old = std::cerr.rdbuf(err.rdbuf());
+    const int rc = study::cli_main(static_cast<int>(argv.size()), argv.data());
+    std::cerr.rdbuf(old);
+    return std::pair{rc, err.str()};
+  };
+  const auto [rc, err] = run({"study", "report", "--acuracy", "1e-6"});
+  CHECK(rc == 2);
+  CHECK(err == "study report: unknown option '--acuracy' (did you mean '--accuracy'?) (see study report --help)\n");
+  const auto [rc2, err2] = run({"study", "run", "--job=2"});
+  CHECK(rc2 == 2);
+  CHECK(err2 == "study run: unknown option '--job' (did you mean '--jobs'?) (see study run --help)\n");
+  const auto [rc3, err3] = run({"study", "frobnicate"});
+  CHECK(rc3 == 2);
+  CHECK_THAT(err3, Catch::StartsWith("study: unknown command 'frobnicate'; commands: list, run, report"));
 }
