@@ -186,6 +186,58 @@ TEST_CASE("order conditions: a wrong coefficient lowers the predicted order, a r
   CHECK(tables::runge_kutta_order(typo, b8, 5e-8).order < 4);
 }
 
+TEST_CASE("a partitioned method's Nystrom form, and the sums of magnitudes its tolerances use, by hand") {
+  // c = a 1, abar = a ahat, bbar = b^T ahat, b_x = sum b (GNI §III.2), and the same sums of absolute values.
+  const tables::Matrix a{{R("1/2"), R("-1/4")}, {R("1"), R("0")}}, ahat{{R("1/2"), R("0")}, {R("1"), R("1/2")}};
+  const auto n = tables::nystrom_of(a, {R("-1/4"), R("5/4")}, ahat, {R("1/3"), R("2/3")});
+  CHECK(n.c == std::vector<Rational>{R("1/4"), R("1")});
+  CHECK(n.c_abs == std::vector<double>{0.75, 1});
+  CHECK(n.bbar == std::vector<Rational>{R("9/8"), R("5/8")});      // -1/4 1/2 + 5/4 1, 5/4 1/2
+  CHECK(n.bbar_abs == std::vector<double>{11.0 / 8, 5.0 / 8});
+  CHECK(n.abar == tables::Matrix{{R("0"), R("-1/8")}, {R("1/2"), R("0")}});  // 1/2 1/2 - 1/4 1 = 0, ...
+  CHECK(n.abar_abs == std::vector<std::vector<double>>{{0.5, 0.125}, {0.5, 0}});
+  CHECK(n.b == std::vector<Rational>{R("1/3"), R("2/3")});
+  CHECK(n.b_x == Rational(1));
+  CHECK(n.b_x_abs == 1.5);
+}
+
+TEST_CASE("a composition becomes its base's drifts and kicks (or stages) scaled by each weight, merged where they meet") {
+  const testing::TempDir dir("tables-composition");
+  const auto lib = tables::read_methods_file(dir.file("c.toml", R"(
+[methods.jump]
+kind = "composition"
+order = 2
+base = "leapfrog"
+weights = ["2/3", "-1/3", "2/3"]
+
+[methods.rk4-twice]
+kind = "composition"
+order = 4
+base = "rk4"
+weights = ["1/2", "1/2"]
+)"));
+  // Leapfrog is drift 1/2, kick 1, drift 1/2: three of them at 2/3, -1/3, 2/3, with the drifts that meet added:
+  // drift 1/3, kick 2/3, drift 1/3 - 1/6 = 1/6, kick -1/3, drift 1/6, kick 2/3, drift 1/3 (a triple jump's shape).
+  const auto& jump = lib.find("jump")->exact;
+  const std::vector<std::pair<bool, Rational>> ops{{false, R("1/3")}, {true, R("2/3")},  {false, R("1/6")}, {true, R("-1/3")},
+                                                   {false, R("1/6")}, {true, R("2/3")},  {false, R("1/3")}};
+  CHECK(jump.ops == ops);
+  CHECK(lib.find("jump")->table->evals_per_step == 3);
+  // RK4 twice at h/2: 8 stages; block (i, j < i) holds w_j b, the diagonal blocks w_i a; c the row sums.
+  const auto& twice = lib.find("rk4-twice")->exact;
+  REQUIRE(twice.b.size() == 8);
+  CHECK(twice.b == std::vector<Rational>{R("1/12"), R("1/6"), R("1/6"), R("1/12"), R("1/12"), R("1/6"), R("1/6"), R("1/12")});
+  CHECK(twice.a[4][0] == R("1/12"));  // w_0 b_0
+  CHECK(twice.a[5][1] == R("1/6"));   // w_0 b_1
+  CHECK(twice.a[5][4] == R("1/4"));   // w_1 a_10
+  CHECK(twice.a[7][6] == R("1/2"));   // w_1 a_32
+  CHECK(twice.a[1][0] == R("1/4"));
+  CHECK(twice.a[0][4] == R("0"));     // nothing above the blocks
+  CHECK(twice.c == std::vector<Rational>{R("0"), R("1/4"), R("1/4"), R("1/2"), R("1/2"), R("3/4"), R("3/4"), R("1")});
+  CHECK(lib.find("rk4-twice")->table->evals_per_step == 8);
+  CHECK(lib.find("rk4-twice")->predicted.order.order == 4);
+}
+
 TEST_CASE("symplectic and symmetric Runge-Kutta tables") {
   CHECK(tables::runge_kutta_symplectic({{R("1/2")}}, {R("1")}));
   CHECK(tables::runge_kutta_symmetric({{R("1/2")}}, {R("1")}));

@@ -3,8 +3,11 @@
 // from the formulas of the sources the problems cite.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
 #include <numbers>
+#include <random>
+#include <vector>
 
 #include "study/problems/all.hpp"
 
@@ -224,4 +227,44 @@ TEST_CASE("the projectile: a = (0, -g), time of flight 2 vy / g", "[problems][kn
   CHECK(a[1] == -10);
   CHECK(p.period() == 1);  // 2 (5) / 10
   CHECK(p.exact(0.5).q[1] == Approx(5 * 0.5 - 5 * 0.25).epsilon(1e-15));
+}
+
+TEST_CASE("the Plummer cluster is Aarseth, Henon & Wielen's sampling of the seed, in Henon units", "[problems][known]") {
+  // The recipe of A&A 37 (1974) 183, written out here from the paper: radius r = (X1^(-2/3) - 1)^(-1/2) (cut at
+  // 10 Plummer radii), an isotropic direction (z = (1 - 2 X2) r, phi = 2 pi X3), speed q V_e with V_e = sqrt 2
+  // (1 + r^2)^(-1/4) and q drawn by rejection, 0.1 X5 < q^2 (1 - q^2)^(7/2); Henon units: positions times 3 pi / 16,
+  // velocities divided by its square root; the centre of mass moved to rest at the origin.  Uniform numbers from
+  // std::mt19937_64 as (x >> 11) 2^-53 (the problem's stated convention).
+  for (auto [n, seed] : {std::pair{5, 1ULL}, {8, 1ULL}, {16, 42ULL}}) {
+    std::mt19937_64 rng(seed);
+    auto X = [&] { return static_cast<double>(rng() >> 11) * std::ldexp(1.0, -53); };
+    auto isotropic = [&](double length, double* out) {
+      const double z = (1 - 2 * X()) * length, phi = 2 * pi * X(), rho = std::sqrt(std::max(0.0, length * length - z * z));
+      out[0] = rho * std::cos(phi), out[1] = rho * std::sin(phi), out[2] = z;
+    };
+    const double sr = 3 * pi / 16, sv = 1 / std::sqrt(sr);
+    std::vector<std::array<double, 3>> x(n), v(n);
+    double cx[3]{}, cv[3]{};
+    for (int i = 0; i < n; ++i) {
+      double r = 0;
+      do {
+        const double u = X();
+        r = u > 0 ? 1 / std::sqrt(std::pow(u, -2.0 / 3) - 1) : 0;
+      } while (!(r > 0 && r <= 10));
+      isotropic(r * sr, x[i].data());
+      double q = 0;
+      do q = X();
+      while (!(0.1 * X() < q * q * std::pow(1 - q * q, 3.5)));
+      isotropic(q * std::sqrt(2.0) * std::pow(1 + r * r, -0.25) * sv, v[i].data());
+      for (int k = 0; k < 3; ++k) cx[k] += x[i][k] / n, cv[k] += v[i][k] / n;
+    }
+    const study::Plummer<double> p(study::ParamValues{{"n", std::to_string(n)}, {"seed", std::to_string(seed)}});
+    const auto s = p.initial();
+    INFO("n = " << n << ", seed = " << seed);
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < 3; ++k) {
+        CHECK(s.q[3 * i + k] == Approx(x[i][k] - cx[k]).epsilon(1e-14).margin(1e-15));
+        CHECK(s.v[3 * i + k] == Approx(v[i][k] - cv[k]).epsilon(1e-14).margin(1e-15));
+      }
+  }
 }

@@ -132,6 +132,16 @@ TEST_CASE("a cost is never interpolated across a diverged run or a run at its no
   CHECK_THAT(d_floor.why, Catch::Contains("noise floor"));
   // d to 1e-14: no run reached it, and round-off forbids an estimate.
   CHECK(report::cost_to_reach(s, "d", 1e-15).how == Reach::not_reached);
+  // Down from dt 0.1 to a step strictly above the run at dt 0.05: to 1e-10 / 255 the step is 0.1 255^(-1/8) =
+  // 0.0501, extrapolated; to 1e-10 / 256 it is 0.1 256^(-1/8) = 0.05 exactly, the step that was run (and reached
+  // it, at its floor): at most that run's cost, no estimate.
+  const auto inside = report::cost_to_reach(s, "d", 1e-10 / 255);
+  REQUIRE(inside.how == Reach::extrapolated);
+  CHECK(inside.dt == Approx(0.1 * std::pow(255.0, -0.125)).epsilon(1e-12));
+  const auto edge = report::cost_to_reach(s, "d", 1e-10 / 256);
+  CHECK(edge.how == Reach::at_most);
+  CHECK(edge.evals == 2000);
+  CHECK_THAT(edge.why, Catch::StartsWith("reached at dt 0.05 (error 2e-14)"));
 }
 
 TEST_CASE("the cheapest method, its margin, and a tie within the timing noise", "[report][accuracy]") {

@@ -234,6 +234,37 @@ TEST_CASE("a long trajectory is thinned to 400 points evenly spread, its first a
   CHECK(rows[399].second == Approx(1e-9 * 1001));
 }
 
+TEST_CASE("the summary sorts long energy runs: flat below t^0.25, growing above t^0.75 or diverged or off by 1 %", "[report][known]") {
+  testing::TempDir dir("report-energy-long");
+  nlohmann::json doc = nlohmann::json::parse(testing::read_file(fixture / "results.json"));
+  auto& runs = doc["studies"][0]["energy_long"];
+  REQUIRE(runs.size() == 3);  // euler, velocity-verlet, rk4
+  // velocity-verlet flat (t^0.1), rk4 in between (t^0.5: neither), euler growing (t^1.2).
+  const std::map<std::string, double> growth{{"euler", 1.2}, {"velocity-verlet", 0.1}, {"rk4", 0.5}};
+  for (auto& e : runs) {
+    const double a = growth.at(e["integrator"].get<std::string>());
+    e["status"] = "ok", e["final_rel"] = 1e-4, e["growth_exponent"] = a, e["growth_interval"] = {a - 0.01, a + 0.01};
+  }
+  // An expected order of 0 is within the schema (0 to 100): read as it is.
+  doc["studies"][0]["orders"][0]["expected"] = 0;
+  std::ofstream(dir.path / "results.json") << doc.dump();
+  fs::copy(fixture / "fixture", dir.path / "fixture");
+  CHECK(report::load(dir.path).studies[0].orders[0].expected == 0);
+  doc["studies"][0]["orders"][0]["expected"] = 1;
+  std::ofstream(dir.path / "results.json") << doc.dump();
+  auto o = options(dir.path, dir.path);
+  o.plots = false;
+  report::render(o);
+  CHECK_THAT(testing::read_file(dir.path / "REPORT.md"),
+             Catch::Contains("energy error flat in time for velocity-verlet; growing for euler (t^1.20).\n"));
+  // At the edges: t^0.25 is not flat, t^0.75 not growing; an error of 1 % at the end is growth whatever the slope.
+  runs[1]["growth_exponent"] = 0.25, runs[0]["growth_exponent"] = 0.75, runs[2]["final_rel"] = -0.01;
+  std::ofstream(dir.path / "results.json") << doc.dump();
+  report::render(o);
+  CHECK_THAT(testing::read_file(dir.path / "REPORT.md"),
+             Catch::Contains("energy error flat in time for none; growing for rk4 (error -0.01 at the end).\n"));
+}
+
 TEST_CASE("each sweep says where it ended: its runs, step sizes, smallest error and why it stopped", "[report][auto]") {
   testing::TempDir dir("report-sweeps");
   nlohmann::json doc = nlohmann::json::parse(testing::read_file(fixture / "results.json"));
@@ -582,4 +613,15 @@ TEST_CASE("a study with the longest valid name renders every plot, and wall time
   const std::string page = testing::read_file(dir.path / name / "REPORT.md");
   CHECK_THAT(page, Catch::Contains("| not measured (the spec's metrics leave out walltime) |"));
   CHECK_THAT(page, !Catch::Contains("none reached it |\n"));  // by force evaluations rk4 reaches 1e-3
+}
+
+TEST_CASE("CSV: blank lines are no records, CRLF reads as LF, the very first line included", "[report][known]") {
+  for (const std::string& text : {std::string("\r\na,b\r\n1,2\r\n"), std::string("\na,b\n1,2\n"), std::string("a,b\r\n\r\n1,2")}) {
+    std::istringstream in(text);
+    const auto t = report::parse_table(in, "t.csv");
+    INFO(nlohmann::json(text).dump());
+    CHECK(t.header == std::vector<std::string>{"a", "b"});
+    REQUIRE(t.rows.size() == 1);
+    CHECK(t.rows[0] == std::vector<std::string>{"1", "2"});
+  }
 }

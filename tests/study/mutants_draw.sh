@@ -21,7 +21,7 @@ done
 [[ "$(python3 "$tool" --dry-run --count 1 | head -1)" =~ ^mutants:\ seed\ [0-9]+: ]] || fail "no seed printed"
 # --only narrows the draw to a folder.
 python3 "$tool" --dry-run --seed 1 --count 20 --only study/fit | tail -n +2 | grep -qv "^  study/fit/" && fail "--only study/fit drew elsewhere"
-for bad in "--count 0" "--resume" "--survivors" "--only no/such/folder" "--verify" "--seed x" "--frobnicate"; do
+for bad in "--count 0" "--resume" "--survivors" "--tally" "--only no/such/folder" "--verify" "--seed x" "--frobnicate"; do
   # shellcheck disable=SC2086
   python3 "$tool" --dry-run $bad > /dev/null 2>&1
   [ $? -eq 2 ] || fail "'$bad' did not exit 2"

@@ -41,6 +41,25 @@ TEST_CASE("compare: identical results are not worse in any respect", "[compare]"
   CHECK(c.methods[0].time_noise == Approx(0.10).epsilon(1e-12));  // 5 % each side
 }
 
+TEST_CASE("compare: a time per step slower by exactly the tolerance passes, by more fails", "[compare][known]") {
+  const auto old = testing::results();
+  auto now = old;
+  check::CompareOptions o;
+  o.time_tolerance = 0.25;
+  auto set = [&](double ns, double median_old, double median_new) {
+    auto before = old;
+    for (auto& r : before.studies[0].runs) r.ns_median = median_old;
+    for (auto& r : now.studies[0].runs) r.ns_min = ns, r.ns_median = median_new;
+    return status(check::compare(before, now, o), "time per step");
+  };
+  // No timing noise (median = min): 125 / 100 is slower by exactly 25 %: not more than the tolerance.
+  CHECK(set(125, 100, 125) == Outcome::pass);
+  CHECK(set(126, 100, 126) == Outcome::fail);
+  // With noise: 10 % each side (20 % in all) is below the 26 % slowdown: fails; 30 % (15 % + 15 %) above it: passes.
+  CHECK(set(126, 110, 138.6) == Outcome::fail);
+  CHECK(set(126, 115, 144.9) == Outcome::pass);
+}
+
 TEST_CASE("compare: an error constant worse by more than the tolerance fails, within it passes", "[compare]") {
   const auto old = results();
   auto now = old;

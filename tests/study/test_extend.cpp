@@ -4,8 +4,11 @@
 // hand (cheap to compile); examples/ and tests/install/examples.sh build the real templates against an install.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <iostream>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "study/cli.hpp"
 #include "study/extend/registration.hpp"
@@ -181,4 +184,93 @@ TEST_CASE("cli_main: a misspelt option of a command is named with the command's 
   const auto [rc3, err3] = run({"study", "frobnicate"});
   CHECK(rc3 == 2);
   CHECK_THAT(err3, Catch::StartsWith("study: unknown command 'frobnicate'; commands: list, run, report"));
+}
+
+TEST_CASE("cli_main: --gnuplot-timeout takes 0.1 to 3600 seconds, and refuses what lies outside", "[extend][known]") {
+  const CleanRegistry clean;
+  auto err_of = [](std::vector<std::string> args) {
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    std::ostringstream err;
+    auto* old = std::cerr.rdbuf(err.rdbuf());
+    const int rc = study::cli_main(static_cast<int>(argv.size()), argv.data());
+    std::cerr.rdbuf(old);
+    return std::pair{rc, err.str()};
+  };
+  for (const char* bad : {"0.09", "3600.5", "0", "-1"}) {
+    const auto [rc, err] = err_of({"study", "report", "/nonexistent-results", "--gnuplot-timeout", bad});
+    INFO(bad << ": " << err);
+    CHECK(rc == 2);
+    CHECK_THAT(err, Catch::Contains("--gnuplot-timeout"));
+  }
+  for (const char* good : {"0.1", "3600"}) {  // accepted: the error is then the missing results folder
+    const auto [rc, err] = err_of({"study", "report", "/nonexistent-results", "--gnuplot-timeout", good});
+    INFO(good << ": " << err);
+    CHECK(rc == 2);
+    CHECK_THAT(err, !Catch::Contains("--gnuplot-timeout"));
+    CHECK_THAT(err, Catch::Contains("/nonexistent-results"));
+  }
+}
+
+namespace {
+
+/// cli_main's exit status, standard output and standard error.
+struct CliRun {
+  int rc;
+  std::string out, err;
+};
+CliRun cli(std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  std::ostringstream out, err;
+  auto* old_out = std::cout.rdbuf(out.rdbuf());
+  auto* old_err = std::cerr.rdbuf(err.rdbuf());
+  const int rc = study::cli_main(static_cast<int>(argv.size()), argv.data());
+  std::cout.rdbuf(old_out), std::cerr.rdbuf(old_err);
+  return {rc, out.str(), err.str()};
+}
+
+}  // namespace
+
+TEST_CASE("study method prints what the coefficients say: stages, cost, condition counts, the first failing one", "[extend][known]") {
+  const CleanRegistry clean;
+  const auto r = cli({"study", "method", "rk4", "yoshida4"});
+  INFO(r.out << r.err);
+  CHECK(r.rc == 0);
+  // RK4: 4 stages, 4 evaluations; rooted trees of order <= 5: 1 + 1 + 2 + 4 + 9 = 17 (Butcher); b c^4 = 5/24 against
+  // 1/5: off by 1/120 = 0.00833; principal error coefficient 0.0145 (Butcher, Numerical Methods for ODEs, §32).
+  CHECK_THAT(r.out, Catch::Contains("kind         runge-kutta, 4 stages\n"));
+  CHECK_THAT(r.out, Catch::Contains("cost         4 force evaluations per step\n"));
+  CHECK_THAT(r.out, Catch::Contains("predicted 4 from 17 conditions of rooted trees"));
+  CHECK_THAT(r.out, Catch::Contains("sum b_i c_i^4 = 1/5 (tree [t,t,t,t]) off by 0.00833; principal error coefficient 0.0145\n"));
+  // Yoshida 4: drift, kick, drift, kick, drift, kick, drift (7 operations), 3 kicks; Nystrom trees through order 5:
+  // velocity trees 1 + 1 + 2 + 3 + 6, position trees over those of order <= 4: 1 + 1 + 1 + 2 + 3 -- 21.
+  CHECK_THAT(r.out, Catch::Contains("kind         splitting, 7 operations\n"));
+  CHECK_THAT(r.out, Catch::Contains("cost         3 force evaluations per step; needs a position-only force a(q)\n"));
+  CHECK_THAT(r.out, Catch::Contains("predicted 4 from 21 conditions of Nystrom trees"));
+  CHECK_THAT(r.out, Catch::Contains("symplectic   yes\n  symmetric    yes\n"));
+  CHECK_THAT(r.out, Catch::Contains("symplectic   no\n  symmetric    no\n"));
+}
+
+TEST_CASE("study reference prints the state at the times asked, with the tolerances and the bound", "[extend][known]") {
+  const CleanRegistry clean;
+  const auto r = cli({"study", "reference", "harmonic", "--param", "omega=2", "--at", "0.5,1", "--tol", "1e-20", "--no-cache"});
+  INFO(r.out << r.err);
+  REQUIRE(r.rc == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["problem"] == "harmonic");
+  CHECK(j["tolerance"].get<double>() == 1e-20);
+  CHECK(j["check_tolerance"].get<double>() == Approx(1e-22).epsilon(1e-12));  // a hundred times tighter
+  REQUIRE(j["states"].size() == 2);
+  // x = cos 2t, v = -2 sin 2t.
+  for (std::size_t i = 0; i < 2; ++i) {
+    const double t = i == 0 ? 0.5 : 1.0;
+    CHECK(std::stod(j["states"][i]["t"].get<std::string>()) == t);
+    CHECK(std::stod(j["states"][i]["q"][0].get<std::string>()) == Approx(std::cos(2 * t)).epsilon(1e-15));
+    CHECK(std::stod(j["states"][i]["v"][0].get<std::string>()) == Approx(-2 * std::sin(2 * t)).epsilon(1e-15));
+  }
+  const double bound = std::stod(j["error_bound"]["relative"].get<std::string>());
+  CHECK(bound > 0);
+  CHECK(bound < 1e-18);
+  CHECK(j["params"]["omega"].get<std::string>().rfind("2.000000000", 0) == 0);
 }

@@ -447,6 +447,21 @@ TEST_CASE("an automatic sweep stops within 100 x its noise floor, and not outsid
   CHECK_THAT(why_floor, Catch::Contains("within 100 x its noise floor"));
 }
 
+TEST_CASE("an error of exactly 0.5 is usable: it may stop a sweep at its floor and is not skipped over", "[known]") {
+  FakeSweep f(12);
+  // 32 dt^2: 8, 2, then exactly 0.5 at N = 16; round-off 0.5 / 64: within 100 x the floor there.
+  f.error = [](double dt) { return 32 * dt * dt; };
+  f.roundoff = [](double e) { return e / 64; };
+  const auto [ns, stop] = f.run();
+  CHECK(ns == std::vector<long>{4, 8, 16});
+  CHECK_THAT(stop, Catch::StartsWith("the global error 0.5 at dt 0.125 is within 100 x its noise floor"));
+  // Just above 0.5 at N = 16 (0.50000000000000011): pre-asymptotic, the next level (N = 32) is skipped.
+  f.error = [](double dt) { return dt == 0.125 ? std::nextafter(0.5, 1.0) : 32 * dt * dt; };
+  const auto [skipped, why] = f.run();
+  REQUIRE(skipped.size() >= 4);
+  CHECK(skipped[3] == 64);
+}
+
 TEST_CASE("an automatic sweep spends exactly its budget of runs, and stops at the ladder's end", "[known]") {
   // Errors that never settle on a slope: 0.01 and 0.001 in turn.  No order is ever decided.
   const auto zigzag = [](double dt) { return std::lround(2 / dt) % 3 == 1 ? 1e-2 : 1e-3; };
