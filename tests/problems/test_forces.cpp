@@ -9,6 +9,8 @@
 #include <random>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "study/problems/all.hpp"
 
 using LD = long double;
@@ -267,4 +269,23 @@ TEST_CASE("the Plummer cluster is Aarseth, Henon & Wielen's sampling of the seed
         CHECK(s.v[3 * i + k] == Approx(v[i][k] - cv[k]).epsilon(1e-14).margin(1e-15));
       }
   }
+}
+
+TEST_CASE("seed 000's central force refuses a start at the centre, or an orbit that is not bound", "[problems][known]") {
+  using P = study::CentralForce<double>;
+  CHECK_THROWS_WITH(P(study::ParamValues{{"x", "0"}, {"y", "0"}}), Catch::Contains("the body must not start at the centre"));
+  CHECK_NOTHROW(P(study::ParamValues{{"x", "0"}, {"y", "60"}}));
+  CHECK_NOTHROW(P(study::ParamValues{{"x", "70"}, {"y", "0"}}));
+  // Bound while v^2/2 < G/r: from r = 100 with G = 1500, escape speed sqrt(30) = 5.477.
+  CHECK_NOTHROW(P(study::ParamValues{{"x", "100"}, {"y", "0"}, {"vx", "0"}, {"vy", "5.47"}}));
+  CHECK_THROWS_WITH(P(study::ParamValues{{"x", "100"}, {"y", "0"}, {"vx", "0"}, {"vy", "5.48"}}), Catch::Contains("bound"));
+}
+
+TEST_CASE("Earth and Moon refuse an unbound relative orbit: (v_moon - v_earth)^2 / 2 < G (m_earth + m_moon) / d", "[problems][known]") {
+  // Escape speed sqrt(2 G M / d) = 1448.9 m/s with the defaults (G 6.674e-11, M 6.04564e24 kg, d 384405 km).
+  const double escape = std::sqrt(2 * 6.674e-11 * (5.9722e24 + 7.342e22) / 384405000);
+  CHECK(escape == Approx(1448.9).epsilon(1e-4));
+  auto with = [](double v) { return study::ParamValues{{"v_moon", fmt::format("{}", v)}, {"v_earth", "0"}}; };
+  CHECK_NOTHROW(study::EarthMoon<double>(with(0.99 * escape)));
+  CHECK_THROWS_WITH(study::EarthMoon<double>(with(1.01 * escape)), Catch::Contains("the relative orbit must be bound"));
 }

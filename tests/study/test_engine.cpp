@@ -662,6 +662,17 @@ TEST_CASE("the harmonic stability limits agree with theory", "[engine]") {
   CHECK(limit["stormer-verlet"] == Approx(2).epsilon(1e-6));
   CHECK(limit["rk4"] == Approx(2 * std::sqrt(2.0)).epsilon(1e-6));
   CHECK(limit["yoshida4"] == Approx(1.5734).epsilon(1e-3));
+  // What each search says of itself: unstable from the first step tried, stable over the whole range, or neither.
+  for (const auto& s : results[0].stability) {
+    INFO(s.integrator);
+    if (s.integrator == "euler" || s.integrator == "rk2-midpoint")
+      CHECK(s.note == "unstable for every omega h tried: |lambda| > 1 already at omega h = 0.01");
+    else if (std::isinf(s.theory))
+      CHECK(s.note == "stable over the whole search range omega h <= 10");
+    else
+      CHECK(s.note.empty());
+    CHECK(s.beyond_search == std::isinf(s.theory));
+  }
 }
 
 namespace {

@@ -274,3 +274,9 @@ TEST_CASE("study reference prints the state at the times asked, with the toleran
   CHECK(bound < 1e-18);
   CHECK(j["params"]["omega"].get<std::string>().rfind("2.000000000", 0) == 0);
 }
+
+TEST_CASE("the registration's compile-time refusal is armed only when instantiated", "[extend][known]") {
+  // always_false<T> is false for every T: a static_assert on it fires in the template that names it, and only there.
+  CHECK_FALSE(study::extend_detail::always_false<int>);
+  CHECK_FALSE(study::extend_detail::always_false<study::Spec>);
+}
