@@ -4,6 +4,8 @@
 // hand (cheap to compile); examples/ and tests/install/examples.sh build the real templates against an install.
 #include <catch2/catch.hpp>
 
+#include "tests/support.hpp"
+
 #include <cmath>
 #include <iostream>
 #include <sstream>
@@ -188,27 +190,35 @@ TEST_CASE("cli_main: a misspelt option of a command is named with the command's 
 
 TEST_CASE("cli_main: --gnuplot-timeout takes 0.1 to 3600 seconds, and refuses what lies outside", "[extend][known]") {
   const CleanRegistry clean;
-  auto err_of = [](std::vector<std::string> args) {
+  const testing::TempDir dir("extend-gnuplot-timeout");
+  const std::string results = std::string(HARNESS_SOURCE_DIR) + "/tests/reports/fixture";
+  // study report's option, and the one study compare and study history share (options.cpp).
+  for (const bool compare : {false, true}) {
+  auto report = [&](const char* timeout) {
+    std::vector<std::string> args{"study", compare ? "compare" : "report", results, "--out", (dir.path / (compare ? "compare" : "out")).string(),
+                                  "--no-plots", "--gnuplot-timeout", timeout};
+    if (compare) args.insert(args.begin() + 3, results);
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
-    std::ostringstream err;
-    auto* old = std::cerr.rdbuf(err.rdbuf());
+    std::ostringstream err, out;
+    auto* old_err = std::cerr.rdbuf(err.rdbuf());
+    auto* old_out = std::cout.rdbuf(out.rdbuf());
     const int rc = study::cli_main(static_cast<int>(argv.size()), argv.data());
-    std::cerr.rdbuf(old);
+    std::cerr.rdbuf(old_err), std::cout.rdbuf(old_out);
     return std::pair{rc, err.str()};
   };
   for (const char* bad : {"0.09", "3600.5", "0", "-1"}) {
-    const auto [rc, err] = err_of({"study", "report", "/nonexistent-results", "--gnuplot-timeout", bad});
-    INFO(bad << ": " << err);
+    const auto [rc, err] = report(bad);
+    INFO((compare ? "compare " : "report ") << bad << ": " << err);
     CHECK(rc == 2);
     CHECK_THAT(err, Catch::Contains("--gnuplot-timeout"));
   }
-  for (const char* good : {"0.1", "3600"}) {  // accepted: the error is then the missing results folder
-    const auto [rc, err] = err_of({"study", "report", "/nonexistent-results", "--gnuplot-timeout", good});
+  for (const char* good : {"0.1", "3600"}) {  // accepted: the page is written
+    const auto [rc, err] = report(good);
     INFO(good << ": " << err);
-    CHECK(rc == 2);
-    CHECK_THAT(err, !Catch::Contains("--gnuplot-timeout"));
-    CHECK_THAT(err, Catch::Contains("/nonexistent-results"));
+    CHECK(rc == 0);
+    CHECK(std::filesystem::exists(compare ? dir.path / "compare" / "COMPARE.md" : dir.path / "out" / "REPORT.md"));
+  }
   }
 }
 

@@ -429,6 +429,13 @@ TEST_CASE("an automatic sweep stops within 100 x its noise floor, and not outsid
   const auto [inside, why_inside] = f.run();
   CHECK(inside == std::vector<long>{4, 8, 16});
   CHECK_THAT(why_inside, Catch::StartsWith("the global error 0.00156 at dt 0.125 is within 100 x its noise floor 2.44e-05"));
+  // Round-off = error / 100 with an error of 2^-10 at N = 16: 100 x the floor is the error itself, to the bit:
+  // within (the rule is error <= 100 x floor).
+  f.error = [](double dt) { return std::ldexp(1.0, -10) * (dt / 0.125) * (dt / 0.125); };
+  f.roundoff = [](double e) { return e / 100; };
+  REQUIRE(100 * (std::ldexp(1.0, -10) / 100) == std::ldexp(1.0, -10));
+  CHECK(f.run().first == std::vector<long>{4, 8, 16});
+  f.error = [](double dt) { return 0.1 * dt * dt; };
   // Round-off = error / 128: never within 100 x; the orders decide instead, after 4 runs.
   f.roundoff = [](double e) { return e / 128; };
   const auto [outside, why_outside] = f.run();
