@@ -166,62 +166,6 @@ TEST_CASE("in a program with registrations the round-off shadows are keyed by it
   CHECK((own.empty() || (own != shipped && own.find("\nprogram ") != std::string::npos)));
 }
 
-TEST_CASE("cli_main: a misspelt option of a command is named with the command's own suggestion, exit 2", "[extend][known]") {
-  const CleanRegistry clean;
-  auto run = [](std::vector<std::string> args) {
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    std::ostringstream err;
-    auto* old = std::cerr.rdbuf(err.rdbuf());
-    const int rc = study::cli_main(static_cast<int>(argv.size()), argv.data());
-    std::cerr.rdbuf(old);
-    return std::pair{rc, err.str()};
-  };
-  const auto [rc, err] = run({"study", "report", "--acuracy", "1e-6"});
-  CHECK(rc == 2);
-  CHECK(err == "study report: unknown option '--acuracy' (did you mean '--accuracy'?) (see study report --help)\n");
-  const auto [rc2, err2] = run({"study", "run", "--job=2"});
-  CHECK(rc2 == 2);
-  CHECK(err2 == "study run: unknown option '--job' (did you mean '--jobs'?) (see study run --help)\n");
-  const auto [rc3, err3] = run({"study", "frobnicate"});
-  CHECK(rc3 == 2);
-  CHECK_THAT(err3, Catch::StartsWith("study: unknown command 'frobnicate'; commands: list, run, report"));
-}
-
-TEST_CASE("cli_main: --gnuplot-timeout takes 0.1 to 3600 seconds, and refuses what lies outside", "[extend][known]") {
-  const CleanRegistry clean;
-  const testing::TempDir dir("extend-gnuplot-timeout");
-  const std::string results = std::string(HARNESS_SOURCE_DIR) + "/tests/reports/fixture";
-  // study report's option, and the one study compare and study history share (options.cpp).
-  for (const bool compare : {false, true}) {
-  auto report = [&](const char* timeout) {
-    std::vector<std::string> args{"study", compare ? "compare" : "report", results, "--out", (dir.path / (compare ? "compare" : "out")).string(),
-                                  "--no-plots", "--gnuplot-timeout", timeout};
-    if (compare) args.insert(args.begin() + 3, results);
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    std::ostringstream err, out;
-    auto* old_err = std::cerr.rdbuf(err.rdbuf());
-    auto* old_out = std::cout.rdbuf(out.rdbuf());
-    const int rc = study::cli_main(static_cast<int>(argv.size()), argv.data());
-    std::cerr.rdbuf(old_err), std::cout.rdbuf(old_out);
-    return std::pair{rc, err.str()};
-  };
-  for (const char* bad : {"0.09", "3600.5", "0", "-1"}) {
-    const auto [rc, err] = report(bad);
-    INFO((compare ? "compare " : "report ") << bad << ": " << err);
-    CHECK(rc == 2);
-    CHECK_THAT(err, Catch::Contains("--gnuplot-timeout"));
-  }
-  for (const char* good : {"0.1", "3600"}) {  // accepted: the page is written
-    const auto [rc, err] = report(good);
-    INFO(good << ": " << err);
-    CHECK(rc == 0);
-    CHECK(std::filesystem::exists(compare ? dir.path / "compare" / "COMPARE.md" : dir.path / "out" / "REPORT.md"));
-  }
-  }
-}
-
 namespace {
 
 /// cli_main's exit status, standard output and standard error.
@@ -241,6 +185,48 @@ CliRun cli(std::vector<std::string> args) {
 }
 
 }  // namespace
+
+TEST_CASE("cli_main: a misspelt option of a command is named with the command's own suggestion, exit 2", "[extend][known]") {
+  const CleanRegistry clean;
+  const auto [rc, out, err] = cli({"study", "report", "--acuracy", "1e-6"});
+  CHECK(rc == 2);
+  CHECK(err == "study report: unknown option '--acuracy' (did you mean '--accuracy'?) (see study report --help)\n");
+  const auto [rc2, out2, err2] = cli({"study", "run", "--job=2"});
+  CHECK(rc2 == 2);
+  CHECK(err2 == "study run: unknown option '--job' (did you mean '--jobs'?) (see study run --help)\n");
+  const auto [rc3, out3, err3] = cli({"study", "frobnicate"});
+  CHECK(rc3 == 2);
+  CHECK_THAT(err3, Catch::StartsWith("study: unknown command 'frobnicate'; commands: list, run, report"));
+}
+
+TEST_CASE("cli_main: --gnuplot-timeout takes 0.1 to 3600 seconds, and refuses what lies outside", "[extend][known]") {
+  const CleanRegistry clean;
+  const testing::TempDir dir("extend-gnuplot-timeout");
+  const std::string results = std::string(HARNESS_SOURCE_DIR) + "/tests/reports/fixture";
+  // study report's option, and the one study compare and study history share (options.cpp).
+  for (const bool compare : {false, true}) {
+  auto report = [&](const char* timeout) {
+    std::vector<std::string> args{"study", compare ? "compare" : "report", results, "--out", (dir.path / (compare ? "compare" : "out")).string(),
+                                  "--no-plots", "--gnuplot-timeout", timeout};
+    if (compare) args.insert(args.begin() + 3, results);
+    const auto r = cli(args);
+    return std::pair{r.rc, r.err};
+  };
+  for (const char* bad : {"0.09", "3600.5", "0", "-1"}) {
+    const auto [rc, err] = report(bad);
+    INFO((compare ? "compare " : "report ") << bad << ": " << err);
+    CHECK(rc == 2);
+    CHECK_THAT(err, Catch::Contains("--gnuplot-timeout"));
+  }
+  for (const char* good : {"0.1", "3600"}) {  // accepted: the page is written
+    const auto [rc, err] = report(good);
+    INFO(good << ": " << err);
+    CHECK(rc == 0);
+    CHECK(std::filesystem::exists(compare ? dir.path / "compare" / "COMPARE.md" : dir.path / "out" / "REPORT.md"));
+  }
+  }
+}
+
 
 TEST_CASE("study method prints what the coefficients say: stages, cost, condition counts, the first failing one", "[extend][known]") {
   const CleanRegistry clean;
