@@ -308,16 +308,8 @@ EnergyLong energy_run(const MethodOn<P>& m, const P& p, const Spec& spec, const 
       e.rel_error.push_back((p.energy(s) - e0) / scale);
     }
   }
-  // Growth exponent over the second half (in log t) of the samples with a resolvable error.
-  std::vector<double> lx, ly;
-  for (std::size_t i = e.t.size() / 2; i < e.t.size(); ++i)
-    if (std::abs(e.rel_error[i]) > 0) lx.push_back(std::log(e.t[i])), ly.push_back(std::log(std::abs(e.rel_error[i])));
-  if (lx.size() >= 3) {
-    double r2 = 0;
-    least_squares(lx, ly, e.growth_exponent, r2);
-    const double half = student_t(0.99, lx.size() - 2) * slope_std_error(lx, ly, e.growth_exponent);
-    e.growth_lo = e.growth_exponent - half, e.growth_hi = e.growth_exponent + half;
-  }
+  const Growth g = energy_growth(e.t, e.rel_error, not_measured);
+  e.growth_exponent = g.exponent, e.growth_lo = g.lo, e.growth_hi = g.hi;
   return e;
 }
 

@@ -300,3 +300,35 @@ TEST_CASE("a least-squares fit uses every point, not just the end points", "[fit
   for (int i = 0; i < 4; ++i) ssr += std::pow(y[i] - my - slope * (x[i] - mx), 2);
   CHECK(se == Approx(std::sqrt(ssr / 2 / 5)));
 }
+
+TEST_CASE("the energy growth exponent: the second half of the samples, exact zeros skipped, its interval by hand", "[fit][known]") {
+  const double e = std::exp(1.0), unset = -7;
+  // log t = 0, 1, 2 and log|error| = 0, 1, 3 in the second half: slope 3/2, residuals 1/6, -1/3, 1/6, so SSR = 1/6,
+  // Sxx = 2, standard error sqrt(SSR / 1 / Sxx) = sqrt(1/12); t(0.99, 1 dof) = 63.657 (any Student-t table).
+  // The first half (slope 5, a sign change) must not count.
+  const std::vector<double> t{0.2, 0.4, 0.6, 1, e, e * e}, err{1e-9, -3e-8, 1e-6, 1, -e, e * e * e};
+  const auto g = study::energy_growth(t, err, unset);
+  CHECK(g.exponent == Approx(1.5).epsilon(1e-12));
+  const double half = 63.657 * std::sqrt(1.0 / 12);
+  CHECK(g.lo == Approx(1.5 - half).epsilon(1e-4));
+  CHECK(g.hi == Approx(1.5 + half).epsilon(1e-4));
+
+  // An error of 3 t^2 with exact zeros among the samples, one right after a nonzero sample and one right before:
+  // the zeros are skipped, the rest lie on the line (slope 2, no scatter).
+  std::vector<double> tt, ee;
+  for (int i = 1; i <= 10; ++i) tt.push_back(i), ee.push_back(i == 7 || i == 9 ? 0.0 : 3.0 * i * i);
+  ee[4] = 0;  // the last of the first half: a sample after it is not skipped for it
+  const auto z = study::energy_growth(tt, ee, unset);
+  CHECK(z.exponent == Approx(2).epsilon(1e-12));
+  CHECK(z.lo == Approx(2).epsilon(1e-9));
+  CHECK(z.hi == Approx(2).epsilon(1e-9));
+
+  // Three usable samples are enough; two are not (every field unset).
+  const std::vector<double> t5{1, 2, 3, 4, 5}, e5{0, 0, 16, 0, 50};
+  CHECK(study::energy_growth(t5, e5, unset).exponent == unset);
+  const std::vector<double> e5b{0, 0, 18, 32, 50};  // 2 t^2 from t = 3
+  const auto three = study::energy_growth(t5, e5b, unset);
+  CHECK(three.exponent == Approx(2).epsilon(1e-12));
+  CHECK(study::energy_growth(t5, e5, unset).lo == unset);
+  CHECK(study::energy_growth(t5, e5, unset).hi == unset);
+}
