@@ -26,4 +26,8 @@ for bad in "--count 0" "--resume" "--survivors" "--tally" "--only no/such/folder
   python3 "$tool" --dry-run $bad > /dev/null 2>&1
   [ $? -eq 2 ] || fail "'$bad' did not exit 2"
 done
+# A --keep folder that cannot be written is a usage error in one line, before anything is copied or built.
+out=$(timeout 20 python3 "$tool" --seed 1 --count 1 --keep /proc/no-such-folder 2>&1)
+[ $? -eq 2 ] && grep -q "cannot work in that folder" <<< "$out" && ! grep -q Traceback <<< "$out" ||
+  fail "an unwritable --keep folder: $out"
 echo "mutants draw: ok"
