@@ -89,16 +89,17 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::files
   const auto start = std::chrono::steady_clock::now();
   bool open = true;
   std::array<char, 4096> buf{};
-  auto drain = [&](int wait_ms) {
+  auto drain = [&](int wait_ms) -> std::size_t {  // the bytes read (the kept text stops growing at 4 KiB)
     pollfd p{fds[0], POLLIN, 0};
-    if (::poll(&p, 1, wait_ms) <= 0) return;
+    if (::poll(&p, 1, wait_ms) <= 0) return 0;
     const ssize_t n = ::read(fds[0], buf.data(), buf.size());
     if (n <= 0) {
       open = false;
-      return;
+      return 0;
     }
     r.error.append(buf.data(), static_cast<std::size_t>(n));
     if (r.error.size() > 4096) r.error.erase(0, r.error.size() - 4096);
+    return static_cast<std::size_t>(n);
   };
   int status = 0;
   while (true) {
@@ -124,10 +125,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::files
   // What it left running in its group goes first (the leader is not reaped yet, so the group is still its own):
   // a helper that kept writing would hold the drain below for ever.
   ::kill(-pid, SIGKILL);
-  while (open) {  // what it wrote just before it exited
-    const std::size_t before = r.error.size();
-    drain(0);
-    if (r.error.size() == before) break;
+  while (open && drain(0) > 0) {  // what it wrote just before it exited, to the end
   }
   ::close(fds[0]);
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {

@@ -133,7 +133,7 @@ void check_junit_file(const std::string& file, const std::vector<std::string>& i
 void add_plot_options(CLI::App* cmd, PlotArgs& p) {
   cmd->add_flag("--no-plots", p.no_plots, "write the plot data and scripts but do not run gnuplot");
   cmd->add_option("--gnuplot", p.gnuplot, "the gnuplot program: a name on PATH or a path, started without a shell (default: gnuplot)");
-  cmd->add_option("--gnuplot-timeout", p.gnuplot_timeout, "seconds one plot may take (default 60)")->check(CLI::Range(0.1, 3600.0))->check(finite());
+  cmd->add_option("--gnuplot-timeout", p.gnuplot_timeout, "seconds one plot may take before gnuplot is stopped and the plot reported missing (default 60)")->check(CLI::Range(0.1, 3600.0))->check(finite());
 }
 
 unsigned cores() { return std::max(1u, std::thread::hardware_concurrency()); }

@@ -71,7 +71,7 @@ struct PlotArgs {
     return report::Gnuplot{gnuplot, false, std::chrono::milliseconds(static_cast<long>(1000 * gnuplot_timeout))};
   }
 };
-/// --no-plots, --gnuplot and --gnuplot-timeout of compare and history.
+/// --no-plots, --gnuplot and --gnuplot-timeout of report, compare and history.
 void add_plot_options(CLI::App* cmd, PlotArgs& p);
 
 /// Threads for work spread over the cores (gnuplot): one per core.

@@ -19,11 +19,11 @@ report::Outcome render_report(const ReportArgs& a, const std::filesystem::path& 
   o.results = results;
   o.out = staged;
   o.shown_results = shown;
-  o.plots = !a.no_plots;
+  o.plots = !a.plots.no_plots;
   o.png = a.png;
   o.accuracy = a.accuracy;
-  o.gnuplot = a.gnuplot;
-  o.gnuplot_timeout = std::chrono::milliseconds(static_cast<long>(1000 * a.gnuplot_timeout));
+  o.gnuplot = a.plots.gnuplot;
+  o.gnuplot_timeout = std::chrono::milliseconds(static_cast<long>(1000 * a.plots.gnuplot_timeout));
   return report::render(o);
 }
 
@@ -74,18 +74,12 @@ Command add_report(CLI::App& app) {
                                            "and data) from a results directory, without recomputing anything");
   cmd->add_option("results", a->results, "results directory holding results.json (default: results)");
   cmd->add_option("--out,-o", a->out, "where REPORT.md and plots/ go (default: the results directory)");
-  cmd->add_flag("--no-plots", a->no_plots, "write the plot data and scripts but do not run gnuplot");
+  add_plot_options(cmd, a->plots);
   cmd->add_option("--accuracy", a->accuracy, "a relative global error to say which method reaches at the least cost, "
                                              "interpolated on each method's own runs (repeatable, e.g. --accuracy 1e-8; "
                                              "default: the decades from 1e-3 down to the smallest error reached)")
       ->check(accuracy_target());
   cmd->add_flag("--png", a->png, "draw a PNG beside each SVG plot (three times gnuplot's work)");
-  cmd->add_option("--gnuplot", a->gnuplot, "the gnuplot program: a name on PATH or a path, started without a shell "
-                                           "(default: gnuplot)");
-  cmd->add_option("--gnuplot-timeout", a->gnuplot_timeout, "seconds one plot may take before gnuplot is stopped and the "
-                                                           "plot reported missing (default 60)")
-      ->check(CLI::Range(0.1, 3600.0))
-      ->check(finite());
   return {cmd, [a, cmd] {
             a->out_given = cmd->count("--out") > 0;
             return run_report(*a);

@@ -6,16 +6,16 @@
 #include <vector>
 
 #include "reports/render.hpp"
+#include "study/cli/options.hpp"
 
 namespace study::cli {
 
 struct ReportArgs {
   std::string results = "results";
   std::string out;
-  bool no_plots = false, png = false;
+  PlotArgs plots;
+  bool png = false;
   std::vector<double> accuracy;
-  std::string gnuplot = "gnuplot";
-  double gnuplot_timeout = 60;
   bool out_given = false;
 };
 

@@ -403,6 +403,8 @@ TEST_CASE("bad method tables are refused before anything runs, naming file, line
              Catch::Contains("methods.x.a: has 2 rows, but there are 1 weights"));
   CHECK_THAT(err(head + "kind = \"runge-kutta\"\norder = 1\na = [[], [\"1\", \"0\", \"0\"]]\nb = [\"1/2\", \"1/2\"]\n"),
              Catch::Contains("row 2 has 3 entries; at most 2"));
+  CHECK_THAT(err(head + "kind = \"runge-kutta\"\norder = 1\na = [[], \"1\"]\nb = [\"1/2\", \"1/2\"]\n"),
+             Catch::Contains("methods.x.a: row 2 must be an array of coefficients"));
   CHECK_THAT(err(head + "kind = \"runge-kutta\"\norder = 1\na = [[], [\"1\"]]\nb = [\"1/2\", \"1/3\"]\n"),
              Catch::Contains("methods.x.b: the coefficients sum to 5/6, not 1"));
   CHECK_THAT(err(head + "kind = \"runge-kutta\"\norder = 2\na = [[], [\"1\"]]\nb = [\"1/2\", \"1/2\"]\nc = [\"0\", \"1/2\"]\n"),

@@ -94,6 +94,12 @@ TEST_CASE("beyond the last run the cost is extrapolated from the fitted order, a
   CHECK(report::cost_to_reach(s, "a", 1e-7).how == Reach::not_reached);
   CHECK_THAT(report::cost_to_reach(s, "a", 1e-7).why, Catch::Contains("order is undetermined"));
   CHECK(report::cost_to_reach(s, "a", 1e-5).how == Reach::interpolated);  // inside the runs, the order is not needed
+  // An order of 0.2 or less extrapolates nothing either (a decade of error would cost 10^5 times the work): 0.2
+  // itself is refused, just above it is used.
+  s.orders[0] = fit("a", 0.2);
+  CHECK(report::cost_to_reach(s, "a", 1e-7).how == Reach::not_reached);
+  s.orders[0] = fit("a", 0.2 + 1e-9);
+  CHECK(report::cost_to_reach(s, "a", 1e-7).how == Reach::extrapolated);
 }
 
 TEST_CASE("a cost is never interpolated across a diverged run or a run at its noise floor", "[report][accuracy]") {
@@ -152,6 +158,7 @@ TEST_CASE("the cheapest method, its margin, and a tie within the timing noise", 
   CHECK(by_evals.order[0].integrator == "a");
   CHECK(by_evals.margin == Approx(200 * std::sqrt(2.5) / (400 / std::pow(10.0, 0.25)) - 1).epsilon(1e-12));
   CHECK_FALSE(by_evals.tie());  // counts have no noise
+  CHECK(std::isnan(by_evals.noise));  // though both methods' timings have one (a's 10 %, b's 0)
   // By time: a 1e-5 s / 10^(1/4) (noise 10 %), b 1e-5 s * sqrt(2.5) (noise 0): a by 181 %, well beyond 10 %.
   const auto by_time = report::rank(s, 1e-3, true);
   CHECK(by_time.order[0].integrator == "a");

@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -18,8 +20,10 @@
 #include <nlohmann/json.hpp>
 
 #include "reports/claims.hpp"
+#include "reports/process.hpp"
 #include "reports/read/model.hpp"
 #include "reports/render.hpp"
+#include "reports/series.hpp"
 
 namespace fs = std::filesystem;
 
@@ -232,6 +236,96 @@ TEST_CASE("a long trajectory is thinned to 400 points evenly spread, its first a
   CHECK(rows[200].second == Approx(1e-9 * 502));
   CHECK(rows[399].first == Approx(4));
   CHECK(rows[399].second == Approx(1e-9 * 1001));
+}
+
+TEST_CASE("the summary's answer for a dissipative problem is given at the second accuracy asked for, else the only one", "[report][known]") {
+  testing::TempDir dir("report-dissipative");
+  nlohmann::json doc = nlohmann::json::parse(testing::read_file(fixture / "results.json"));
+  doc["studies"][0]["problem_info"]["conservative"] = false;
+  std::ofstream(dir.path / "results.json") << doc.dump();
+  fs::copy(fixture / "fixture", dir.path / "fixture");
+  auto o = options(dir.path, dir.path);
+  o.plots = false;
+  o.accuracy = {1e-4, 1e-6};
+  report::render(o);
+  CHECK_THAT(testing::read_file(dir.path / "REPORT.md"), Catch::Contains("the splitting methods do not apply; to 1e-06, "));
+  o.accuracy = {1e-4};
+  report::render(o);
+  CHECK_THAT(testing::read_file(dir.path / "REPORT.md"), Catch::Contains("the splitting methods do not apply; to 1e-04, "));
+}
+
+TEST_CASE("plot lines merge where two methods' errors coincide within round-off at every step, at equal cost unless told", "[report][known]") {
+  auto run = [](const std::string& m, double dt, double global, double roundoff, double evals, const char* status = "ok") {
+    report::RunRow r;
+    r.integrator = m, r.status = status, r.dt = dt, r.global = global, r.roundoff = roundoff, r.force_evals = evals, r.steps = 1000;
+    return r;
+  };
+  report::Study s;
+  s.integrators = {"a", "b"};
+  // Round-off 1e-12 in each run: they coincide while the errors differ by at most 10 x (1e-12 + 1e-12) = 2e-11.
+  s.runs = {run("a", 0.1, 1e-4, 1e-12, 100), run("a", 0.05, 6.25e-6, 1e-12, 200), run("b", 0.1, 1e-4 + 1.9e-11, 1e-12, 100),
+            run("b", 0.05, 6.25e-6, 1e-12, 200)};
+  auto lines = [&](bool merge, std::optional<bool> same_cost = std::nullopt) {
+    std::vector<std::string> out;
+    for (const auto& x : same_cost ? report::series_of(s, merge, *same_cost) : report::series_of(s, merge)) out.push_back(x.label());
+    return out;
+  };
+  using L = std::vector<std::string>;
+  CHECK(lines(true) == L{"a = b"});
+  CHECK(lines(false) == L{"a", "b"});
+  s.runs[2].global = 1e-4 + 2.1e-11;
+  CHECK(lines(true) == L{"a", "b"});
+  // Round-off not measured: 100 eps per step, 1000 steps each: 10 x 2 x 100 eps x 1000 = 4.44e-10.
+  for (auto& r : s.runs) r.roundoff = NAN;
+  s.runs[2].global = 1e-4 + 4.3e-10;
+  CHECK(lines(true) == L{"a = b"});
+  s.runs[2].global = 1e-4 + 4.6e-10;
+  CHECK(lines(true) == L{"a", "b"});
+  s.runs[2].global = 1e-4;
+  // The same errors at a different cost: one line only when cost does not matter (the error against dt).
+  s.runs[3].force_evals = 400;
+  CHECK(lines(true) == L{"a", "b"});
+  CHECK(lines(true, true) == L{"a", "b"});
+  CHECK(lines(true, false) == L{"a = b"});
+  s.runs[3].force_evals = 200;
+  // A step only one of them ran, or fewer than two steps where both ended well: two lines.
+  s.runs.push_back(run("b", 0.025, 3.9e-7, 1e-12, 400));
+  CHECK(lines(true) == L{"a", "b"});
+  s.runs.pop_back();
+  s.runs[1].status = s.runs[3].status = "diverged";
+  CHECK(lines(true) == L{"a", "b"});
+}
+
+TEST_CASE("a program's standard error is kept to its last 4 KiB, up to the last line it wrote before it exited", "[report][known]") {
+  // 60 000 bytes (less than a pipe holds: all written before it exits), then a last line and exit status 3.
+  const auto r = report::run_process({"sh", "-c", "head -c 60000 /dev/zero | tr '\\0' A >&2; echo THE-END >&2; exit 3"}, {},
+                                     std::chrono::seconds(30));
+  CHECK(r.started);
+  CHECK(r.exit_code == 3);
+  CHECK(r.error.size() == 4096);
+  CHECK(r.error.ends_with("AAATHE-END\n"));
+  CHECK(r.error.find_first_not_of('A') == 4096 - 8);
+}
+
+TEST_CASE("the long energy plot's guides t^1/2 and t^1 pass through the geometric middle of its data", "[report][known]") {
+  testing::TempDir dir("report-energy-guides");
+  auto o = options(fixture, dir.path);
+  o.plots = false;  // the scripts and data are written all the same
+  report::render(o);
+  // The middle from the data file itself: every row "t |error|" of every line drawn.
+  double t_lo = INFINITY, t_hi = 0, e_lo = INFINITY, e_hi = 0;
+  std::istringstream dat(testing::read_file(dir.path / "plots" / "fixture-energy-long.dat"));
+  int rows = 0;
+  for (std::string line; std::getline(dat, line);) {
+    double t = 0, e = 0;
+    if (line.empty() || line[0] == '#' || std::sscanf(line.c_str(), "%lf %lf", &t, &e) != 2) continue;
+    t_lo = std::min(t_lo, t), t_hi = std::max(t_hi, t), e_lo = std::min(e_lo, e), e_hi = std::max(e_hi, e), ++rows;
+  }
+  REQUIRE(rows > 10);
+  const double tm = std::sqrt(t_lo * t_hi), em = std::sqrt(e_lo * e_hi);
+  const std::string gp = testing::read_file(dir.path / "plots" / "fixture-energy-long.gp");
+  for (const char* slope : {"0.5", "1"})
+    CHECK_THAT(gp, Catch::Contains(fmt::format("{:.9e} * (x / {:.9e})**{} with lines dt 2", em, tm, slope)));
 }
 
 TEST_CASE("the summary sorts long energy runs: flat below t^0.25, growing above t^0.75 or diverged or off by 1 %", "[report][known]") {
@@ -527,6 +621,31 @@ std::string claim_verdict(const report::Results& res, const std::string& quote) 
   return "claim not found";
 }
 }  // namespace
+
+TEST_CASE("the seed 004 reversal claim's evidence: the largest share of the round-off allowance, Euler's least multiple", "[report][claims][known]") {
+  // The allowance is 100 eps per step there and back: 100 eps x 2 x 1000 steps (claim_run's runs take 1000).
+  const double allowance = 100 * std::numeric_limits<double>::epsilon() * 2 * 1000;
+  auto reversed = [](report::RunRow r, double gap) {
+    r.reversal = gap;
+    return r;
+  };
+  report::Results res;
+  report::Study s;
+  s.name = "seed003-004-verlet";
+  s.runs = {reversed(claim_run("stormer-verlet", 0.1, 1e-3), 0.25 * allowance), reversed(claim_run("stormer-verlet", 0.05, 2.5e-4), 0.125 * allowance),
+            reversed(claim_run("euler", 0.1, 1e-1), 3000 * allowance), reversed(claim_run("euler", 0.05, 5e-2), 2000 * allowance)};
+  res.studies = {s};
+  auto evidence = [&] {
+    for (const auto& c : report::evaluate_claims(res))
+      if (c.quote.find("time-reversible") != std::string::npos) return c.evidence;
+    return std::string("claim not found");
+  };
+  CHECK_THAT(evidence(), Catch::Contains("reversal gap at most 0.25 of the round-off allowance over 2 step sizes "
+                                         "(explicit Euler: at least 2e+03 times it)"));
+  // Returned exactly to the start: a share of 0, not of anything larger.
+  res.studies[0].runs[0].reversal = res.studies[0].runs[1].reversal = 0;
+  CHECK_THAT(evidence(), Catch::Contains("reversal gap at most 0 of the round-off allowance over 2 step sizes"));
+}
 
 TEST_CASE("the seed 000, 001 and 002 claims, on made-up runs either side of each criterion", "[report][claims]") {
   using Catch::StartsWith;

@@ -436,6 +436,15 @@ TEST_CASE("error constants: within the baseline's tolerance on both sides, and e
     s.runs[1].global = 2.5e-5 * factor;
     CHECK(status_of(s, "error constant", &b) == expected);
   }
+  // What the line says: the worst step's error, its baseline, and how far off (in percent below a factor 2).
+  s.runs[1].global = 2.5e-5 * 1.05;
+  auto off = outcomes(s, "error constant", &b).front();
+  CHECK(off.off == "+5.00%");
+  CHECK(off.observed == "2.625e-05 at dt 0.05 (baseline 2.500e-05)");
+  s.runs[1].global = 2.5e-5 * 0.97;
+  CHECK(outcomes(s, "error constant", &b).front().off == "-3.00%");
+  s.runs[1].global = 2.5e-5 * 2.5;
+  CHECK(outcomes(s, "error constant", &b).front().off == "2.5 x the baseline");
   s.runs[1].global = 2.5e-5;
   s.runs[1].status = "diverged";
   CHECK(status_of(s, "error constant", &b) == Outcome::fail);

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "study/cli.hpp"
@@ -269,6 +270,29 @@ TEST_CASE("study reference prints the state at the times asked, with the toleran
   CHECK(bound > 0);
   CHECK(bound < 1e-18);
   CHECK(j["params"]["omega"].get<std::string>().rfind("2.000000000", 0) == 0);
+}
+
+TEST_CASE("study run from the command line: the integrators asked for, and one sweep line per automatic sweep", "[extend][known]") {
+  const CleanRegistry clean;
+  testing::TempDir dir("extend-cli-run");
+  const std::string out = (dir.path / "auto").string();
+  const auto r = cli({"study", "run", "--problem", "harmonic", "--integrators", "euler,rk4", "--t-end", "1", "--dt", "auto",
+                      "--out", out, "--no-report", "--jobs", "1", "--no-cache"});
+  INFO(r.out << r.err);
+  REQUIRE(r.rc == 0);
+  const auto j = nlohmann::json::parse(testing::read_file(dir.path / "auto" / "results.json"));
+  std::vector<std::string> ids;
+  for (const auto& i : j["studies"][0]["integrators"]) ids.push_back(i["id"].get<std::string>());
+  CHECK(ids == std::vector<std::string>{"euler", "rk4"});  // those two, in that order, nothing else
+  // The summary has one line per automatic sweep: "<integrator> sweep  <n> runs, dt <largest>..<smallest>: <why>".
+  for (const char* id : {"euler", "rk4"})
+    CHECK_THAT(r.out, Catch::Matches(fmt::format("(.|\\n)*\\n  {} +sweep  [0-9]+ runs, dt [0-9.e-]+\\.\\.[0-9.e-]+: (.|\\n)*", id)));
+  // Step sizes of one's own: no sweep line.
+  const auto fixed = cli({"study", "run", "--problem", "harmonic", "--integrators", "euler", "--t-end", "1", "--dt", "0.1,0.05,0.025",
+                          "--out", (dir.path / "fixed").string(), "--no-report", "--jobs", "1", "--no-cache"});
+  INFO(fixed.out << fixed.err);
+  REQUIRE(fixed.rc == 0);
+  CHECK_THAT(fixed.out, !Catch::Contains(" sweep  "));
 }
 
 TEST_CASE("the registration's compile-time refusal is armed only when instantiated", "[extend][known]") {

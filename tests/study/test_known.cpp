@@ -619,21 +619,29 @@ namespace {
 /// headers: another route than the loaded program headers the engine walks).
 std::string build_id_from_file() {
   std::ifstream f("/proc/self/exe", std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  auto read = [&](std::size_t offset, void* into, std::size_t size) {  // only what is needed: the file is large
+    f.seekg(static_cast<std::streamoff>(offset));
+    f.read(static_cast<char*>(into), static_cast<std::streamsize>(size));
+    REQUIRE(f.good());
+  };
   Elf64_Ehdr eh;
-  std::memcpy(&eh, bytes.data(), sizeof eh);
+  read(0, &eh, sizeof eh);
   auto section = [&](std::size_t i) {
     Elf64_Shdr sh;
-    std::memcpy(&sh, bytes.data() + eh.e_shoff + i * eh.e_shentsize, sizeof sh);
+    read(eh.e_shoff + i * eh.e_shentsize, &sh, sizeof sh);
     return sh;
   };
   const Elf64_Shdr names = section(eh.e_shstrndx);
+  std::string table(names.sh_size, '\0');
+  read(names.sh_offset, table.data(), table.size());
   for (std::size_t i = 0; i < eh.e_shnum; ++i) {
     const Elf64_Shdr sh = section(i);
-    if (std::string(bytes.data() + names.sh_offset + sh.sh_name) != ".note.gnu.build-id") continue;
+    if (std::string(table.c_str() + sh.sh_name) != ".note.gnu.build-id") continue;
+    std::string note(sh.sh_size, '\0');
+    read(sh.sh_offset, note.data(), note.size());
     Elf64_Nhdr nh;
-    std::memcpy(&nh, bytes.data() + sh.sh_offset, sizeof nh);
-    const char* desc = bytes.data() + sh.sh_offset + sizeof nh + ((nh.n_namesz + 3) / 4) * 4;
+    std::memcpy(&nh, note.data(), sizeof nh);
+    const char* desc = note.data() + sizeof nh + ((nh.n_namesz + 3) / 4) * 4;
     std::string hex;
     for (std::size_t b = 0; b < nh.n_descsz; ++b) hex += fmt::format("{:02x}", static_cast<unsigned char>(desc[b]));
     return hex;
