@@ -24,6 +24,7 @@
 
 #include "study/measure/measure.hpp"
 #include "study/measure/runners.hpp"
+#include "study/measure/stability_search.hpp"
 #include "study/measure/stability_theory.hpp"
 #include "study/plan/context.hpp"
 #include "study/results/orders.hpp"
@@ -346,6 +347,43 @@ TEST_CASE("the stability limit of k substeps of h/k is k times the method's", "[
   }
   CHECK(study::stability_theory(ode::Substeps<ode::Euler>{ode::Euler{}, 4}).limit == 0);
   CHECK(std::isinf(study::stability_theory(ode::Substeps<ode::ImplicitMidpoint>{ode::ImplicitMidpoint{}, 4}).limit));
+}
+
+namespace {
+
+/// Symplectic Euler (stable up to omega h = 2) whose "Newton iteration" gives up from h = `gives_up` on: the stability
+/// search must stop there and say why, not call the method unstable.
+struct GivesUp {
+  double gives_up = 1.5;
+  constexpr ode::Info info() const { return {.id = "gives-up", .summary = "test", .order = 1, .evals_per_step = 1}; }
+  template <class P>
+  void step(typename P::State& s, typename P::real_type h, const P& p) const {
+    if (h >= gives_up) throw ode::ConvergenceError("gives up");
+    ode::SymplecticEuler::step(s, h, p);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the stability search: where the iteration stops converging, the limit is there and the note says why", "[known]") {
+  const std::string newton = "the Newton iteration of the stage equations stops converging here; the method itself may be stable beyond";
+  study::IntegratorChoice choice;
+  choice.id = "gives-up";
+  // Scanned in steps of 0.01: stable at 1.49, gives up at 1.50; bisected to 1e-9 below 1.5.
+  const auto st = study::engine::stability(GivesUp{1.5}, choice);
+  CHECK(st.limit == Approx(1.5).margin(1e-8));
+  CHECK(st.limit < 1.5);
+  CHECK_FALSE(st.beyond_search);
+  CHECK(st.note == newton);
+  // Giving up at the first step tried (0.01): limit 0, and the reason is the iteration, not |lambda| > 1.
+  const auto first = study::engine::stability(GivesUp{0.005}, choice);
+  CHECK(first.limit == 0);
+  CHECK(first.note == newton);
+  // Symplectic Euler itself (trace 2 - (omega h)^2): stable up to 2 exactly, with no note.
+  const auto plain = study::engine::stability(GivesUp{100}, choice);
+  CHECK(plain.limit == Approx(2).margin(1e-8));
+  CHECK(plain.note.empty());
+  CHECK(std::isnan(plain.theory));  // no theory for an id it does not know
 }
 
 // ---- the automatic sweep's stopping rules (study/measure/sweep.cpp), on runs whose errors are set by hand
