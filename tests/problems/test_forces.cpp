@@ -281,6 +281,17 @@ TEST_CASE("seed 000's central force refuses a start at the centre, or an orbit t
   CHECK_THROWS_WITH(P(study::ParamValues{{"x", "100"}, {"y", "0"}, {"vx", "0"}, {"vy", "5.48"}}), Catch::Contains("bound"));
 }
 
+TEST_CASE("the two-body solution exists only for a bound orbit away from the centre: alpha = 2/r0 - v0^2/mu > 0", "[problems][known]") {
+  using K = study::KeplerOrbit<double, 2>;
+  using V = K::Vec;
+  CHECK_NOTHROW(K(1, V{1, 0}, V{0, 1}));                    // circular: alpha = 2 - 1 = 1, a = 1
+  CHECK(K(1, V{1, 0}, V{0, 1}).semi_major_axis() == 1);
+  CHECK(K(1, V{2, 0}, V{0, 0.5}).semi_major_axis() == Approx(1 / (2.0 / 2 - 0.25)).epsilon(1e-15));  // 4/3
+  CHECK_THROWS_WITH(K(1, V{1, 0}, V{1, 1}), Catch::Contains("not bound"));  // v0^2 = 2 = 2 mu / r0: parabolic, alpha = 0
+  CHECK_THROWS_WITH(K(1, V{0, 0}, V{0, 1}), Catch::Contains("not bound"));  // at the centre: r0 = 0
+  CHECK_THROWS_WITH(K(0, V{1, 0}, V{0, 1}), Catch::Contains("not bound"));  // no attraction
+}
+
 TEST_CASE("Earth and Moon refuse an unbound relative orbit: (v_moon - v_earth)^2 / 2 < G (m_earth + m_moon) / d", "[problems][known]") {
   // Escape speed sqrt(2 G M / d) = 1448.9 m/s with the defaults (G 6.674e-11, M 6.04564e24 kg, d 384405 km).
   const double escape = std::sqrt(2 * 6.674e-11 * (5.9722e24 + 7.342e22) / 384405000);
