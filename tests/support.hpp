@@ -18,6 +18,8 @@
 
 namespace testing {
 
+inline constexpr double eps = std::numeric_limits<double>::epsilon();
+
 /// A fresh, empty directory under the system's temporary directory, removed with the object.  Names are unique
 /// per test (ctest runs tests in parallel: pass "area-case") and per process (two suites may run at once).
 struct TempDir {

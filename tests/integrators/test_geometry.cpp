@@ -10,7 +10,7 @@
 #include "tests/support.hpp"
 
 namespace {
-constexpr double eps = std::numeric_limits<double>::epsilon();
+using testing::eps;
 }
 
 TEMPLATE_LIST_TEST_CASE("symmetric methods retrace their steps, the others do not", "[geometry]", ode::AllMethods) {

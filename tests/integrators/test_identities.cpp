@@ -12,7 +12,7 @@
 #include "tests/support.hpp"
 
 namespace {
-constexpr double eps = std::numeric_limits<double>::epsilon();
+using testing::eps;
 
 /// Largest position difference between two methods over every step of a run (b in long double if asked).
 template <class A, class B, class P>

@@ -3,6 +3,8 @@
 // the implicit methods also on x'' = -x, where their step has a closed form.
 #include <catch2/catch.hpp>
 
+#include "tests/support.hpp"
+
 #include <cmath>
 #include <limits>
 
@@ -12,7 +14,7 @@
 namespace {
 
 using Real = double;
-constexpr Real eps = std::numeric_limits<Real>::epsilon();
+using testing::eps;
 
 struct Cubic {  // x'' = -x^3
   using real_type = Real;

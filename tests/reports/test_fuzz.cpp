@@ -27,7 +27,7 @@ nlohmann::json bench_doc(double rk4_ns);  // test_report.cpp: a bench.json as `s
 
 namespace {
 
-const fs::path fixture = fs::path(HARNESS_SOURCE_DIR) / "tests" / "reports" / "fixture";
+const fs::path fixtures = fs::path(HARNESS_SOURCE_DIR) / "tests" / "reports" / "fixture";
 
 /// Values that break careless readers: wrong types, extremes, non-integers where counts go, hostile text.
 Json odd_value(std::mt19937_64& rng) {
@@ -184,11 +184,11 @@ void read_every_field(const report::Table& t) {
 TEST_CASE("the loaders never crash: 100 000 mutated results, bench and CSV files give a result or a clear error",
           "[report][fuzz][hardening]") {
   std::mt19937_64 rng(20261123);
-  const Json results = small(Json::parse(testing::read_file(fixture / "results.json")));
+  const Json results = small(Json::parse(testing::read_file(fixtures / "results.json")));
   const std::string results_text = results.dump();
   const Json bench = bench_doc(35.0);
-  const std::array<std::string, 2> csvs = {head(fixture / "fixture" / "samples.csv", 40),
-                                           head(fixture / "fixture" / "energy_long.csv", 40)};
+  const std::array<std::string, 2> csvs = {head(fixtures / "fixture" / "samples.csv", 40),
+                                           head(fixtures / "fixture" / "energy_long.csv", 40)};
   testing::TempDir dir("fuzz");
   // Unmutated, each seed loads: the refusals below come from the mutations.
   REQUIRE_NOTHROW(report::load_document(results, "fuzz/results.json", dir.path));
