@@ -1,6 +1,8 @@
 // `study list`: the integrators, method tables, problems, shipped specs and profiles.
 #include <filesystem>
+#include <iostream>
 #include <string>
+#include <utility>
 #include <type_traits>
 #include <vector>
 
@@ -20,9 +22,15 @@ namespace {
 
 const char* yes_no(bool b) { return b ? "yes" : "no"; }
 
+/// Through std::cout, like every command's output (a test captures it there; its failure is checked at exit).
+template <class... Args>
+void print(fmt::format_string<Args...> f, Args&&... args) {
+  std::cout << fmt::format(f, std::forward<Args>(args)...);
+}
+
 void list_integrators() {
-  fmt::print("Integrators (id, global order, force evaluations per step, symplectic, symmetric):\n");
-  fmt::print("  {:<24} {:>5} {:>6} {:>10} {:>9}  {}\n", "id", "order", "evals", "symplectic", "symmetric", "notes");
+  print("Integrators (id, global order, force evaluations per step, symplectic, symmetric):\n");
+  print("  {:<24} {:>5} {:>6} {:>10} {:>9}  {}\n", "id", "order", "evals", "symplectic", "symmetric", "notes");
   auto row = [](const ode::Info& i) {
     std::string notes;
     if (i.implicit) notes += "implicit (evaluations per iteration); ";
@@ -30,7 +38,7 @@ void list_integrators() {
     if (!i.start.empty()) notes += "start=" + std::string(i.start) + "; ";
     if (i.startup_evals) notes += fmt::format("+{} evaluation on the first step; ", i.startup_evals);
     if (!notes.empty()) notes.resize(notes.size() - 2);
-    fmt::print("  {:<24} {:>5} {:>6} {:>10} {:>9}  {}\n", i.id, i.order, i.evals_per_step, yes_no(i.symplectic),
+    print("  {:<24} {:>5} {:>6} {:>10} {:>9}  {}\n", i.id, i.order, i.evals_per_step, yes_no(i.symplectic),
                yes_no(i.symmetric), notes);
   };
   ode::for_each_method([&](auto m) {
@@ -39,53 +47,53 @@ void list_integrators() {
       row(ode::StormerVerlet{ode::StormerVerlet::Start::backward_euler}.info());
   });
   if (!extensions().integrators.empty()) {
-    fmt::print("  This program's own (registered with study::register_integrator):\n");
+    print("  This program's own (registered with study::register_integrator):\n");
     for (const auto& user : extensions().integrators) row(user.info(IntegratorChoice{.id = user.id, .substeps = 1, .start = {}, .variant = {}, .table = {}}));
   }
-  fmt::print("  Any integrator takes the option substeps = k (k steps of dt/k per step).\n\n");
-  fmt::print("Method tables (study/methods/; any spec may list them, `study method ID` shows what their coefficients say):\n");
-  fmt::print("  {:<24} {:>5} {:>9} {:>6} {:>10} {:>9}  {}\n", "id", "order", "predicted", "evals", "symplectic", "symmetric", "kind; source");
+  print("  Any integrator takes the option substeps = k (k steps of dt/k per step).\n\n");
+  print("Method tables (study/methods/; any spec may list them, `study method ID` shows what their coefficients say):\n");
+  print("  {:<24} {:>5} {:>9} {:>6} {:>10} {:>9}  {}\n", "id", "order", "predicted", "evals", "symplectic", "symmetric", "kind; source");
   for (const auto* m : tables::shipped_library().methods()) {
     const auto& t = *m->table;
-    fmt::print("  {:<24} {:>5} {:>9} {:>6} {:>10} {:>9}  {}{}; {}\n", t.id, t.order, m->predicted.order.order, t.evals_per_step,
+    print("  {:<24} {:>5} {:>9} {:>6} {:>10} {:>9}  {}{}; {}\n", t.id, t.order, m->predicted.order.order, t.evals_per_step,
                yes_no(t.symplectic), yes_no(t.symmetric), m->kind, m->base.empty() ? "" : " of " + m->base, t.source);
   }
-  fmt::print("  Your own: [methods.ID] in a spec, or a file given with --methods (docs/method-tables.md).\n\n");
+  print("  Your own: [methods.ID] in a spec, or a file given with --methods (docs/method-tables.md).\n\n");
 }
 
 void list_problems() {
-  fmt::print("Problems (id, dimension, exact solution, parameters with defaults):\n");
+  print("Problems (id, dimension, exact solution, parameters with defaults):\n");
   auto row = [](const ProblemFacts& f) {
     std::string params;
     for (const auto& info : f.params) params += fmt::format(" {}={}", info.name, info.default_value);
-    fmt::print("  {:<20} dim {:>2}  exact {:<3}  {}  [{} ]\n", f.id, f.dim, yes_no(f.has_exact), f.summary, params);
+    print("  {:<20} dim {:>2}  exact {:<3}  {}  [{} ]\n", f.id, f.dim, yes_no(f.has_exact), f.summary, params);
   };
   for_each_problem<double>([&](auto p) { row(facts_of(p)); });
   if (!extensions().problems.empty()) {
-    fmt::print("  This program's own (registered with study::register_problem):\n");
+    print("  This program's own (registered with study::register_problem):\n");
     for (const auto& user : extensions().problems) row(user.defaults);
   }
 }
 
 void list_specs() {
-  fmt::print("\nSpecs ({}; `study run` with no argument runs them all, the default study):\n",
+  print("\nSpecs ({}; `study run` with no argument runs them all, the default study):\n",
              (data_dir() / "specs").string());
   for (const auto& file : shipped_specs()) {
     try {
       const Spec s = load_spec(file);
       const std::string dts = s.auto_dt ? "auto" : fmt::format("{:>2} dt", s.steps.size());
-      fmt::print("  {:<24} {:<20} {:>2} integrators x {:>5}  {}\n", s.name, s.problem, s.integrators.size(), dts, s.title);
+      print("  {:<24} {:<20} {:>2} integrators x {:>5}  {}\n", s.name, s.problem, s.integrators.size(), dts, s.title);
     } catch (const SpecError& e) {
-      fmt::print("  {:<24} INVALID: {}\n", file.stem().string(), e.what());
+      print("  {:<24} INVALID: {}\n", file.stem().string(), e.what());
     }
   }
-  fmt::print("\nProfiles ({}; `study run --profile NAME`, then `study check --baseline` its baseline):\n",
+  print("\nProfiles ({}; `study run --profile NAME`, then `study check --baseline` its baseline):\n",
              (data_dir() / "profiles").string());
   for (const auto& name : profile_names()) {
     std::vector<std::string> names;
     for (const auto& f : profile_specs(name)) names.push_back(f.stem().string());
     const auto baseline = profile_baseline(name);
-    fmt::print("  {:<24} {} spec(s): {}; baseline {}\n", name, names.size(), join(names),
+    print("  {:<24} {} spec(s): {}; baseline {}\n", name, names.size(), join(names),
                std::filesystem::exists(baseline) ? baseline.string() : "none");
   }
 }

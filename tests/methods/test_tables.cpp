@@ -97,6 +97,10 @@ TEST_CASE("coefficients are parsed exactly: decimals of any length, ratios, expo
 TEST_CASE("a coefficient rounds to its nearest double, long double and 113-bit value through its decimal text") {
   // Terminating decimals are written exactly; others with enough digits that no rounding boundary lies between.
   CHECK(tables::decimal_for_rounding(R("3/8")) == "0.375");
+  CHECK(tables::decimal_for_rounding(R("-7/40")) == "-0.175");  // 2^3 5: terminating too
+  // 2^-130 terminates after exactly 130 digits (Python's Fraction): all of them, more than a 113-bit grid needs.
+  CHECK(tables::decimal_for_rounding(R("1/1361129467683753853853498429727072845824")) ==
+        "0.0000000000000000000000000000000000000007346839692639296924804603357639035486366659729825547009429698164240107871592044830322265625");
   CHECK(tables::decimal_for_rounding(R("-12.5e3")) == "-12500");
   std::mt19937_64 rng(20261123);
   std::vector<Rational> xs{R("1/3"), R("-2/3"), R("1/7"), R("22/7"), R("1e-30/7"), R("123456789/1000000007"), R("1/1024"),
@@ -181,9 +185,49 @@ TEST_CASE("order conditions: a wrong coefficient lowers the predicted order, a r
   CHECK(rounded.exact_order < 4);
   const auto exact = tables::runge_kutta_order(a8, b8, 0);
   CHECK(exact.order < 4);
+  // Kutta's third-order method (c = 0, 1/2, 1): b c^3 = 2/3 1/8 + 1/6 = 1/4 holds, then b_i c_i a_ij c_j = 1/6 1 1
+  // against 1/8 fails first, by 1/24; the factors of its formula in alphabetical order, equal ones as powers.
+  const auto kutta = tables::runge_kutta_order({{}, {R("1/2")}, {R("-1"), R("2")}}, {R("1/6"), R("2/3"), R("1/6")});
+  CHECK(kutta.order == 3);
+  CHECK(kutta.first_failing.order == 4);
+  CHECK(kutta.first_failing.tree == "[t,[t]]");
+  CHECK(kutta.first_failing.formula == "sum b_i a_ij c_i c_j = 1/8");
+  CHECK(kutta.first_failing.residual == Approx(1.0 / 24).epsilon(1e-12));
   // A digit wrong in the third place is not rounding: order 3 at that precision too.
   const tables::Matrix typo{{}, {R("0.4")}, {R("0.29997761"), R("0.15875964")}, {R("0.21810040"), R("-3.05096516"), R("3.83286476")}};
   CHECK(tables::runge_kutta_order(typo, b8, 5e-8).order < 4);
+}
+
+TEST_CASE("a table's stated precision comes from its digits, quoted or bare numbers alike") {
+  // Ralston 4 rounded to 8 digits, as above, written once as strings and once as TOML numbers: 4th order to that
+  // precision, 1st with the digits taken as exact -- in both forms.  The precision is the largest half unit of a
+  // last significant digit: 0.21810040 has 7 (a trailing zero is not one), 5e-7.
+  const testing::TempDir dir("tables-precision");
+  const std::string rows[] = {R"([[], [0.4], [0.29697761, 0.15875964], [0.21810040, -3.05096516, 3.83286476]])",
+                              R"([0.17476028, -0.55148066, 1.20553560, 0.17118478])"};
+  auto quoted = [](std::string t) {  // every number in quotes
+    std::string out;
+    for (std::size_t i = 0; i < t.size();) {
+      if (std::isdigit(static_cast<unsigned char>(t[i])) || t[i] == '-') {
+        std::size_t j = i;
+        while (j < t.size() && (std::isdigit(static_cast<unsigned char>(t[j])) || t[j] == '.' || t[j] == '-')) ++j;
+        out += '"' + t.substr(i, j - i) + '"', i = j;
+      } else {
+        out += t[i++];
+      }
+    }
+    return out;
+  };
+  for (const bool strings : {false, true}) {
+    INFO((strings ? "quoted" : "bare numbers"));
+    const auto lib = tables::read_methods_file(dir.file(strings ? "q.toml" : "b.toml",
+        "[methods.ralston8]\nkind = \"runge-kutta\"\norder = 4\na = " + (strings ? quoted(rows[0]) : rows[0]) + "\nb = " +
+            (strings ? quoted(rows[1]) : rows[1]) + "\n"));
+    const auto& p = lib.find("ralston8")->predicted.order;
+    CHECK(p.order == 4);
+    CHECK(p.exact_order == 1);  // sum b = 1 exactly, but sum b c - 1/2 = -4.88e-9 (Python's Fraction)
+    CHECK(p.precision == Approx(5e-7));
+  }
 }
 
 TEST_CASE("a partitioned method's Nystrom form, and the sums of magnitudes its tolerances use, by hand") {
@@ -199,6 +243,16 @@ TEST_CASE("a partitioned method's Nystrom form, and the sums of magnitudes its t
   CHECK(n.b == std::vector<Rational>{R("1/3"), R("2/3")});
   CHECK(n.b_x == Rational(1));
   CHECK(n.b_x_abs == 1.5);
+  // An explicit table's rows written short (the zeros above the diagonal left out) are the same table.
+  const tables::Matrix full{{R("0"), R("0")}, {R("1/2"), R("0")}}, short_rows{{}, {R("1/2")}};
+  const auto f = tables::nystrom_of(full, {R("0"), R("1")}, full, {R("1/3"), R("2/3")});
+  const auto r = tables::nystrom_of(short_rows, {R("0"), R("1")}, short_rows, {R("1/3"), R("2/3")});
+  CHECK(r.c == std::vector<Rational>{R("0"), R("1/2")});
+  CHECK(r.c == f.c);
+  CHECK(r.abar == f.abar);
+  CHECK(r.abar == tables::Matrix{{R("0"), R("0")}, {R("0"), R("0")}});  // a ahat: 1/2 0 below the diagonal only
+  CHECK(r.bbar == f.bbar);
+  CHECK(r.bbar == std::vector<Rational>{R("1/2"), R("0")});               // b^T ahat = 1 1/2 in column 0
 }
 
 TEST_CASE("a composition becomes its base's drifts and kicks (or stages) scaled by each weight, merged where they meet") {

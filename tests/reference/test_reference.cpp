@@ -4,8 +4,11 @@
 
 #include "tests/support.hpp"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <string>
 #include <thread>
 
 #include "reference/cache.hpp"
@@ -314,4 +317,46 @@ TEST_CASE("a reference at t = 0 is the initial state, and times must increase st
   for (const std::vector<Real>& bad : {std::vector<Real>{Real(1), Real(1)}, {Real(0), Real(2), Real(1)}, {Real(-1)}})
     CHECK_THROWS_AS(reference::compute({.problem = "harmonic", .params = {}, .times = bad, .initial = {}}, no_cache()),
                     std::invalid_argument);
+}
+
+namespace {
+/// Sets (or, with nullptr, unsets) an environment variable for the life of the object, then restores it.
+struct EnvVar {
+  std::string name;
+  std::optional<std::string> old;
+  EnvVar(std::string n, const char* value) : name(std::move(n)) {
+    if (const char* v = std::getenv(name.c_str())) old = v;
+    if (value) ::setenv(name.c_str(), value, 1);
+    else ::unsetenv(name.c_str());
+  }
+  ~EnvVar() {
+    if (old) ::setenv(name.c_str(), old->c_str(), 1);
+    else ::unsetenv(name.c_str());
+  }
+};
+}  // namespace
+
+TEST_CASE("the default cache folder: STUDY_CACHE_DIR, else XDG_CACHE_HOME/ode-study, else ~/.cache/ode-study, else the temp folder", "[reference][known]") {
+  namespace fs = std::filesystem;
+  const fs::path tmp = fs::temp_directory_path() / "ode-study" / "reference";
+  {
+    const EnvVar a("STUDY_CACHE_DIR", "/x/study"), b("XDG_CACHE_HOME", "/x/xdg"), c("HOME", "/x/home");
+    CHECK(reference::default_cache_dir() == fs::path("/x/study"));
+  }
+  {
+    const EnvVar a("STUDY_CACHE_DIR", ""), b("XDG_CACHE_HOME", "/x/xdg"), c("HOME", "/x/home");  // empty: not set
+    CHECK(reference::default_cache_dir() == fs::path("/x/xdg/ode-study/reference"));
+  }
+  {
+    const EnvVar a("STUDY_CACHE_DIR", nullptr), b("XDG_CACHE_HOME", ""), c("HOME", "/x/home");
+    CHECK(reference::default_cache_dir() == fs::path("/x/home/.cache/ode-study/reference"));
+  }
+  {
+    const EnvVar a("STUDY_CACHE_DIR", nullptr), b("XDG_CACHE_HOME", nullptr), c("HOME", "");
+    CHECK(reference::default_cache_dir() == tmp);
+  }
+  {
+    const EnvVar a("STUDY_CACHE_DIR", nullptr), b("XDG_CACHE_HOME", nullptr), c("HOME", nullptr);
+    CHECK(reference::default_cache_dir() == tmp);
+  }
 }

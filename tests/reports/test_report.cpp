@@ -307,6 +307,60 @@ TEST_CASE("a program's standard error is kept to its last 4 KiB, up to the last 
   CHECK(r.error.find_first_not_of('A') == 4096 - 8);
 }
 
+TEST_CASE("the summary counts the runs and the diverged ones; the work-precision plots need global errors, by time also timings", "[report][known]") {
+  testing::TempDir dir("report-counts");
+  nlohmann::json doc = nlohmann::json::parse(testing::read_file(fixture / "results.json"));
+  auto& last = doc["studies"][0]["runs"].back();  // one run diverged
+  last["status"] = "diverged", last["diverged"] = {{"step", 3}, {"t", 0.3}, {"reason", "the state left every bound"}};
+  std::size_t runs = 0, diverged = 0;
+  for (const auto& st : doc["studies"])
+    for (const auto& r : st["runs"]) ++runs, diverged += r["status"] != "ok";
+  REQUIRE(diverged > 0);
+  REQUIRE(diverged < runs);
+  std::ofstream(dir.path / "results.json") << doc.dump();
+  fs::copy(fixture / "fixture", dir.path / "fixture");
+  auto o = options(dir.path, dir.path / "all");
+  o.plots = false;  // the plots' scripts are written all the same: a plot made is its .gp file
+  report::render(o);
+  CHECK_THAT(testing::read_file(o.out / "REPORT.md"), Catch::Contains(fmt::format("{} runs ({} diverged)", runs, diverged)));
+  auto drawn = [&](const std::string& name) { return fs::exists(o.out / "plots" / (name + ".gp")); };
+  CHECK(drawn("fixture-work"));
+  CHECK(drawn("fixture-work-time"));
+  // Without timings: by evaluations only.  Without global errors: neither, timings or not.
+  auto metrics_without = [&](const std::string& metric) {
+    auto& m = doc["studies"][0]["metrics"];
+    m.erase(std::remove(m.begin(), m.end(), metric), m.end());
+    std::ofstream(dir.path / "results.json") << doc.dump();
+    o.out = dir.path / ("without-" + metric);
+    report::render(o);
+  };
+  metrics_without("walltime");
+  CHECK(drawn("fixture-work"));
+  CHECK_FALSE(drawn("fixture-work-time"));
+  doc["studies"][0]["metrics"].push_back("walltime");
+  metrics_without("global");
+  CHECK_FALSE(drawn("fixture-work"));
+  CHECK_FALSE(drawn("fixture-work-time"));
+}
+
+TEST_CASE("a program's end in one line: its last line of standard error, the time limit, the signal", "[report][known]") {
+  report::ProcessResult r;
+  r.error = "cannot start 'x': No such file or directory";
+  CHECK(r.describe(std::chrono::seconds(60)) == r.error);  // not started: the reason as it is
+  r.started = true, r.exit_code = 1, r.error = "line 1: warning\nline 2: the error\n \n";
+  CHECK(r.describe(std::chrono::seconds(60)) == "exit status 1: line 2: the error");
+  r.error = "one line only";
+  CHECK(r.describe(std::chrono::seconds(60)) == "exit status 1: one line only");
+  r.error.clear();
+  CHECK(r.describe(std::chrono::seconds(60)) == "exit status 1");
+  r.signal = 9, r.error = "a\nb";
+  CHECK(r.describe(std::chrono::seconds(60)) == "killed by signal 9: b");
+  r.timed_out = true;
+  CHECK(r.describe(std::chrono::milliseconds(2500)) == "timed out after 2.500 s and was stopped");
+  r.timed_out = false, r.cancelled = true;
+  CHECK(r.describe(std::chrono::seconds(60)) == "stopped (interrupted)");
+}
+
 TEST_CASE("the long energy plot's guides t^1/2 and t^1 pass through the geometric middle of its data", "[report][known]") {
   testing::TempDir dir("report-energy-guides");
   auto o = options(fixture, dir.path);
@@ -322,6 +376,19 @@ TEST_CASE("the long energy plot's guides t^1/2 and t^1 pass through the geometri
     t_lo = std::min(t_lo, t), t_hi = std::max(t_hi, t), e_lo = std::min(e_lo, e), e_hi = std::max(e_hi, e), ++rows;
   }
   REQUIRE(rows > 10);
+  // Every sample of the long runs with a nonzero error is drawn, the small ones too (energy_long.csv, read here).
+  std::istringstream csv(testing::read_file(fixture / "fixture" / "energy_long.csv"));
+  int samples = 0;
+  double smallest = INFINITY;
+  std::string row;
+  std::getline(csv, row);  // the header
+  while (std::getline(csv, row)) {
+    const auto last = row.rfind(','), before = row.rfind(',', last - 1);
+    const double t = std::stod(row.substr(before + 1, last - before - 1)), e = std::abs(std::stod(row.substr(last + 1)));
+    if (t > 0 && e > 0 && std::isfinite(e)) ++samples, smallest = std::min(smallest, e);
+  }
+  CHECK(rows == samples);
+  CHECK(e_lo == smallest);
   const double tm = std::sqrt(t_lo * t_hi), em = std::sqrt(e_lo * e_hi);
   const std::string gp = testing::read_file(dir.path / "plots" / "fixture-energy-long.gp");
   for (const char* slope : {"0.5", "1"})

@@ -424,6 +424,8 @@ TEST_CASE("time reversal: a gap of the orbit's size at a small step is round-off
   for (std::size_t i = 0; i < 3; ++i) s.runs[i].reversal = gaps[i];
   CHECK(status_of(s, "time reversal") == Outcome::undetermined);
   CHECK_THAT(outcomes(s, "time reversal").front().line(), Catch::Contains("does not shrink with dt") && !Catch::Contains("left out"));
+  // The slope over the three gaps, named by their step sizes: the smallest to the largest.
+  CHECK_THAT(outcomes(s, "time reversal").front().line(), Catch::Contains("over dt 0.02..0.08)"));
 }
 
 TEST_CASE("error constants: within the baseline's tolerance on both sides, and every mismatch fails", "[check]") {

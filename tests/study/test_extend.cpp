@@ -295,6 +295,25 @@ TEST_CASE("study run from the command line: the integrators asked for, and one s
   CHECK_THAT(fixed.out, !Catch::Contains(" sweep  "));
 }
 
+TEST_CASE("study list: each flag lists its own table, several flags theirs, none all three", "[extend][known]") {
+  const CleanRegistry clean;
+  auto tables = [](std::vector<std::string> args) {
+    args.insert(args.begin(), {"study", "list"});
+    const auto r = cli(args);
+    INFO(r.out << r.err);
+    REQUIRE(r.rc == 0);
+    std::string which;
+    for (const char* t : {"Integrators (", "Problems (", "Specs ("})
+      if (r.out.find(t) != std::string::npos) which += std::string(t).substr(0, 1);
+    return which;
+  };
+  CHECK(tables({}) == "IPS");
+  CHECK(tables({"--integrators"}) == "I");
+  CHECK(tables({"--problems"}) == "P");
+  CHECK(tables({"--specs"}) == "S");
+  CHECK(tables({"--problems", "--specs"}) == "PS");
+}
+
 TEST_CASE("the registration's compile-time refusal is armed only when instantiated", "[extend][known]") {
   // always_false<T> is false for every T: a static_assert on it fires in the template that names it, and only there.
   CHECK_FALSE(study::extend_detail::always_false<int>);
