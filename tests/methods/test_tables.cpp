@@ -562,6 +562,30 @@ bool same_numbers(const study::Run& a, const study::Run& b) {
 
 }  // namespace
 
+TEST_CASE("a table's own substeps are its default where a spec names it alone; a spec's substeps win", "[known]") {
+  const testing::TempDir dir("tables-substeps");
+  const auto spec = study::load_spec(dir.file("s.toml", R"(
+name = "s"
+problem = "harmonic"
+t_end = 1.0
+integrators = ["heun3", { id = "heun3", substeps = 1 }, { id = "heun3", substeps = 5 }, "rk4"]
+dt = [0.1]
+
+[methods.heun3]
+kind = "runge-kutta"
+order = 3
+substeps = 2
+a = [[], ["1/3"], ["0", "2/3"]]
+b = ["1/4", "0", "3/4"]
+)"));
+  REQUIRE(spec.integrators.size() == 4);
+  CHECK(spec.integrators[0].choice.substeps == 2);  // the table's default
+  CHECK(spec.integrators[0].choice.label() == "heun3 x2");
+  CHECK(spec.integrators[1].choice.substeps == 1);  // given: even 1 overrides it
+  CHECK(spec.integrators[2].choice.substeps == 5);
+  CHECK(spec.integrators[3].choice.substeps == 1);  // a built-in's default
+}
+
 TEST_CASE("a table with yoshida4's 36-digit coefficients gives the built-in's numbers in every field of every run") {
   const testing::TempDir dir("tables-same");
   const auto spec = study::load_spec(dir.file("same.toml", R"(
