@@ -232,6 +232,27 @@ metrics = ["energy"]
     if (run.dt == 0.001 && run.id != "euler") CHECK(run.status == "ok");
 }
 
+TEST_CASE("a Newton iteration that gives up ends the run at the step it was taking, with its reason", "[engine][known]") {
+  testing::TempDir dir("engine-newton");
+  // Gauss-Legendre 4 with h = 2 on Henon-Heiles: its Newton iteration stops contracting on the step from t = 4
+  // (the third), so the run diverged at step 3, t = 6, and the reason says where the step started.
+  const auto spec = study::load_spec(dir.file("newton.toml", R"(
+name = "newton"
+problem = "henon-heiles"
+t_end = 10.0
+integrators = ["gauss-legendre4"]
+dt = [2.0]
+metrics = ["energy"]
+)"));
+  const auto results = study::run_studies({spec}, options());
+  REQUIRE(results[0].runs.size() == 1);
+  const study::Run& r = results[0].runs[0];
+  CHECK(r.status == "diverged");
+  CHECK(r.diverged_step == 3);
+  CHECK(r.diverged_t == 6.0);
+  CHECK_THAT(r.reason, Catch::Contains("Newton iteration did not converge") && Catch::Contains("at t = 4 with h = 2"));
+}
+
 TEST_CASE("bad specs are rejected with the file, line, key and what would be valid", "[engine][spec]") {
   testing::TempDir dir("engine-bad");
   using Catch::Contains;
