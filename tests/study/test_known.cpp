@@ -9,6 +9,8 @@
 
 #include <elf.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -16,6 +18,7 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,6 +26,7 @@
 #include <fmt/format.h>
 
 #include "study/measure/measure.hpp"
+#include "study/measure/parallel.hpp"
 #include "study/measure/runners.hpp"
 #include "study/measure/stability_search.hpp"
 #include "study/measure/stability_theory.hpp"
@@ -384,6 +388,29 @@ TEST_CASE("the stability search: where the iteration stops converging, the limit
   CHECK(plain.limit == Approx(2).margin(1e-8));
   CHECK(plain.note.empty());
   CHECK(std::isnan(plain.theory));  // no theory for an id it does not know
+}
+
+TEST_CASE("the thread pool: after a task throws, or once stop() is true, no new task starts", "[known]") {
+  std::atomic<int> ran{0};
+  auto quiet = [](std::size_t, std::size_t) {};
+  // One thread takes the tasks in order: task 3 throws, so tasks 0 to 3 ran, and its exception reaches the caller.
+  CHECK_THROWS_WITH(study::parallel_for(
+                        1000, 1,
+                        [&](std::size_t i) {
+                          ++ran;
+                          if (i == 3) throw std::runtime_error("task 3 failed");
+                        },
+                        quiet, [] { return false; }),
+                    "task 3 failed");
+  CHECK(ran == 4);
+  // A stop flag that turns true after the fifth task: five ran.
+  ran = 0;
+  study::parallel_for(1000, 1, [&](std::size_t) { ++ran; }, quiet, [&] { return ran.load() >= 5; });
+  CHECK(ran == 5);
+  // Otherwise every task once, on any number of threads.
+  std::vector<std::atomic<int>> once(300);
+  study::parallel_for(once.size(), 2, [&](std::size_t i) { ++once[i]; }, quiet, [] { return false; });
+  CHECK(std::all_of(once.begin(), once.end(), [](const auto& x) { return x.load() == 1; }));
 }
 
 // ---- the automatic sweep's stopping rules (study/measure/sweep.cpp), on runs whose errors are set by hand
