@@ -7,6 +7,8 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -299,4 +301,10 @@ TEST_CASE("Earth and Moon refuse an unbound relative orbit: (v_moon - v_earth)^2
   auto with = [](double v) { return study::ParamValues{{"v_moon", fmt::format("{}", v)}, {"v_earth", "0"}}; };
   CHECK_NOTHROW(study::EarthMoon<double>(with(0.99 * escape)));
   CHECK_THROWS_WITH(study::EarthMoon<double>(with(1.01 * escape)), Catch::Contains("the relative orbit must be bound"));
+  // Each constant must be positive: zero is refused (a massless Moon too), naming its rule.
+  for (const auto& [key, rule] : std::vector<std::pair<std::string, std::string>>{
+           {"G", "G must be > 0"}, {"m_earth", "masses must be > 0"}, {"m_moon", "masses must be > 0"}, {"distance", "the distance must be > 0"}}) {
+    INFO(key);
+    CHECK_THROWS_WITH(study::EarthMoon<double>(study::ParamValues{{key, "0"}}), Catch::Contains(rule));
+  }
 }
