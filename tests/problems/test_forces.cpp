@@ -3,6 +3,7 @@
 // from the formulas of the sources the problems cite.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <numbers>
@@ -197,6 +198,16 @@ TEST_CASE("the Plummer cluster: softened forces a_i = sum_j m (x_j - x_i) / (r^2
     kinetic += 0.2 * (s.v[3 * i] * s.v[3 * i] + s.v[3 * i + 1] * s.v[3 * i + 1] + s.v[3 * i + 2] * s.v[3 * i + 2]) / 2;
   }
   for (std::size_t k = 15; k < 48; ++k) CHECK(a[k] == 0);  // absent bodies feel no force
+  // Angular momentum sum m x cross v, by hand: body 0 at (1, 2, 3) moving (4, 5, 6), body 2 at (0, 0, 2) moving
+  // (1, 0, 0), the rest at rest: (-3, 6, -3) / 5 + (0, 2, 0) / 5.
+  auto t = s;
+  std::fill(t.q.begin(), t.q.end(), 0.0), std::fill(t.v.begin(), t.v.end(), 0.0);
+  t.q[0] = 1, t.q[1] = 2, t.q[2] = 3, t.v[0] = 4, t.v[1] = 5, t.v[2] = 6;
+  t.q[8] = 2, t.v[6] = 1;
+  const auto moment = p.angular_momentum(t);
+  CHECK(moment[0] == Approx(-3.0 / 5).epsilon(1e-15));
+  CHECK(moment[1] == Approx(8.0 / 5).epsilon(1e-15));
+  CHECK(moment[2] == Approx(-3.0 / 5).epsilon(1e-15));
   CHECK(p.energy(s) == Approx(kinetic + potential).epsilon(1e-13));
   CHECK(p.period() == Approx(2 * pi).epsilon(1e-15));  // 2 pi dynamical times (Henon units)
   const auto L = p.angular_momentum(s);
