@@ -562,7 +562,7 @@ bool same_numbers(const study::Run& a, const study::Run& b) {
 
 }  // namespace
 
-TEST_CASE("a table's own substeps are its default where a spec names it alone; a spec's substeps win", "[known]") {
+TEST_CASE("a table's own substeps are its default where a spec names it alone, and a spec's substeps win", "[known]") {
   const testing::TempDir dir("tables-substeps");
   const auto spec = study::load_spec(dir.file("s.toml", R"(
 name = "s"

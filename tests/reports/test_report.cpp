@@ -307,7 +307,7 @@ TEST_CASE("a program's standard error is kept to its last 4 KiB, up to the last 
   CHECK(r.error.find_first_not_of('A') == 4096 - 8);
 }
 
-TEST_CASE("the summary counts the runs and the diverged ones; the work-precision plots need global errors, by time also timings", "[report][known]") {
+TEST_CASE("the summary counts the runs and the diverged ones, and the work-precision plots need global errors, by time also timings", "[report][known]") {
   testing::TempDir dir("report-counts");
   nlohmann::json doc = nlohmann::json::parse(testing::read_file(fixture / "results.json"));
   auto& last = doc["studies"][0]["runs"].back();  // one run diverged
