@@ -78,7 +78,8 @@ std::string scaled_text(cpp_int n, unsigned k) {
     while (digits.back() == '0') digits.pop_back();
     if (digits.back() == '.') digits.pop_back();
   }
-  return (negative ? "-" : "") + digits;
+  if (negative) digits.insert(0, 1, '-');  // not "-" + digits: GCC 12 warns falsely (-Wstringop-overflow) on that
+  return digits;
 }
 
 }  // namespace

@@ -21,7 +21,6 @@ namespace study::tables {
 namespace {
 
 using Kind = ode::MethodTable::Kind;
-constexpr double eps = std::numeric_limits<double>::epsilon();
 
 const std::vector<std::string> kinds{"splitting", "runge-kutta", "composition", "nystrom"};
 /// Bounds on a table's size: its order conditions (1205 rooted trees, each summed over the stages squared, in
@@ -58,7 +57,7 @@ double magnitude(const std::vector<Rational>& xs) {
 }
 /// Whether x and y agree to what the coefficients' precision (at least double's) can tell apart: 16 u of `scale`.
 bool agrees(const Rational& x, const Rational& y, double scale, double precision) {
-  return std::abs(to_double(x - y)) <= 16 * std::max(eps, precision) * scale;
+  return std::abs(to_double(x - y)) <= 16 * std::max(std::numeric_limits<double>::epsilon(), precision) * scale;
 }
 
 /// A TOML document with its text, for errors and for the digits of numbers as written.
