@@ -183,9 +183,36 @@ void agree_with_runs(const Study& st, const OrderRow& o, const Node& pts) {
 
 Results load(const fs::path& dir) {
   std::error_code ec;
-  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
-    throw ReportError(dir.string() + ": is a file, not a results folder (the folder study run --out wrote, holding results.json)");
+  // Pointed inside a results folder (at results.json, a study's folder or one of its CSV files): name the folder
+  // to give instead, the nearest one above that holds results.json.
+  fs::path named = dir;
+  if (named.filename().empty()) named = named.parent_path();  // "res/k/"
+  fs::path results_dir, study_dir;
+  {
+    fs::path below = named;
+    for (int up = 0; up < 2 && !below.empty(); ++up) {
+      const std::string leaf = below.filename().string();
+      if (leaf.empty() || leaf == "." || leaf == "..") break;
+      const fs::path above = below.has_parent_path() ? below.parent_path() : fs::path(".");
+      if (fs::is_regular_file(above / "results.json", ec)) {
+        results_dir = above, study_dir = below;
+        break;
+      }
+      below = above;
+    }
+  }
+  const bool exists = fs::exists(dir, ec), is_file = exists && !fs::is_directory(dir, ec);
   const fs::path file = dir / "results.json";
+  if (!results_dir.empty() && exists && (is_file || !fs::exists(file, ec))) {
+    if (named.filename() == "results.json")
+      throw ReportError(dir.string() + ": is the results file itself: give the folder that holds it, " + results_dir.string());
+    throw ReportError(dir.string() + ": lies inside the results folder " + results_dir.string() + ", which holds results.json: give that folder" +
+                      (fs::is_directory(study_dir, ec) ? " (study check " + results_dir.string() + " --study " + study_dir.filename().string() +
+                                                             " judges that study alone)"
+                                                       : ""));
+  }
+  if (is_file)
+    throw ReportError(dir.string() + ": is a file, not a results folder (the folder study run --out wrote, holding results.json)");
   require_regular(file);
   std::ifstream in(file);
   if (!in) throw ReportError(file.string() + ": no results file (run `study run --out " + dir.string() + "` first)");

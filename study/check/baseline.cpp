@@ -5,6 +5,7 @@
 #include <toml++/toml.h>
 
 #include "study/common/input_file.hpp"
+#include "study/common/toml_error.hpp"
 
 namespace check {
 namespace {
@@ -33,7 +34,7 @@ Baseline read_baseline(const std::filesystem::path& file) {
   try {
     root = toml::parse(text, file.string());
   } catch (const toml::parse_error& e) {
-    throw BaselineError(fmt::format("{}:{}: not valid TOML: {}", file.string(), e.source().begin.line, e.description()));
+    throw BaselineError(study::toml_error(e, text, file.string()));
   }
   auto fail = [&](const toml::node& n, const std::string& key, const std::string& what) {
     throw BaselineError(fmt::format("{}:{}: {}: {}", file.string(), n.source().begin.line, key, what));

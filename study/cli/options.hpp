@@ -66,9 +66,10 @@ struct PlotArgs {
   bool no_plots = false;
   std::string gnuplot = "gnuplot";
   double gnuplot_timeout = 60;
+  std::chrono::milliseconds timeout() const { return std::chrono::milliseconds(static_cast<long>(1000 * gnuplot_timeout)); }
   std::optional<report::Gnuplot> make() const {
     if (no_plots) return std::nullopt;
-    return report::Gnuplot{gnuplot, false, std::chrono::milliseconds(static_cast<long>(1000 * gnuplot_timeout))};
+    return report::Gnuplot{gnuplot, false, timeout()};
   }
 };
 /// --no-plots, --gnuplot and --gnuplot-timeout of report, compare and history.

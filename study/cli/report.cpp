@@ -1,7 +1,6 @@
 // `study report [RESULTS]`: REPORT.md and the plots from a results folder, without recomputing anything.
 #include "study/cli/report.hpp"
 
-#include <chrono>
 #include <cstdlib>
 #include <iostream>
 
@@ -23,7 +22,7 @@ report::Outcome render_report(const ReportArgs& a, const std::filesystem::path& 
   o.png = a.png;
   o.accuracy = a.accuracy;
   o.gnuplot = a.plots.gnuplot;
-  o.gnuplot_timeout = std::chrono::milliseconds(static_cast<long>(1000 * a.plots.gnuplot_timeout));
+  o.gnuplot_timeout = a.plots.timeout();
   return report::render(o);
 }
 

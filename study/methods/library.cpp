@@ -16,6 +16,7 @@
 #include "study/common/data_dir.hpp"
 #include "study/common/input_file.hpp"
 #include "study/common/suggest.hpp"
+#include "study/common/toml_error.hpp"
 
 namespace study::tables {
 namespace {
@@ -468,7 +469,7 @@ toml::table parse(const std::string& text, const std::filesystem::path& file) {
   try {
     return toml::parse(text, file.string());
   } catch (const toml::parse_error& e) {
-    throw TableError(file.string() + ":" + std::to_string(e.source().begin.line) + ": not valid TOML: " + std::string(e.description()));
+    throw TableError(toml_error(e, text, file.string()));
   }
 }
 

@@ -15,6 +15,7 @@
 #include "study/registry/extensions.hpp"
 #include "study/common/input_file.hpp"
 #include "study/common/names.hpp"
+#include "study/common/toml_error.hpp"
 #include "study/problems/all.hpp"
 #include "study/registry/integrators.hpp"
 #include "study/methods/library.hpp"
@@ -118,9 +119,7 @@ toml::table parse_toml(const std::string& text, const std::filesystem::path& fil
   try {
     return toml::parse(text, file.string());
   } catch (const toml::parse_error& e) {
-    std::ostringstream m;
-    m << file.string() << ":" << e.source().begin.line << ": not valid TOML: " << e.description();
-    throw SpecError(m.str());
+    throw SpecError(toml_error(e, text, file.string()));
   }
 }
 
@@ -211,7 +210,9 @@ void read_auto_sweep(const Reader& r, const toml::node* dt, Spec& s, const Probl
 void read_dt_range(const Reader& r, const toml::node* dt, const toml::table& range, Spec& s) {
   for (auto&& [key, v] : range)
     if (key.str() != "max" && key.str() != "min" && key.str() != "per_decade")
-      r.fail(&v, "dt." + std::string(key.str()), "unknown key of a range of step sizes; keys: max, min, per_decade");
+      r.fail(&v, "dt." + std::string(key.str()), "unknown key of a range of step sizes" +
+                                                     did_you_mean(key.str(), std::array<std::string_view, 3>{"max", "min", "per_decade"}) +
+                                                     "; keys: max, min, per_decade");
   const auto hi = as_number(range["max"].node()), lo = as_number(range["min"].node());
   const auto per = range["per_decade"].value<int64_t>();
   if (!hi || !lo || !per) r.fail(dt, "dt", "a range needs max, min (numbers) and per_decade (a whole number)");
@@ -272,13 +273,22 @@ void read_metrics(const Reader& r, Spec& s) {
     if (list->empty())
       r.fail(m, "metrics", "is empty: a study must measure something (leave metrics out for global, local, energy, walltime; "
                            "metrics: " + join(metric_names()) + ")");
+    // Every name that is not a metric at once, each with its likely meaning.
+    const toml::node* first_bad = nullptr;
+    std::string bad;
+    std::size_t n_bad = 0;
     for (const toml::node& x : *list) {
       const auto name = x.value<std::string>();
-      if (!name || std::find(metric_names().begin(), metric_names().end(), *name) == metric_names().end())
-        r.fail(&x, "metrics", "'" + name.value_or("?") + "' is not a metric" + did_you_mean(name.value_or(""), metric_names()) +
-                                  "; metrics: " + join(metric_names()));
+      if (!name || std::find(metric_names().begin(), metric_names().end(), *name) == metric_names().end()) {
+        if (!first_bad) first_bad = &x;
+        bad += (bad.empty() ? "'" : ", '") + name.value_or("?") + "'" + did_you_mean(name.value_or(""), metric_names());
+        ++n_bad;
+        continue;
+      }
       s.metrics.insert(*name);
     }
+    if (first_bad)
+      r.fail(first_bad, "metrics", bad + (n_bad == 1 ? " is not a metric" : " are not metrics") + "; metrics: " + join(metric_names()));
   } else {
     s.metrics = {"global", "local", "energy", "walltime"};
   }
@@ -351,7 +361,9 @@ std::vector<std::pair<IntegratorChoice, bool>> integrator_entry(const Reader& r,
       }
       else if (k == "start" && v.is_string()) c.start = **v.as_string();
       else if (k == "variant" && v.is_string()) c.variant = **v.as_string();
-      else r.fail(&v, "integrators", "'" + k + "' is not an integrator option (id = string, substeps = whole number, start = string, variant = string)");
+      else r.fail(&v, "integrators", "'" + k + "' is not an integrator option" +
+                                         did_you_mean(k, std::array<std::string_view, 4>{"id", "substeps", "start", "variant"}) +
+                                         " (id = string, substeps = whole number, start = string, variant = string)");
     }
     if (c.id.empty()) r.fail(&x, "integrators", "a table needs id = \"...\"");
     chosen.push_back({c, substeps});
@@ -361,21 +373,30 @@ std::vector<std::pair<IntegratorChoice, bool>> integrator_entry(const Reader& r,
   return chosen;
 }
 
+/// "unknown integrator 'x' (did you mean 'y'?)", or "unknown integrators 'x', 'z'", and every id there is.
+std::string unknown_integrators(const std::vector<std::string>& unknown, const MethodTables& tables) {
+  const auto ids = tables.ids();
+  std::vector<std::string> table_ids(ids.begin() + static_cast<long>(tables.builtin_ids.size()), ids.end());
+  std::vector<std::string> built_in, own;
+  for (const auto& id : tables.builtin_ids) (find_user_integrator(id) ? own : built_in).push_back(id);
+  std::string named;
+  for (const auto& id : unknown) named += (named.empty() ? "'" : ", '") + id + "'" + did_you_mean(id, ids);
+  return (unknown.size() == 1 ? "unknown integrator " : "unknown integrators ") + named + "; built-in: " + join(built_in) +
+         (own.empty() ? std::string() : "; this program's: " + join(own)) +
+         "; method tables: " + (table_ids.empty() ? std::string("none") : join(table_ids)) + " (a table of your own: [methods." +
+         unknown.front() + "] in this spec, or --methods FILE)";
+}
+
+bool known_integrator(const std::string& id, const MethodTables& tables) {
+  return std::find(tables.builtin_ids.begin(), tables.builtin_ids.end(), id) != tables.builtin_ids.end() || tables.find(id);
+}
+
 /// Choice c of entry x, resolved to a built-in or a table and checked against the problem.
 void add_integrator(const Reader& r, const toml::node& x, IntegratorChoice c, bool substeps_given, Spec& s,
                     const MethodTables& tables, const ProblemFacts& f) {
   const bool builtin = std::find(tables.builtin_ids.begin(), tables.builtin_ids.end(), c.id) != tables.builtin_ids.end();
   const tables::Method* tm = builtin ? nullptr : tables.find(c.id);
-  if (!builtin && !tm) {
-    const auto ids = tables.ids();
-    std::vector<std::string> table_ids(ids.begin() + static_cast<long>(tables.builtin_ids.size()), ids.end());
-    std::vector<std::string> built_in, own;
-    for (const auto& id : tables.builtin_ids) (find_user_integrator(id) ? own : built_in).push_back(id);
-    r.fail(&x, "integrators", "unknown integrator '" + c.id + "'" + did_you_mean(c.id, ids) + "; built-in: " + join(built_in) +
-                                  (own.empty() ? std::string() : "; this program's: " + join(own)) +
-                                  "; method tables: " + (table_ids.empty() ? std::string("none") : join(table_ids)) +
-                                  " (a table of your own: [methods." + c.id + "] in this spec, or --methods FILE)");
-  }
+  if (!builtin && !tm) r.fail(&x, "integrators", unknown_integrators({c.id}, tables));
   if (tm) {
     c.table = tm->table;
     if (!substeps_given) c.substeps = tm->substeps;
@@ -423,6 +444,16 @@ void read_integrators(const Reader& r, Spec& s, const MethodTables& tables, cons
   const toml::node* ints = r.get("integrators");
   if (!ints || !ints->is_array() || ints->as_array()->empty())
     r.fail(ints, "integrators", "an array of integrator ids (or { id, substeps, start } tables) is required");
+  // Every unknown id at once, at the first one's line.
+  std::vector<std::string> unknown;
+  const toml::node* first_unknown = nullptr;
+  for (const toml::node& x : *ints->as_array())
+    for (const auto& [c, substeps_given] : integrator_entry(r, x, tables))
+      if (!known_integrator(c.id, tables) && std::find(unknown.begin(), unknown.end(), c.id) == unknown.end()) {
+        if (!first_unknown) first_unknown = &x;
+        unknown.push_back(c.id);
+      }
+  if (first_unknown) r.fail(first_unknown, "integrators", unknown_integrators(unknown, tables));
   for (const toml::node& x : *ints->as_array())
     for (auto& [c, substeps_given] : integrator_entry(r, x, tables)) add_integrator(r, x, c, substeps_given, s, tables, f);
   for (std::size_t i = 0; i < s.integrators.size(); ++i)
@@ -495,7 +526,8 @@ void read_varying_dt(const Reader& r, Spec& s) {
     if (!t) r.fail(v, "varying_dt", "must be a table, e.g. varying_dt = { pattern = \"alternating\", amplitude = 0.5 }");
     for (auto&& [key, x] : *t)
       if (key.str() != "pattern" && key.str() != "amplitude")
-        r.fail(&x, "varying_dt." + std::string(key.str()), "unknown key; keys: pattern, amplitude");
+        r.fail(&x, "varying_dt." + std::string(key.str()),
+               "unknown key" + did_you_mean(key.str(), std::array<std::string_view, 2>{"pattern", "amplitude"}) + "; keys: pattern, amplitude");
     const auto pattern = (*t)["pattern"].value<std::string>();
     const auto amplitude = as_number((*t)["amplitude"].node());
     if (pattern != "alternating")

@@ -483,6 +483,9 @@ TEST_CASE("bad method tables are refused before anything runs, naming file, line
   CHECK_THAT(err("[methods]\n"), Catch::Contains("no [methods.ID] table in this file"));
   CHECK_THAT(err("name = \"x\"\n"), Catch::Contains("m.toml:1: name: a methods file holds [methods.ID] tables only"));
   CHECK_THAT(err("[methods.x\n"), Catch::Contains("m.toml:1: not valid TOML"));
+  // Coefficients written as bare ratios, the likeliest slip in a table: what to write instead.
+  CHECK_THAT(err(head + "kind = \"runge-kutta\"\norder = 2\na = [[], [1/2]]\nb = [0, 1]\n"),
+             Catch::Contains("m.toml:4: not valid TOML: write ratios as strings: \"1/2\"") && Catch::Contains("the TOML parser: "));
   // A spec holding [methods.ID] tables is a methods file to `study method` and --methods (its own keys skipped);
   // one without tables says it is a spec, and a key that is neither still gets its suggestion.
   const std::string spec = "name = \"s\"\nproblem = \"kepler\"\nt_end = 1.0\nintegrators = [\"x\"]\ndt = \"auto\"\n";

@@ -443,6 +443,26 @@ TEST_CASE("each sweep says where it ended: its runs, step sizes, smallest error 
   CHECK_THAT(md, Catch::Contains("| euler | 2 | 0.2–0.1 | 8.99e-03 | the spec's step sizes |"));
 }
 
+TEST_CASE("a path inside a results folder is answered with the folder to give, and a study's folder with --study", "[report]") {
+  using Catch::Contains;
+  testing::TempDir dir("report-inside");
+  fs::copy(fixture, dir.path / "res", fs::copy_options::recursive);  // results.json and the study folder "fixture"
+  const fs::path res = dir.path / "res";
+  const std::string folder = "lies inside the results folder " + res.string() + ", which holds results.json: give that folder";
+  const std::string study = "(study check " + res.string() + " --study fixture judges that study alone)";
+  CHECK_THROWS_WITH(report::load(res / "fixture"), Contains(folder) && Contains(study));
+  CHECK_THROWS_WITH(report::load(res.string() + "/fixture/"), Contains(folder) && Contains(study));
+  CHECK_THROWS_WITH(report::load(res / "fixture" / "samples.csv"), Contains(folder) && Contains(study));
+  CHECK_THROWS_WITH(report::load(res / "results.json"), Contains("is the results file itself: give the folder that holds it, " + res.string()));
+  std::ofstream(res / "notes.txt") << "mine\n";  // a file of the user's beside the results: no study to name
+  CHECK_THROWS_WITH(report::load(res / "notes.txt"), Contains(folder) && !Contains("--study"));
+  // Not inside results: the messages as before.
+  CHECK_THROWS_WITH(report::load(res / "missing"), Contains("missing/results.json: no results file"));
+  std::ofstream(dir.path / "spec.toml") << "name = \"x\"\n";
+  CHECK_THROWS_WITH(report::load(dir.path / "spec.toml"), Contains("is a file, not a results folder"));
+  CHECK_NOTHROW(report::load(res));
+}
+
 TEST_CASE("missing or malformed results get clear errors", "[report]") {
   testing::TempDir dir("report-bad");
   using Catch::Contains;

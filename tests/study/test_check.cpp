@@ -545,6 +545,8 @@ TEST_CASE("a bad baseline file gets an error naming file, line and key", "[check
   CHECK_THAT(message("[\"s\".\"m\"]\n\"0.1\" = -1.0\n"), Catch::Contains("b.toml:2: \"s\".\"m\".\"0.1\": must be a positive"));
   CHECK_THAT(message("s = 3\n"), Catch::Contains("b.toml:1: s: must be a table of integrators"));
   CHECK_THAT(message("[s\n"), Catch::Contains("b.toml:1: not valid TOML"));
+  CHECK_THAT(message("[\"s\".\"m\"]\n\"0.1\" = 1e-3\n\"0.1\" = 2e-3\n"),
+             Catch::Contains("b.toml:3: not valid TOML: a key or table is given twice"));
   CHECK(message("") == "no error");
   CHECK_THROWS_WITH(check::read_baseline(dir.path / "none.toml"), Catch::Contains("none.toml: no such baseline file"));
 }

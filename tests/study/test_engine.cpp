@@ -253,6 +253,43 @@ metrics = ["energy"]
   CHECK_THAT(r.reason, Catch::Contains("Newton iteration did not converge") && Catch::Contains("at t = 4 with h = 2"));
 }
 
+TEST_CASE("a TOML syntax error says first what most likely went wrong, then the parser's own text", "[engine][spec]") {
+  testing::TempDir dir("engine-toml");
+  using Catch::Contains;
+  auto message = [&](const std::string& text) { return spec_error(dir, text); };
+  const std::string rest = "t_end = 1.0\nintegrators = [\"rk4\"]\ndt = [0.1]\n";
+  // A bare ratio, wherever it stands in the line (toml++: "expected digit, saw '/'" or similar).
+  CHECK_THAT(message("name = \"a\"\nproblem = \"kepler\"\nparams = { e = 1/3 }\n" + rest),
+             Contains("bad.toml:3: not valid TOML: write ratios as strings: \"1/3\"") && Contains("(the TOML parser: "));
+  CHECK_THAT(message("name = \"a\"\nproblem = \"kepler\"\nparams = { e = -2.5 / 7 }\n" + rest), Contains("\"-2.5/7\""));
+  // A ratio in a comment or a string is no bare ratio.
+  CHECK_THAT(message("name = \"a\"\nproblem = kepler # 1/3\n" + rest),
+             Contains("bad.toml:2: not valid TOML: text values are quoted: \"kepler\", not kepler"));
+  const std::string in_string = message("name = \"a\"\ntitle = \"1/3 of an orbit\" 2\nproblem = \"kepler\"\n" + rest);
+  CHECK_THAT(in_string, Contains("bad.toml:2: not valid TOML: ") && !Contains("ratio"));
+  // An unclosed string (toml++ speaks of control characters).
+  CHECK_THAT(message("name = \"a\nproblem = \"kepler\"\n" + rest),
+             Contains("bad.toml:1: not valid TOML: a string is not closed: a quote is missing at the end of line 1"));
+  CHECK_THAT(message("name = \"a\"\nname = \"b\"\nproblem = \"kepler\"\n" + rest),
+             Contains("bad.toml:2: not valid TOML: a key or table is given twice; give each once"));
+  // No rule recognises it: the parser's text alone.
+  const std::string plain = message("name = \"a\"\n[problem\n" + rest);
+  CHECK_THAT(plain, Contains("bad.toml:2: not valid TOML: ") && !Contains("the TOML parser"));
+  // Every unknown name of a list at once, each with its likely meaning.
+  const std::string head = "name = \"bad\"\nproblem = \"kepler\"\nt_end = 1.0\n";
+  CHECK_THAT(message(head + "integrators = [\"rk4\", \"rk5\", \"yoshida\", \"rk5\"]\ndt = [0.1]\n"),
+             Contains("bad.toml:4: integrators: unknown integrators 'rk5' (did you mean 'rk4'?), 'yoshida' (did you mean 'yoshida4'?); built-in: "));
+  CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.1]\nmetrics = [\"globl\", \"local\", \"enrgy\"]\n"),
+             Contains("bad.toml:6: metrics: 'globl' (did you mean 'global'?), 'enrgy' (did you mean 'energy'?) are not metrics; metrics: "));
+  // "did you mean" for nested keys.
+  CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = { min = 0.01, max = 0.1, per_decad = 3 }\n"),
+             Contains("dt.per_decad: unknown key of a range of step sizes (did you mean 'per_decade'?)"));
+  CHECK_THAT(message(head + "integrators = [{ id = \"rk4\", substep = 2 }]\ndt = [0.1]\n"),
+             Contains("'substep' is not an integrator option (did you mean 'substeps'?)"));
+  CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.1]\nmetrics = [\"global\"]\nvarying_dt = { patern = \"alternating\", amplitude = 0.5 }\n"),
+             Contains("varying_dt.patern: unknown key (did you mean 'pattern'?)"));
+}
+
 TEST_CASE("bad specs are rejected with the file, line, key and what would be valid", "[engine][spec]") {
   testing::TempDir dir("engine-bad");
   using Catch::Contains;
@@ -290,6 +327,13 @@ TEST_CASE("bad specs are rejected with the file, line, key and what would be val
   CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.1]\nvarying_dt = { pattern = \"random\", amplitude = 0.5 }\nmetrics = [\"global\"]\n"),
              Contains("bad.toml:6: varying_dt.pattern: must be \"alternating\""));
   CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.1]\nvarying_dt = { pattern = \"alternating\", amplitude = 1.5 }\nmetrics = [\"global\"]\n"),
+             Contains("varying_dt.amplitude: must be a number in (0, 0.9]"));
+  // The amplitude's edges: 0.9 is in, just above it and 0 are out.
+  CHECK(message(head + "integrators = [\"rk4\"]\ndt = [0.1]\nvarying_dt = { pattern = \"alternating\", amplitude = 0.9 }\nmetrics = [\"global\"]\n") ==
+        "no error");
+  CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.1]\nvarying_dt = { pattern = \"alternating\", amplitude = 0.9000001 }\nmetrics = [\"global\"]\n"),
+             Contains("varying_dt.amplitude: must be a number in (0, 0.9]"));
+  CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.1]\nvarying_dt = { pattern = \"alternating\", amplitude = 0 }\nmetrics = [\"global\"]\n"),
              Contains("varying_dt.amplitude: must be a number in (0, 0.9]"));
   CHECK_THAT(message(head + "integrators = [\"rk4\"]\ndt = [0.2]\nvarying_dt = { pattern = \"alternating\", amplitude = 0.5 }\nmetrics = [\"global\"]\n"),
              Contains("dt: alternating steps come in pairs") && Contains("gives 5 steps"));
