@@ -466,6 +466,8 @@ void read_integrators(const Reader& r, Spec& s, const MethodTables& tables, cons
 void read_expect(const Reader& r, Spec& s) {
   if (const toml::node* e = r.get("expect")) {
     if (!e->is_table()) r.fail(e, "expect", "must be a table, e.g. expect = { \"stormer-verlet\" = { local = 4 } }");
+    std::vector<int> offset;  // declared local order - declared global order, before any override
+    for (const auto& i : s.integrators) offset.push_back(i.expected_local - i.expected_global);
     for (auto&& [key, v] : *e->as_table()) {
       const std::string k(key.str());
       auto hit = std::find_if(s.integrators.begin(), s.integrators.end(),
@@ -482,14 +484,20 @@ void read_expect(const Reader& r, Spec& s) {
             r.fail(&n, "expect." + k, std::to_string(**n.as_integer()) + " is not an order: a whole number from 0 to 20");
           return static_cast<int>(**n.as_integer());
         };
+        // A global order p brings the local order with it, p + 1 (or p + the method's own offset where it declares
+        // one: Stormer-Verlet's positions, local 4 for global 2), as the declared order does; a local order given
+        // beside it wins.
+        const int off = offset[static_cast<std::size_t>(it - s.integrators.begin())];
         if (v.is_integer()) {
           it->expected_global = order(v);
+          it->expected_local = it->expected_global + off;
         } else if (const toml::table* t = v.as_table()) {
-          for (auto&& [mk, mv] : *t) {
+          for (auto&& [mk, mv] : *t)
             if (!mv.is_integer() || (mk.str() != "global" && mk.str() != "local"))
-              r.fail(&mv, "expect." + k, "use global = <order> and/or local = <order> (whole numbers)");
-            (mk.str() == "global" ? it->expected_global : it->expected_local) = order(mv);
-          }
+              r.fail(&mv, "expect." + k, "use global = <order> and/or local = <order> (whole numbers)" +
+                                             did_you_mean(mk.str(), std::array<std::string_view, 2>{"global", "local"}));
+          if (const toml::node* g = t->get("global")) it->expected_global = order(*g), it->expected_local = it->expected_global + off;
+          if (const toml::node* l = t->get("local")) it->expected_local = order(*l);
         } else {
           r.fail(&v, "expect." + k, "must be an order (whole number) or { global = p, local = q }");
         }

@@ -414,15 +414,25 @@ TEST_CASE("under alternating steps the grid is hit exactly and Störmer-Verlet k
 TEST_CASE("a spec can override the expected orders", "[engine][spec]") {
   testing::TempDir dir("engine-expect");
   const auto spec = study::load_spec(dir.file("e.toml", "name = \"e\"\nproblem = \"kepler\"\nt_end = 1.0\n"
-                                                        "integrators = [\"rk4\", \"stormer-verlet\", \"euler\"]\ndt = [0.1]\n"
-                                                        "expect = { rk4 = 3, \"stormer-verlet\" = { local = 3 } }\n"));
-  REQUIRE(spec.integrators.size() == 3);
+                                                        "integrators = [\"rk4\", \"stormer-verlet\", \"euler\", \"velocity-verlet\", \"leapfrog\"]\n"
+                                                        "dt = [0.1]\nexpect = { rk4 = 3, \"stormer-verlet\" = { local = 3 }, "
+                                                        "\"velocity-verlet\" = { global = 3 }, leapfrog = { global = 3, local = 6 } }\n"));
+  REQUIRE(spec.integrators.size() == 5);
   CHECK(spec.integrators[0].expected_global == 3);  // overridden
-  CHECK(spec.integrators[0].expected_local == 5);   // declared p + 1
-  CHECK(spec.integrators[1].expected_global == 2);
+  CHECK(spec.integrators[0].expected_local == 4);   // and the local order with it: 3 + 1
+  CHECK(spec.integrators[1].expected_global == 2);  // untouched: only local given
   CHECK(spec.integrators[1].expected_local == 3);   // overridden
   CHECK(spec.integrators[2].expected_global == 1);  // untouched
   CHECK(spec.integrators[2].expected_local == 2);
+  CHECK(spec.integrators[3].expected_global == 3);  // the table form with global alone: local follows
+  CHECK(spec.integrators[3].expected_local == 4);
+  CHECK(spec.integrators[4].expected_global == 3);  // both given: each as given
+  CHECK(spec.integrators[4].expected_local == 6);
+  // Stormer-Verlet declares local 4 for global 2 (its positions' two-step error): a global 3 keeps that offset.
+  const auto sv = study::load_spec(dir.file("sv.toml", "name = \"sv\"\nproblem = \"kepler\"\nt_end = 1.0\n"
+                                                       "integrators = [\"stormer-verlet\"]\ndt = [0.1]\nexpect = { \"stormer-verlet\" = 3 }\n"));
+  CHECK(sv.integrators[0].expected_global == 3);
+  CHECK(sv.integrators[0].expected_local == 5);
 }
 
 TEST_CASE("a dt range is rounded to t_end / N so that N dt = t_end", "[engine][spec]") {
