@@ -82,6 +82,7 @@ struct SweepRow {
   bool automatic = false;
   std::vector<double> dts;
   std::string stop;
+  std::string stop_cause;  ///< the rule that stopped an automatic sweep ("" for none; study/fit/sweep_advice.hpp)
 };
 struct Study {
   std::string name, title, problem, dt_pattern;

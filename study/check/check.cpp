@@ -10,6 +10,7 @@
 
 #include "reports/read/model.hpp"
 #include "study/fit/order_fit.hpp"
+#include "study/fit/sweep_advice.hpp"
 #include "study/common/schema.hpp"
 #include "study/common/suggest.hpp"
 
@@ -57,15 +58,12 @@ bool exact_on_constant_acceleration(const Study& s, const report::IntegratorRow&
   return !study::exact_on_constant_acceleration(s.problem, "global", d.expected_global).empty();
 }
 
-/// An automatic sweep only halves dt (and stops on its own rules): what the generic actions mean there.
-std::string auto_sweep_hint(const Study& s, const std::string& label, const std::string& action) {
+/// How the integrator's sweep ended, from results.json (none for the spec's own step sizes, and for a file that
+/// does not say).
+study::SweepEnd sweep_end(const Study& s, const std::string& label) {
   const auto sweep = std::find_if(s.sweeps.begin(), s.sweeps.end(), [&](const auto& w) { return w.integrator == label; });
   if (sweep == s.sweeps.end() || !sweep->automatic) return {};
-  if (action.find("per decade") != std::string::npos || action.find("between dt") != std::string::npos)
-    return " (dt = \"auto\" only halves: give dt as a range with a larger per_decade there)";
-  if (action.find("extend the sweep") != std::string::npos) return " (dt = \"auto\": raise dt.runs, now " +
-                                                                    std::to_string(sweep->dts.size()) + " runs)";
-  return {};
+  return {study::stop_from_name(sweep->stop_cause), sweep->dts.size()};
 }
 
 /// Observed orders against the declared (or spec-overridden) ones: every point of the sweep fitted and judged
@@ -82,9 +80,10 @@ void check_orders(const Study& s, const Options& o, Checks& c) {
       study::FitOptions fo;
       fo.tolerance = o.order_tolerance;
       const study::OrderFit fit = study::fit_order(points, fo);
-      const study::OrderVerdict v = study::judge_order(
-          fit, {.expected = static_cast<double>(ord->expected), .tolerance = o.order_tolerance,
-                .periods = s.periodic && s.period > 0 ? s.t_end / s.period : NAN, .exact = {}});
+      const study::OrderVerdict v = study::advise(
+          study::judge_order(fit, {.expected = static_cast<double>(ord->expected), .tolerance = o.order_tolerance,
+                                   .periods = s.periodic && s.period > 0 ? s.t_end / s.period : NAN, .exact = {}}),
+          fit, points, sweep_end(s, d.label), fo);
       Outcome& x = c.add(v.verdict == "pass" ? Outcome::pass : v.verdict == "fail" ? Outcome::fail : Outcome::undetermined,
                          d.label, metric + " order");
       x.expected = fmt::format("{} +/- {}", ord->expected, o.order_tolerance);
@@ -96,7 +95,7 @@ void check_orders(const Study& s, const Options& o, Checks& c) {
       x.observed = fit.determined ? fmt::format("{:.2f} in [{:.2f}, {:.2f}]", fit.order, fit.lo, fit.hi) : "no fit";
       if (fit.determined) x.window = dt_window(fit.dt_min, fit.dt_max, fit.points);
       if (x.status == Outcome::fail) x.off = fmt::format("off by {:.2f}", std::abs(fit.order - ord->expected));
-      if (x.status == Outcome::undetermined) x.off = v.reason, x.action = v.action + auto_sweep_hint(s, d.label, v.action);
+      if (x.status == Outcome::undetermined) x.off = v.reason, x.action = v.action;
       // Measured where the coefficients predict, not where the method was declared: say so, and what to declare.
       if (x.status != Outcome::pass && fit.determined && predicted > 0 && predicted != ord->expected &&
           std::abs(fit.order - predicted) <= o.order_tolerance) {

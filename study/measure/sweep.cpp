@@ -47,6 +47,7 @@ void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult
           p.error <= fit_options.near_floor_factor * p.floor) {
         sweep.stop = fmt::format("the {} error {:.3g} at dt {} is within {} x its noise floor {:.3g}", driver, p.error,
                                  short_num(r.dt), fit_options.near_floor_factor, p.floor);
+        sweep.cause = SweepStop::floor;
         return;
       }
       std::string decided;
@@ -64,22 +65,25 @@ void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult
                                short_num(fit.dt_max));
       }
       if (!decided.empty()) {
-        sweep.stop = "every order is decided (" + decided + ")";
+        sweep.stop = "every order is decided (" + decided + ")", sweep.cause = SweepStop::decided;
         return;
       }
     }
     if (static_cast<int>(done.size()) == budget.runs) {
       sweep.stop = fmt::format("the budget of {} runs is spent; the orders are not all decided (raise dt.runs)", budget.runs);
+      sweep.cause = SweepStop::runs;
       return;
     }
     if (next >= spec.steps.size()) {
       sweep.stop = fmt::format("the ladder ends at {} steps; the orders are not all decided", spec.steps.back());
+      sweep.cause = SweepStop::ladder;
       return;
     }
     // The next run takes about as much longer as it has more steps.
     const double more = static_cast<double>(spec.steps[next]) / static_cast<double>(spec.steps[k]);
     if (budget.seconds > 0 && spent + more * last > budget.seconds) {
       sweep.stop = fmt::format("the budget of {} s would be exceeded by the next run ({:.3g} s spent)", budget.seconds, spent);
+      sweep.cause = SweepStop::seconds;
       return;
     }
     k = next;

@@ -47,6 +47,10 @@ void fit_orders(StudyResult& res) {
         if (r.integrator == label) order.points.push_back(error_point(r, metric, res.reference_bound));
       order.fit = fit_order(order.points);
       order.verdict = judge_order(order.fit, order_context(res, metric, order.expected));
+      SweepEnd end;
+      for (const Sweep& w : res.sweeps)
+        if (w.integrator == label) end = {w.cause, w.dts.size()};
+      order.verdict = advise(order.verdict, order.fit, order.points, end);
       res.orders.push_back(std::move(order));
     }
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "study/fit/order_fit.hpp"
+#include "study/fit/sweep_advice.hpp"
 #include "study/spec/spec.hpp"
 
 namespace study {
@@ -86,6 +87,7 @@ struct Sweep {
   bool automatic = false;
   std::vector<double> dts;  ///< largest first
   std::string stop;         ///< why no smaller step was run
+  SweepStop cause = SweepStop::none;  ///< the rule that stopped an automatic sweep (what more runs could change)
 };
 
 /// Everything a spec produced.

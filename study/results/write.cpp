@@ -152,8 +152,10 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
                         }()}};
     // Which step sizes each integrator ran, and why its sweep stopped there.
     st["sweeps"] = Json::array();
-    for (const Sweep& w : r.sweeps)
+    for (const Sweep& w : r.sweeps) {
       st["sweeps"].push_back({{"integrator", w.integrator}, {"automatic", w.automatic}, {"dts", w.dts}, {"stop", w.stop}});
+      if (w.cause != SweepStop::none) st["sweeps"].back()["stop_cause"] = std::string(stop_name(w.cause));
+    }
     st["runs"] = Json::array();
     for (const Run& run : r.runs) st["runs"].push_back(run_json(run));
     st["orders"] = Json::array();

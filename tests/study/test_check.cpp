@@ -103,15 +103,56 @@ TEST_CASE("orders pass within the tolerance, fail below it, and are undetermined
   CHECK(check::run_checks(r, nullptr).outcomes.front().status == Outcome::undetermined);
 }
 
-TEST_CASE("under dt = auto, an undetermined order's action says how to add step sizes", "[check][auto]") {
+TEST_CASE("an undetermined order's advice follows from why its sweep stopped", "[check][auto]") {
+  using Catch::Contains;
   auto s = study_of();
-  s.orders = {order("local", 3, 3.0, 2)};  // "extend the sweep below dt 0.05, or add step sizes per decade"
-  CHECK_THAT(outcomes(s, "local order").front().line(), !Catch::Contains("dt = \"auto\""));
-  s.sweeps = {{"m", true, {0.1, 0.05}, "the budget of 2 runs is spent"}};
-  CHECK_THAT(outcomes(s, "local order").front().line(), Catch::Contains("(dt = \"auto\" only halves: give dt as a range with a "
-                                                                        "larger per_decade there)"));
-  s.sweeps[0].automatic = false;
-  CHECK_THAT(outcomes(s, "local order").front().line(), !Catch::Contains("dt = \"auto\""));
+  auto line = [&] { return outcomes(s, "local order").front().line(); };
+  // Two clean points: too few to fit.  The generic advice: "extend the sweep below dt 0.05, or add step sizes per decade".
+  s.orders = {order("local", 3, 3.0, 2)};
+  CHECK_THAT(line(), Contains("to decide: extend the sweep below dt 0.05, or add step sizes per decade") && !Contains("dt = \"auto\""));
+  s.sweeps = {{"m", true, {0.1, 0.05}, "the budget of 2 runs is spent; the orders are not all decided", "runs"}};
+  CHECK_THAT(line(), Contains("(dt = \"auto\": raise dt.runs, now 2 runs)"));
+  s.sweeps[0].stop_cause = "seconds";
+  CHECK_THAT(line(), Contains("(dt = \"auto\": raise dt.seconds, whose budget stopped the sweep)") && !Contains("dt.runs"));
+  // At the ladder's end no smaller step exists; past the noise floor smaller steps are round-off.
+  s.sweeps[0].stop_cause = "ladder";
+  CHECK_THAT(line(), Contains("to decide: the ladder of halvings ended at dt 0.05 (no smaller step)") && !Contains("extend the sweep"));
+  s.sweeps[0].stop_cause = "noise-floor";
+  CHECK_THAT(line(), Contains("the sweep stopped within 100 x the noise floor at dt 0.05, so smaller steps reach round-off") &&
+                         !Contains("extend the sweep"));
+  // The spec's own step sizes, or a results file that does not say why: the generic advice.
+  s.sweeps[0].stop_cause = "";
+  CHECK_THAT(line(), !Contains("dt = \"auto\"") && Contains("extend the sweep below dt 0.05"));
+  s.sweeps[0].stop_cause = "runs", s.sweeps[0].automatic = false;
+  CHECK_THAT(line(), !Contains("dt = \"auto\""));
+
+  // The error does not decrease over three halvings (0.02, 0.019, 0.021, 0.02 at dt 0.1 .. 0.0125): no step size can
+  // decide it, whatever stopped the sweep.
+  s.sweeps[0].automatic = true;
+  auto flat = order("local", 3, 3.0, 4);
+  const double errors[] = {0.02, 0.019, 0.021, 0.02};
+  for (std::size_t k = 0; k < 4; ++k) flat.sweep[k][1] = errors[k];
+  s.orders = {flat};
+  for (const char* cause : {"runs", "ladder", ""}) {
+    s.sweeps[0].stop_cause = cause;
+    CHECK_THAT(line(), Contains("the error does not decrease with dt (0.02 at dt 0.1, 0.02 at dt 0.0125): the method may not "
+                                "converge on this problem") &&
+                           Contains("to decide: none from more or smaller steps") && !Contains("raise dt.runs"));
+  }
+  // Falling by 2.1 over the same range is decreasing (slowly: order 0.36); so is a fall hidden by the noise floor.
+  flat.sweep[3][1] = 0.02 / 2.1;
+  s.orders = {flat};
+  CHECK_THAT(line(), !Contains("does not decrease"));
+  flat.sweep[3][1] = 0.02, flat.sweep[3][2] = 0.01;  // within 10 x its floor: left out
+  s.orders = {flat};
+  CHECK_THAT(line(), !Contains("does not decrease"));
+  // Every error above 0.5 (pre-asymptotic) and flat: smaller steps may still get there, unless the ladder has ended.
+  for (std::size_t k = 0; k < 4; ++k) flat.sweep[k][1] = 2 + 0.1 * static_cast<double>(k), flat.sweep[k][2] = 0;
+  s.orders = {flat};
+  s.sweeps[0].stop_cause = "runs";
+  CHECK_THAT(line(), Contains("pre-asymptotic") && Contains("extend the sweep below dt 0.0125") && Contains("raise dt.runs, now 2 runs"));
+  s.sweeps[0].stop_cause = "ladder";
+  CHECK_THAT(line(), Contains("the error does not decrease with dt (2 at dt 0.1, 2.3 at dt 0.0125)"));
 }
 
 TEST_CASE("undetermined fails the gate only when strict", "[check]") {

@@ -468,6 +468,7 @@ TEST_CASE("an automatic sweep stops once every order is decided over 4 points, n
   const auto [ns, stop] = f.run();
   CHECK(ns == std::vector<long>{4, 8, 16, 32});
   CHECK_THAT(stop, Catch::StartsWith("every order is decided (global pass over dt 0.0625..0.5, max pass over dt 0.0625..0.5)"));
+  CHECK(f.res.sweeps[0].cause == study::SweepStop::decided);
   // A first-order error judged against order 2: decided too (fail), over the same 4 runs.
   f.error = [](double dt) { return 0.1 * dt; };
   const auto [ns1, stop1] = f.run();
@@ -527,6 +528,7 @@ TEST_CASE("an error of exactly 0.5 is usable: it may stop a sweep at its floor a
   const auto [ns, stop] = f.run();
   CHECK(ns == std::vector<long>{4, 8, 16});
   CHECK_THAT(stop, Catch::StartsWith("the global error 0.5 at dt 0.125 is within 100 x its noise floor"));
+  CHECK(f.res.sweeps[0].cause == study::SweepStop::floor);
   // Just above 0.5 at N = 16 (0.50000000000000011): pre-asymptotic, the next level (N = 32) is skipped.
   f.error = [](double dt) { return dt == 0.125 ? std::nextafter(0.5, 1.0) : 32 * dt * dt; };
   const auto [skipped, why] = f.run();
@@ -544,12 +546,14 @@ TEST_CASE("an automatic sweep spends exactly its budget of runs, and stops at th
     INFO("runs = " << runs);
     CHECK(ns.size() == static_cast<std::size_t>(runs));
     CHECK(stop == "the budget of " + std::to_string(runs) + " runs is spent; the orders are not all decided (raise dt.runs)");
+    CHECK(f.res.sweeps[0].cause == study::SweepStop::runs);
   }
   FakeSweep shorter(12, 5);  // the ladder 4 ... 64
   shorter.error = zigzag;
   const auto [ns, stop] = shorter.run();
   CHECK(ns == std::vector<long>{4, 8, 16, 32, 64});
   CHECK(stop == "the ladder ends at 64 steps; the orders are not all decided");
+  CHECK(shorter.res.sweeps[0].cause == study::SweepStop::ladder);
 }
 
 TEST_CASE("an automatic sweep does not start a run that would exceed its budget of seconds", "[known]") {
@@ -561,6 +565,7 @@ TEST_CASE("an automatic sweep does not start a run that would exceed its budget 
   const auto [ns, stop] = f.run();
   CHECK(ns == std::vector<long>{4});
   CHECK_THAT(stop, Catch::StartsWith("the budget of 0.05 s would be exceeded by the next run"));
+  CHECK(f.res.sweeps[0].cause == study::SweepStop::seconds);
   // No seconds budget: the runs budget decides.
   f.spec.auto_dt->seconds = 0;
   f.spec.auto_dt->runs = 3;

@@ -107,7 +107,8 @@ study::StudyResult known_study(const testing::TempDir& dir) {
   d.global = d.max = d.local = d.energy_max_rel = study::not_measured;
   d.energy_class.clear();
   for (const auto& i : r.spec.integrators) {
-    r.sweeps.push_back({i.choice.label(), true, {0.1, 0.05}, "every order decided, over " + std::to_string(r.sweeps.size() + 4) + " points"});
+    r.sweeps.push_back({i.choice.label(), true, {0.1, 0.05}, "every order decided, over " + std::to_string(r.sweeps.size() + 4) + " points",
+                        study::SweepStop::decided});
     for (const char* metric : {"global", "local"}) {
       study::Order o;
       o.integrator = i.choice.label(), o.metric = metric, o.expected = 2 + static_cast<int>(r.orders.size());
@@ -192,7 +193,8 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
   CHECK(keys(js["varying_dt"]) == std::set<std::string>{"pattern", "amplitude"});
   CHECK(keys(js["reference"]) == std::set<std::string>{"tolerance", "error_bound", "position_scale", "velocity_scale"});
   CHECK(keys(js["auto_dt"]) == std::set<std::string>{"runs", "seconds", "ladder"});
-  CHECK(keys(js["sweeps"][0]) == std::set<std::string>{"integrator", "automatic", "dts", "stop"});
+  CHECK(keys(js["sweeps"][0]) == std::set<std::string>{"integrator", "automatic", "dts", "stop", "stop_cause"});
+  CHECK(js["sweeps"][0]["stop_cause"] == "decided");
   CHECK(keys(js["runs"][3]["diverged"]) == std::set<std::string>{"step", "t", "reason"});
   CHECK(keys(js["runs"][0]["final_state"]) == std::set<std::string>{"q", "v"});
   CHECK(keys(js["runs"][0]["ns_per_step"]) == std::set<std::string>{"min", "median"});
@@ -265,6 +267,7 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
     EQ(s.sweeps[i].automatic, r.sweeps[i].automatic);
     EQ(s.sweeps[i].dts, r.sweeps[i].dts);
     EQ(s.sweeps[i].stop, r.sweeps[i].stop);
+    EQ(s.sweeps[i].stop_cause, std::string(study::stop_name(r.sweeps[i].cause)));
   }
 
   REQUIRE(s.runs.size() == r.runs.size());

@@ -1,0 +1,98 @@
+#pragma once
+/// What an undetermined order's advice may say, given why its sweep stopped: the engine's verdicts
+/// (study/results/orders.cpp) and the gate's (study/check/check.cpp) take their reason and action from these
+/// rules, so that an action is one that could change the outcome.
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "study/fit/order_fit.hpp"
+
+namespace study {
+
+/// Why a sweep ran no smaller step: `none` for the spec's own step sizes; for dt = "auto" (study/measure/sweep.cpp)
+/// the orders were decided, the error neared its noise floor, the budget of runs or seconds was spent, or the
+/// ladder of halvings ended.  results.json: sweeps[].stop_cause.
+enum class SweepStop { none, decided, floor, runs, seconds, ladder };
+
+inline std::string_view stop_name(SweepStop s) {
+  switch (s) {
+    case SweepStop::decided: return "decided";
+    case SweepStop::floor: return "noise-floor";
+    case SweepStop::runs: return "runs";
+    case SweepStop::seconds: return "seconds";
+    case SweepStop::ladder: return "ladder";
+    case SweepStop::none: break;
+  }
+  return "";
+}
+
+/// The cause named by stop_name ("" and unknown names: none).
+inline SweepStop stop_from_name(std::string_view name) {
+  for (SweepStop s : {SweepStop::decided, SweepStop::floor, SweepStop::runs, SweepStop::seconds, SweepStop::ladder})
+    if (stop_name(s) == name) return s;
+  return SweepStop::none;
+}
+
+/// How a sweep ended, as the advice needs it.
+struct SweepEnd {
+  SweepStop stop = SweepStop::none;
+  std::size_t runs = 0;  ///< runs the sweep made
+};
+
+/// "E1 at dt A, E2 at dt B" when the error at the sweep's smallest finished dt is not below half the error at a dt
+/// at least 8 times larger (three halvings): a method of order p >= 1 divides it by 2^(3p) >= 8 there once
+/// asymptotic.  Errors within 10 x their noise floor are left out (round-off does not decrease).  "" otherwise.
+inline std::string error_not_decreasing(std::vector<ErrorPoint> points) {
+  std::erase_if(points, [](const ErrorPoint& p) { return !std::isfinite(p.error) || !(p.error > 10 * p.floor); });
+  if (points.size() < 2) return "";
+  std::sort(points.begin(), points.end(), [](const ErrorPoint& a, const ErrorPoint& b) { return a.dt < b.dt; });
+  const ErrorPoint& small = points.front();
+  const auto large = std::find_if(points.begin(), points.end(), [&](const ErrorPoint& p) { return p.dt >= 8 * small.dt * (1 - 1e-9); });
+  if (large == points.end() || small.error < 0.5 * large->error) return "";
+  return fmt::format("{:.3g} at dt {}, {:.3g} at dt {}", large->error, short_num(large->dt), small.error, short_num(small.dt));
+}
+
+/// The verdict's reason and action made true to how the sweep ended (only undetermined verdicts change):
+/// - the error does not decrease over three halvings, while the errors are not all pre-asymptotic (above max_error)
+///   or the ladder has ended: no smaller step can decide it; the method may not converge;
+/// - "extend the sweep" after an automatic sweep: raise the budget that stopped it (runs or seconds); at the
+///   ladder's end, no smaller step exists: a shorter t_end or other parameters; after the noise floor stopped it,
+///   smaller steps reach round-off: step sizes between the halvings;
+/// - "add step sizes per decade" after an automatic sweep, which only halves: a dt range with a larger per_decade.
+inline OrderVerdict advise(OrderVerdict v, const OrderFit& f, const std::vector<ErrorPoint>& points, const SweepEnd& e,
+                           const FitOptions& o = {}) {
+  if (v.verdict != "undetermined") return v;
+  const bool pre_asymptotic = f.finished > 0 && f.too_large == f.finished;
+  if (const std::string flat = error_not_decreasing(points); !flat.empty() && (!pre_asymptotic || e.stop == SweepStop::ladder)) {
+    v.reason = "the error does not decrease with dt (" + flat + "): the method may not converge on this problem";
+    v.action = "none from more or smaller steps: check the method on this problem (its coefficients, its force evaluations)";
+    return v;
+  }
+  if (e.stop == SweepStop::none || e.stop == SweepStop::decided) return v;
+  const bool extend = v.action.find("extend the sweep") != std::string::npos;
+  const bool between = v.action.find("per decade") != std::string::npos || v.action.find("between dt") != std::string::npos;
+  if (extend && e.stop == SweepStop::ladder) {
+    v.action = fmt::format("the ladder of halvings ended at dt {} (no smaller step): judge it on a shorter t_end or other "
+                           "parameters, where the asymptotic range comes at larger steps",
+                           short_num(f.sweep_dt_min));
+  } else if (extend && e.stop == SweepStop::floor) {
+    v.action = fmt::format("the sweep stopped within {} x the noise floor at dt {}, so smaller steps reach round-off: give dt as "
+                           "a range with a larger per_decade above it (dt = \"auto\" only halves)",
+                           o.near_floor_factor, short_num(f.sweep_dt_min));
+  } else if (extend && e.stop == SweepStop::runs) {
+    v.action += fmt::format(" (dt = \"auto\": raise dt.runs, now {} runs)", e.runs);
+  } else if (extend && e.stop == SweepStop::seconds) {
+    v.action += " (dt = \"auto\": raise dt.seconds, whose budget stopped the sweep)";
+  } else if (between) {
+    v.action += " (dt = \"auto\" only halves: give dt as a range with a larger per_decade there)";
+  }
+  return v;
+}
+
+}  // namespace study
