@@ -45,22 +45,25 @@ struct SweepEnd {
   std::size_t runs = 0;  ///< runs the sweep made
 };
 
-/// "E1 at dt A, E2 at dt B" when the error at the sweep's smallest finished dt is not below half the error at a dt
-/// at least 8 times larger (three halvings): a method of order p >= 1 divides it by 2^(3p) >= 8 there once
-/// asymptotic.  Errors within 10 x their noise floor are left out (round-off does not decrease).  "" otherwise.
+/// "E1 at dt A, E2 at dt B" when the errors at the sweep's smallest finished steps, over a factor of at least 8 in dt
+/// (three halvings), all lie within a factor 2 of each other: a method of order p >= 1 divides its error by
+/// 2^(3p) >= 8 there once asymptotic, and pre-asymptotic errors that wander (a phase wrapping round an orbit) differ
+/// by more.  Errors within 10 x their noise floor are left out (round-off does not decrease).  "" otherwise.
 inline std::string error_not_decreasing(std::vector<ErrorPoint> points) {
   std::erase_if(points, [](const ErrorPoint& p) { return !std::isfinite(p.error) || !(p.error > 10 * p.floor); });
-  if (points.size() < 2) return "";
   std::sort(points.begin(), points.end(), [](const ErrorPoint& a, const ErrorPoint& b) { return a.dt < b.dt; });
+  if (points.size() < 3) return "";
   const ErrorPoint& small = points.front();
   const auto large = std::find_if(points.begin(), points.end(), [&](const ErrorPoint& p) { return p.dt >= 8 * small.dt * (1 - 1e-9); });
-  if (large == points.end() || small.error < 0.5 * large->error) return "";
+  if (large == points.end() || large - points.begin() < 2) return "";
+  const auto [lo, hi] = std::minmax_element(points.begin(), large + 1, [](const auto& a, const auto& b) { return a.error < b.error; });
+  if (hi->error > 2 * lo->error) return "";
   return fmt::format("{:.3g} at dt {}, {:.3g} at dt {}", large->error, short_num(large->dt), small.error, short_num(small.dt));
 }
 
 /// The verdict's reason and action made true to how the sweep ended (only undetermined verdicts change):
-/// - the error does not decrease over three halvings, while the errors are not all pre-asymptotic (above max_error)
-///   or the ladder has ended: no smaller step can decide it; the method may not converge;
+/// - the error stays within a factor 2 over three halvings, while the errors are not all pre-asymptotic (above
+///   max_error) or the ladder has ended: no smaller step can decide it; the method may not converge;
 /// - "extend the sweep" after an automatic sweep: raise the budget that stopped it (runs or seconds); at the
 ///   ladder's end, no smaller step exists: a shorter t_end or other parameters; after the noise floor stopped it,
 ///   smaller steps reach round-off: step sizes between the halvings;
