@@ -178,6 +178,34 @@ struct LeapfrogKickSign : ode::Leapfrog {
   }
 };
 
+/// Leapfrog (position Verlet) whose first drift is a full step: x+h v, kick, x+h/2 v (a user's slip; issue 33).
+/// No longer symmetric, and inconsistent in position: the one-step error is O(h).
+struct LeapfrogFullFirstDrift : ode::Leapfrog {
+  template <ode::PositionForce P>
+  static void step(typename P::State& s, typename P::real_type h, const P& p) {
+    typename P::Vec a;
+    ode::drift(s.q, s.v, h);  // the bug: h, not h / 2
+    p.accel(s.q, a);
+    ode::kick(s.v, a, h);
+    ode::drift(s.q, s.v, h / 2);
+    s.t += h;
+  }
+};
+
+/// Leapfrog with uneven drifts, 0.49 h and 0.51 h: consistent, but not symmetric (first order, a small constant).
+struct LeapfrogUnevenDrifts : ode::Leapfrog {
+  template <ode::PositionForce P>
+  static void step(typename P::State& s, typename P::real_type h, const P& p) {
+    using Real = typename P::real_type;
+    typename P::Vec a;
+    ode::drift(s.q, s.v, Real(0.49) * h);  // the bug: 0.49 and 0.51, not 1/2 and 1/2
+    p.accel(s.q, a);
+    ode::kick(s.v, a, h);
+    ode::drift(s.q, s.v, Real(0.51) * h);
+    s.t += h;
+  }
+};
+
 /// Yoshida's triple jump with w1 = 1.3 (and w0 = 1 - 2 w1, still consistent and symmetric) instead of
 /// 1/(2 - 2^(1/3)) = 1.3512...: the third-order condition 2 w1^3 + w0^3 = 0 fails, second order.
 struct Yoshida4WrongCoefficient : ode::Splitting<Yoshida4WrongCoefficient> {

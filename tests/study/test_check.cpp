@@ -478,6 +478,50 @@ TEST_CASE("time reversal: a gap of the orbit's size at a small step is round-off
   CHECK_THAT(outcomes(s, "time reversal").front().line(), Catch::Contains("over dt 0.02..0.08)"));
 }
 
+TEST_CASE("time reversal: a gap above what round-off can produce fails whatever its slope", "[check]") {
+  // A position Verlet with a planted bug (a full first drift; or drifts of 0.49 h and 0.51 h) on a smooth oscillator:
+  // gaps of 1e-3 whatever the step (slope 0), the runs' measured round-off r = 1e-14, n = 100, 200, 400 steps.
+  // Each direction's round-off is at most max(r, 50 eps n) = 50 eps n (1.1e-12 at n = 100), carried back by a
+  // symplectic flow's inverse, whose norm is at most r / eps = 45: the gap is at most 20 x 50 eps n x r / eps =
+  // 1000 n r = 1e-9, 2e-9, 4e-9.  1e-3 is 1e6 x the first.
+  auto s = study_of("harmonic");
+  s.runs = {run("m", 0.1, 1e-3), run("m", 0.05, 1e-3), run("m", 0.025, 1e-3)};
+  for (auto& r : s.runs) r.reversal = 1e-3, r.roundoff = 1e-14;
+  CHECK(status_of(s, "time reversal") == Outcome::fail);
+  CHECK_THAT(outcomes(s, "time reversal").front().line(),
+             Catch::Contains("the gap 0.001 at dt 0.1 is 1e+06 x what round-off can produce there (20 max(r, 50 eps n) max(1, r/eps) "
+                             "= 1e-09, r = 1e-14 the run's measured round-off, n = 100 steps)") &&
+                 Catch::Contains("not round-off, whatever its slope"));
+  // Just inside every run's bound: round-off could have done it, and the slope rules decide (slope 0: undetermined).
+  const double bound[] = {1e-9, 2e-9, 4e-9};
+  for (std::size_t i = 0; i < 3; ++i) s.runs[i].reversal = 0.99 * bound[i];
+  CHECK(status_of(s, "time reversal") == Outcome::undetermined);
+  CHECK_THAT(outcomes(s, "time reversal").front().line(), Catch::Contains("does not shrink with dt"));
+  s.runs[2].reversal = 1.01 * bound[2];  // just outside at one step size
+  CHECK(status_of(s, "time reversal") == Outcome::fail);
+  CHECK_THAT(outcomes(s, "time reversal").front().line(), Catch::Contains("at dt 0.025 is 1.01 x what round-off can produce"));
+  // A round-off below eps: no amplification (A = 1), the linear worst case alone: 20 x 50 eps n = 2.2e-11 at n = 100.
+  s.runs = {run("m", 0.1, 1e-3)};
+  s.runs[0].roundoff = 1e-17, s.runs[0].reversal = 2.3e-11;
+  CHECK_THAT(outcomes(s, "time reversal").front().line(), Catch::Contains("= 2.22e-11, r = 1e-17"));
+  s.runs[0].reversal = 2.1e-11;
+  CHECK_THAT(outcomes(s, "time reversal").front().line(), !Catch::Contains("whatever its slope"));
+  // A correct method on a chaotic orbit: round-off itself grew to 1e-6 on the way there, and may by 1e-6 / eps
+  // again on the way back (bound 20 x 1e-6 x 4.5e9 = 9e4): a gap of 1e-3 is within it, undetermined as before.
+  s.runs = {run("m", 0.1, 1e-3), run("m", 0.05, 1e-3), run("m", 0.025, 1e-3)};
+  for (auto& r : s.runs) r.reversal = 1e-3, r.roundoff = 1e-6;
+  CHECK(status_of(s, "time reversal") == Outcome::undetermined);
+  CHECK_THAT(outcomes(s, "time reversal").front().line(), !Catch::Contains("whatever its slope"));
+  // A dissipative flow's inverse expands what it contracted: no bound from the forward round-off.
+  for (auto& r : s.runs) r.roundoff = 1e-14;
+  s.conservative = false;
+  CHECK(status_of(s, "time reversal") == Outcome::undetermined);
+  // Round-off not measured: no bound either.
+  s.conservative = true;
+  for (auto& r : s.runs) r.roundoff = std::nan("");
+  CHECK(status_of(s, "time reversal") == Outcome::undetermined);
+}
+
 TEST_CASE("error constants: within the baseline's tolerance on both sides, and every mismatch fails", "[check]") {
   auto s = study_of();
   s.runs = {run("m", 0.1, 1e-4), run("m", 0.05, 2.5e-5)};
