@@ -203,11 +203,21 @@ Results load(const fs::path& dir) {
   }
   const bool exists = fs::exists(dir, ec), is_file = exists && !fs::is_directory(dir, ec);
   const fs::path file = dir / "results.json";
-  if (!results_dir.empty() && exists && (is_file || !fs::exists(file, ec))) {
+  // A study's folder is named after a study of the results; another folder inside them (plots/, results of their
+  // own not yet written) keeps the messages below.
+  bool study_folder = false;
+  if (!results_dir.empty() && fs::is_directory(study_dir, ec)) {
+    std::ifstream names(results_dir / "results.json");
+    const Json doc = Json::parse(names, nullptr, false);
+    if (doc.is_object() && doc.contains("studies") && doc["studies"].is_array())
+      for (const auto& st : doc["studies"])
+        study_folder = study_folder || (st.is_object() && st.contains("name") && st["name"] == study_dir.filename().string());
+  }
+  if (!results_dir.empty() && exists && (is_file || (study_folder && !fs::exists(file, ec)))) {
     if (named.filename() == "results.json")
       throw ReportError(dir.string() + ": is the results file itself: give the folder that holds it, " + results_dir.string());
     throw ReportError(dir.string() + ": lies inside the results folder " + results_dir.string() + ", which holds results.json: give that folder" +
-                      (fs::is_directory(study_dir, ec) ? " (study check " + results_dir.string() + " --study " + study_dir.filename().string() +
+                      (study_folder ? " (study check " + results_dir.string() + " --study " + study_dir.filename().string() +
                                                              " judges that study alone)"
                                                        : ""));
   }

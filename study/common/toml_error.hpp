@@ -59,11 +59,16 @@ inline std::string bare_ratio(const std::string& code) {
     std::size_t a = slash, b = slash + 1;
     while (a > 0 && code[a - 1] == ' ') --a;
     const std::size_t num_end = a;
-    while (a > 0 && (digit(code[a - 1]) || code[a - 1] == '.' || code[a - 1] == '_')) --a;
+    // A number's characters, an exponent's sign too (1e-3): the ratio proposed is the one written.
+    auto in_number = [&](std::size_t i) {
+      const char c = code[i];
+      return digit(c) || c == '.' || c == '_' || c == 'e' || c == 'E' || ((c == '-' || c == '+') && i > 0 && (code[i - 1] == 'e' || code[i - 1] == 'E'));
+    };
+    while (a > 0 && in_number(a - 1)) --a;
     if (a > 0 && (code[a - 1] == '-' || code[a - 1] == '+')) --a;
     while (b < code.size() && code[b] == ' ') ++b;
     const std::size_t den = b;
-    while (b < code.size() && (digit(code[b]) || code[b] == '.' || code[b] == '_')) ++b;
+    while (b < code.size() && in_number(b)) ++b;
     if (a < num_end && digit(code[num_end - 1]) && b > den && digit(code[den])) {
       std::string r;
       for (char c : code.substr(a, b - a))
@@ -99,11 +104,11 @@ inline std::string toml_hint(const toml::parse_error& e, std::string_view text) 
   bool open = false;
   const std::string code = outside_strings(line, open);
   const std::string_view what = e.description();
+  if (what.find("redefin") != std::string_view::npos) return "a key or table is given twice; give each once";
+  if (line.find("\"\"\"") != std::string_view::npos || line.find("\'\'\'") != std::string_view::npos) return "";  // multi-line strings: no guess
   if (const std::string r = bare_ratio(code); !r.empty())
     return "write ratios as strings: \"" + r + "\": TOML has no fractions, and a quoted ratio is read exactly";
   if (open) return "a string is not closed: a quote is missing at the end of line " + std::to_string(line_no);
-  if (what.find("redefin") != std::string_view::npos)
-    return "a key or table is given twice; give each once";
   if (const std::string w = bare_word(code); !w.empty())
     return "text values are quoted: \"" + w + "\", not " + w;
   return "";

@@ -49,8 +49,8 @@ struct SweepEnd {
 /// (three halvings), all lie within a factor 2 of each other: a method of order p >= 1 divides its error by
 /// 2^(3p) >= 8 there once asymptotic, and pre-asymptotic errors that wander (a phase wrapping round an orbit) differ
 /// by more.  Errors within 10 x their noise floor are left out (round-off does not decrease).  "" otherwise.
-inline std::string error_not_decreasing(std::vector<ErrorPoint> points) {
-  std::erase_if(points, [](const ErrorPoint& p) { return !std::isfinite(p.error) || !(p.error > 10 * p.floor); });
+inline std::string error_not_decreasing(std::vector<ErrorPoint> points, double max_error = INFINITY) {
+  std::erase_if(points, [&](const ErrorPoint& p) { return !std::isfinite(p.error) || !(p.error > 10 * p.floor) || p.error > max_error; });
   std::sort(points.begin(), points.end(), [](const ErrorPoint& a, const ErrorPoint& b) { return a.dt < b.dt; });
   if (points.size() < 3) return "";
   const ErrorPoint& small = points.front();
@@ -62,17 +62,19 @@ inline std::string error_not_decreasing(std::vector<ErrorPoint> points) {
 }
 
 /// The verdict's reason and action made true to how the sweep ended (only undetermined verdicts change):
-/// - the error stays within a factor 2 over three halvings, while the errors are not all pre-asymptotic (above
-///   max_error) or the ladder has ended: no smaller step can decide it; the method may not converge;
+/// - the error stays within a factor 2 over three halvings, among the errors at or below max_error (all of them
+///   once the ladder has ended): no smaller step can decide it; the method may not converge;
 /// - "extend the sweep" after an automatic sweep: raise the budget that stopped it (runs or seconds); at the
 ///   ladder's end, no smaller step exists: a shorter t_end or other parameters; after the noise floor stopped it,
 ///   smaller steps reach round-off: step sizes between the halvings;
 /// - "add step sizes per decade" after an automatic sweep, which only halves: a dt range with a larger per_decade.
 inline OrderVerdict advise(OrderVerdict v, const OrderFit& f, const std::vector<ErrorPoint>& points, const SweepEnd& e,
                            const FitOptions& o = {}) {
-  if (v.verdict != "undetermined") return v;
-  const bool pre_asymptotic = f.finished > 0 && f.too_large == f.finished;
-  if (const std::string flat = error_not_decreasing(points); !flat.empty() && (!pre_asymptotic || e.stop == SweepStop::ladder)) {
+  if (v.verdict != "undetermined" || v.action.starts_with("none:")) return v;  // decided, or exact by design
+  // Saturated errors (above max_error: a phase wrapped round an orbit) may sit flat before the asymptotic range;
+  // only at the ladder's end, where no smaller step exists, do they say the method does not converge.
+  const double upto = e.stop == SweepStop::ladder ? INFINITY : o.max_error;
+  if (const std::string flat = error_not_decreasing(points, upto); !flat.empty()) {
     v.reason = "the error does not decrease with dt (" + flat + "): the method may not converge on this problem";
     v.action = "none from more or smaller steps: check the method on this problem (its coefficients, its force evaluations)";
     return v;

@@ -488,16 +488,27 @@ void read_expect(const Reader& r, Spec& s) {
         // one: Stormer-Verlet's positions, local 4 for global 2), as the declared order does; a local order given
         // beside it wins.
         const int off = offset[static_cast<std::size_t>(it - s.integrators.begin())];
+        auto with_local = [&](const toml::node& n) {  // the local order it brings must be an order too
+          if (it->expected_global + off > 20)
+            r.fail(&n, "expect." + k, fmt::format("global order {} brings local order {}, above 20; give local = ... beside it",
+                                                  it->expected_global, it->expected_global + off));
+          it->expected_local = it->expected_global + off;
+        };
         if (v.is_integer()) {
           it->expected_global = order(v);
-          it->expected_local = it->expected_global + off;
+          with_local(v);
         } else if (const toml::table* t = v.as_table()) {
           for (auto&& [mk, mv] : *t)
             if (!mv.is_integer() || (mk.str() != "global" && mk.str() != "local"))
               r.fail(&mv, "expect." + k, "use global = <order> and/or local = <order> (whole numbers)" +
                                              did_you_mean(mk.str(), std::array<std::string_view, 2>{"global", "local"}));
-          if (const toml::node* g = t->get("global")) it->expected_global = order(*g), it->expected_local = it->expected_global + off;
-          if (const toml::node* l = t->get("local")) it->expected_local = order(*l);
+          const toml::node* g = t->get("global");
+          const toml::node* l = t->get("local");
+          if (g) {
+            it->expected_global = order(*g);
+            if (!l) with_local(*g);
+          }
+          if (l) it->expected_local = order(*l);
         } else {
           r.fail(&v, "expect." + k, "must be an order (whole number) or { global = p, local = q }");
         }

@@ -123,6 +123,13 @@ sed '0,/"status": "ok"/s//"status": "great"/' "$tmp/out/results.json" > "$tmp/ba
 expect "a planted unknown status fails the schema" 1 "invalid at studies/0/runs/[0-9]+/status" validate "$schema" "$tmp/bad-status.json"
 sed '0,/"global": [0-9]/s//"global": -1/' "$tmp/out/results.json" > "$tmp/bad-error.json"
 expect "a planted negative error fails the schema" 1 "invalid at studies/0/runs/[0-9]+/error/global" validate "$schema" "$tmp/bad-error.json"
+# An automatic sweep writes what the ci profile's fixed ones do not (sweeps[].stop_cause).
+"$p/bin/study" run --problem harmonic --integrators rk4,leapfrog --t-end 3 --dt auto --out "$tmp/auto" --quiet --no-report > /dev/null 2>&1
+grep -q '"stop_cause"' "$tmp/auto/results.json" 2>/dev/null && ok "an automatic sweep's results.json records why each sweep stopped" ||
+  bad "no stop_cause in an automatic sweep's results.json"
+expect "an automatic sweep's results.json validates against the installed JSON Schema" 0 "" validate "$schema" "$tmp/auto/results.json"
+sed '0,/"stop_cause": "[a-z-]*"/s//"stop_cause": "tired"/' "$tmp/auto/results.json" > "$tmp/bad-cause.json"
+expect "a planted unknown stop cause fails the schema" 1 "invalid at studies/0/sweeps/[0-9]+/stop_cause" validate "$schema" "$tmp/bad-cause.json"
 expect "STUDY_DATA_DIR naming a folder without the data is a clear error, exit 2" 2 "STUDY_DATA_DIR=$tmp: this folder does not hold specs/" \
   env STUDY_DATA_DIR="$tmp" "$p/bin/study" list --specs
 mv "$p/share" "$tmp/share-away"

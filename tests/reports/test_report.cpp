@@ -456,6 +456,9 @@ TEST_CASE("a path inside a results folder is answered with the folder to give, a
   CHECK_THROWS_WITH(report::load(res / "results.json"), Contains("is the results file itself: give the folder that holds it, " + res.string()));
   std::ofstream(res / "notes.txt") << "mine\n";  // a file of the user's beside the results: no study to name
   CHECK_THROWS_WITH(report::load(res / "notes.txt"), Contains(folder) && !Contains("--study"));
+  // A folder inside that is no study's (the report's plots/, results of their own not yet written): as elsewhere.
+  fs::create_directories(res / "plots");
+  CHECK_THROWS_WITH(report::load(res / "plots"), Contains("plots/results.json: no results file") && !Contains("--study"));
   // Not inside results: the messages as before.
   CHECK_THROWS_WITH(report::load(res / "missing"), Contains("missing/results.json: no results file"));
   std::ofstream(dir.path / "spec.toml") << "name = \"x\"\n";
