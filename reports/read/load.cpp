@@ -275,6 +275,8 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
       st.auto_runs = static_cast<int>(a.at("runs").whole(0, 1000)), st.auto_seconds = a.at("seconds").nonnegative();
       const Node ladder = a.at("ladder");
       for (std::size_t k = 0; k < ladder.size(); ++k) st.ladder.push_back(ladder.at(k).positive());
+      if (a.has("between"))  // files before the levels between halvings have none
+        for (std::size_t k = 0, n = a.at("between").size(); k < n; ++k) st.between.push_back(a.at("between").at(k).positive());
     }
     if (s.has("problem_info")) {
       const Node pi = s.at("problem_info");

@@ -91,10 +91,11 @@ struct Study {
   double t_end = 0, ref_tol = 0, ref_bound = 0, plot_dt = 0, dt_amplitude = 0;
   std::vector<std::string> metrics;
   double position_scale = 1, velocity_scale = 1;
-  /// dt = "auto": the run budget (0: not automatic), the time budget (NaN: none) and the ladder of step sizes.
+  /// dt = "auto": the run budget (0: not automatic), the time budget (NaN: none), the ladder of step sizes and the
+  /// step sizes between its halvings.
   int auto_runs = 0;
   double auto_seconds = NAN;
-  std::vector<double> ladder;
+  std::vector<double> ladder, between;
   bool conservative = false, bounded = false, periodic = false;  ///< the problem's
   double period = 0;                           ///< the problem's natural time scale
   std::string time_unit, length_unit;          ///< "" dimensionless (or results before schema 3)

@@ -47,7 +47,10 @@ struct OrderFit {
   double r2 = 0;                   ///< coefficient of determination of the log-log fit
   double dt_min = 0, dt_max = 0;   ///< the window
   std::size_t points = 0;          ///< points in the window
-  std::vector<double> local_slopes;  ///< slopes between neighbours in the window, smallest dt first
+  /// Slopes from each point of the window to the next one at least slope_ratio larger in dt (its neighbour on a
+  /// ladder of halvings or up to 4 per decade; one further on a denser sweep, whose close neighbours would
+  /// amplify the scatter of the errors), smallest dt first.
+  std::vector<double> local_slopes;
   double std_error = 0;            ///< standard error of the slope
   double lo = 0, hi = 0;           ///< the interval: 99 % Student t, noise floors and trend included
   bool asymptotic = false;         ///< local slopes agree within the tolerance and do not trend
@@ -67,7 +70,9 @@ struct FitOptions {
   double floor_factor = 10;      ///< keep errors above floor_factor x floor
   double near_floor_factor = 100;  ///< points below this x floor may be passed over at the small-dt end
   double tolerance = 0.2;        ///< local slopes agree within this (also the verdict's tolerance)
-  std::size_t max_points = 5;    ///< window length at most
+  std::size_t max_points = 5;    ///< window length at most, or more points as long as they span at most max_span
+  double max_span = 16;          ///< dt_max / dt_min of a window of more than max_points (4 halvings)
+  double slope_ratio = 1.75;     ///< a local slope spans at least this factor in dt (halvings: neighbours)
   std::size_t min_points = 3;
   double confidence = 0.99;      ///< of the Student-t interval
 };
@@ -165,18 +170,29 @@ inline OrderFit fit_order(std::vector<ErrorPoint> points, const FitOptions& o = 
   std::optional<Window> chosen, fallback;
   auto local_slopes = [&](Window w) {
     std::vector<double> local;
-    for (std::size_t i = w.first + 1; i < w.first + w.n; ++i) local.push_back((y[i] - y[i - 1]) / (x[i] - x[i - 1]));
+    for (std::size_t i = w.first; i < w.first + w.n; ++i) {
+      std::size_t j = i + 1;
+      while (j < w.first + w.n && points[j].dt < o.slope_ratio * points[i].dt) ++j;
+      if (j == w.first + w.n) break;
+      local.push_back((y[j] - y[i]) / (x[j] - x[i]));
+    }
     return local;
   };
+  // The longest window from s: max_points points, or more while they span at most max_span in dt.
+  auto longest = [&](std::size_t s) {
+    std::size_t n = std::min(run_from(s), o.max_points);
+    while (s + n < m && n < run_from(s) && points[s + n].dt <= o.max_span * points[s].dt * (1 + 1e-9)) ++n;
+    return n;
+  };
   for (std::size_t s : starts) {
-    const std::size_t available = run_from(s);
-    for (std::size_t n = std::min(available, o.max_points); n >= o.min_points && !chosen; --n) {
+    for (std::size_t n = longest(s); n >= o.min_points && !chosen; --n) {
       const Window w{s, n};
       if (!fallback) fallback = w;
       const std::vector<double> wx(x.begin() + s, x.begin() + s + n), wy(y.begin() + s, y.begin() + s + n);
       double slope = 0, r2 = 0;
       least_squares(wx, wy, slope, r2);
       const auto local = local_slopes(w);
+      if (local.empty()) continue;  // a window too short to take one local slope over
       const auto [lo, hi] = std::minmax_element(local.begin(), local.end());
       bool agree = *hi - *lo <= o.tolerance;
       for (double l : local) agree = agree && std::abs(l - slope) <= o.tolerance;
@@ -216,6 +232,7 @@ inline OrderFit fit_order(std::vector<ErrorPoint> points, const FitOptions& o = 
   for (std::size_t i = 1; i + 1 < s.size() && monotone; ++i) monotone = (s[i - 1] - s[i]) * (s[i] - s[i + 1]) > 0;
   monotone = monotone && s[0] != s[1];
   const auto [slo, shi] = std::minmax_element(s.begin(), s.end());
+  const bool slopes_agree = !s.empty() && *shi - *slo <= o.tolerance;
   bool trending = false;
   if (monotone) {
     const double ratio = std::pow(fit.dt_max / fit.dt_min, 1.0 / static_cast<double>(w.n - 1));  // mean step ratio
@@ -224,7 +241,7 @@ inline OrderFit fit_order(std::vector<ErrorPoint> points, const FitOptions& o = 
     fit.lo = std::min(fit.lo, fit.trend_limit), fit.hi = std::max(fit.hi, fit.trend_limit);
     trending = std::abs(fit.trend_limit - s[0]) > o.tolerance / 2;
   }
-  fit.asymptotic = chosen.has_value() && *shi - *slo <= o.tolerance && !trending;
+  fit.asymptotic = chosen.has_value() && slopes_agree && !trending;
   return fit;
 }
 
@@ -254,6 +271,13 @@ inline std::string exact_on_constant_acceleration(const std::string& problem, co
 }
 
 inline std::string short_num(double x) { return fmt::format("{:.4g}", x); }
+
+/// An asymptotic fit whose interval reaches both inside and outside expected +/- tolerance (below, or above too
+/// when it neither passes nor fails): more points in its window narrow the interval, and may decide it.
+inline bool straddles(const OrderFit& f, const OrderContext& c) {
+  const double lo_band = c.expected - c.tolerance, hi_band = c.expected + c.tolerance;
+  return f.determined && f.asymptotic && c.exact.empty() && !(f.lo >= lo_band && f.hi <= hi_band) && f.hi >= lo_band && f.lo <= hi_band;
+}
 
 /// The verdict on a fit (rules in the header comment).
 inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {

@@ -16,9 +16,10 @@
 namespace study {
 
 /// Why a sweep ran no smaller step: `none` for the spec's own step sizes; for dt = "auto" (study/measure/sweep.cpp)
-/// the orders were decided, the error neared its noise floor, the budget of runs or seconds was spent, or the
-/// ladder of halvings ended.  results.json: sweeps[].stop_cause.
-enum class SweepStop { none, decided, floor, runs, seconds, ladder };
+/// the orders were decided, the error neared its noise floor, the budget of runs or seconds was spent, the
+/// ladder of halvings ended, or (after one of the last three) the step sizes between the halvings that could
+/// decide were all run and did not.  results.json: sweeps[].stop_cause.
+enum class SweepStop { none, decided, floor, runs, seconds, ladder, between };
 
 inline std::string_view stop_name(SweepStop s) {
   switch (s) {
@@ -27,6 +28,7 @@ inline std::string_view stop_name(SweepStop s) {
     case SweepStop::runs: return "runs";
     case SweepStop::seconds: return "seconds";
     case SweepStop::ladder: return "ladder";
+    case SweepStop::between: return "between";
     case SweepStop::none: break;
   }
   return "";
@@ -34,7 +36,7 @@ inline std::string_view stop_name(SweepStop s) {
 
 /// The cause named by stop_name ("" and unknown names: none).
 inline SweepStop stop_from_name(std::string_view name) {
-  for (SweepStop s : {SweepStop::decided, SweepStop::floor, SweepStop::runs, SweepStop::seconds, SweepStop::ladder})
+  for (SweepStop s : {SweepStop::decided, SweepStop::floor, SweepStop::runs, SweepStop::seconds, SweepStop::ladder, SweepStop::between})
     if (stop_name(s) == name) return s;
   return SweepStop::none;
 }
@@ -66,8 +68,10 @@ inline std::string error_not_decreasing(std::vector<ErrorPoint> points, double m
 ///   once the ladder has ended): no smaller step can decide it; the method may not converge;
 /// - "extend the sweep" after an automatic sweep: raise the budget that stopped it (runs or seconds); at the
 ///   ladder's end, no smaller step exists: a shorter t_end or other parameters; after the noise floor stopped it,
-///   smaller steps reach round-off: step sizes between the halvings;
-/// - "add step sizes per decade" after an automatic sweep, which only halves: a dt range with a larger per_decade.
+///   smaller steps reach round-off: the same, or more step sizes above it;
+/// - after the step sizes between the halvings were run and did not decide: the asymptotic range above round-off
+///   is too short for a fit at 99 %: a shorter t_end or other parameters, or a denser dt range by hand;
+/// - "add step sizes per decade" after an automatic sweep (at most two per halving): a dt range by hand.
 inline OrderVerdict advise(OrderVerdict v, const OrderFit& f, const std::vector<ErrorPoint>& points, const SweepEnd& e,
                            const FitOptions& o = {}) {
   if (v.verdict != "undetermined" || v.action.starts_with("none:")) return v;  // decided, or exact by design
@@ -86,16 +90,22 @@ inline OrderVerdict advise(OrderVerdict v, const OrderFit& f, const std::vector<
     v.action = fmt::format("the ladder of halvings ended at dt {} (no smaller step): judge it on a shorter t_end or other "
                            "parameters, where the asymptotic range comes at larger steps",
                            short_num(f.sweep_dt_min));
+  } else if ((extend || between) && e.stop == SweepStop::between) {
+    const bool fitted = f.determined;
+    v.action = fmt::format("the step sizes between the halvings did not decide it either ({} runs in all): the asymptotic range "
+                           "above round-off is too short here; judge it on a shorter t_end or other parameters, or give dt as a "
+                           "range with per_decade 8 or more in dt {}..{}",
+                           e.runs, short_num(fitted ? f.dt_min : f.sweep_dt_min), short_num(fitted ? f.dt_max : f.sweep_dt_max));
   } else if (extend && e.stop == SweepStop::floor) {
-    v.action = fmt::format("the sweep stopped within {} x the noise floor at dt {}, so smaller steps reach round-off: give dt as "
-                           "a range with a larger per_decade above it (dt = \"auto\" only halves)",
+    v.action = fmt::format("the sweep stopped within {} x the noise floor at dt {}, so smaller steps reach round-off: judge it on a "
+                           "shorter t_end or other parameters, or give dt as a range with a larger per_decade above it",
                            o.near_floor_factor, short_num(f.sweep_dt_min));
   } else if (extend && e.stop == SweepStop::runs) {
     v.action += fmt::format(" (dt = \"auto\": raise dt.runs, now {} runs)", e.runs);
   } else if (extend && e.stop == SweepStop::seconds) {
     v.action += " (dt = \"auto\": raise dt.seconds, whose budget stopped the sweep)";
   } else if (between) {
-    v.action += " (dt = \"auto\" only halves: give dt as a range with a larger per_decade there)";
+    v.action += " (dt = \"auto\" takes at most two step sizes per halving: give dt as a range with a larger per_decade there)";
   }
   return v;
 }

@@ -1,5 +1,7 @@
 // Stage 3, dt = "auto": an integrator's runs decided one after the other from the errors before them.
+#include <algorithm>
 #include <chrono>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -8,6 +10,24 @@
 #include "study/results/orders.hpp"
 
 namespace study::engine {
+namespace {
+
+/// Where the levels between halvings may decide an order of `metric` that the runs so far leave undecided, as an
+/// open interval of dt: inside the fit's window when its interval straddles the band (more points there narrow
+/// it); one halving either side of the usable points when they are too few for a fit.  Empty ({0, 0}) otherwise:
+/// decided, not yet asymptotic, or nothing usable.
+std::pair<double, double> fill_range(const std::vector<ErrorPoint>& points, const OrderFit& fit, const OrderContext& c,
+                                     const FitOptions& o) {
+  if (fit.determined) return straddles(fit, c) ? std::pair{fit.dt_min, fit.dt_max} : std::pair{0.0, 0.0};
+  if (!c.exact.empty()) return {0, 0};
+  double lo = INFINITY, hi = 0;
+  for (const ErrorPoint& p : points)
+    if (std::isfinite(p.error) && p.error > o.floor_factor * p.floor && p.error <= o.max_error)
+      lo = std::min(lo, p.dt), hi = std::max(hi, p.dt);
+  return hi > 0 ? std::pair{lo / 2, hi * 2} : std::pair{0.0, 0.0};
+}
+
+}  // namespace
 
 /// dt = "auto": one integrator down the spec's ladder of halvings, one run after the other (each decision
 /// depends only on the errors before it, so the sweep is the same on any number of threads), until the error is
@@ -16,78 +36,143 @@ namespace study::engine {
 /// first three steps, while the error is still above 0.5 (or the run diverged) the sweep skips a level: those
 /// runs are no use to a fit, and the pre-asymptotic range of a problem with a fast time scale (a close
 /// encounter) can be long.
+///
+/// Then, unless every order is decided, the levels between the halvings (3 N / 2 steps) where an order's interval
+/// straddles its band, or where too few usable points lie: a 4th-order method reaches round-off within three or
+/// four halvings, and twice the points over the same range narrow the Student-t interval about threefold.
+/// Largest step first, each counted against the budget; the sweep stops once every order is decided.
+///
+/// Slots: ladder level k at t.slot + 2k, the level between k and k + 1 at t.slot + 2k + 1 (largest dt first).
 void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult& res, const TaskRunner& run) {
   using clock = std::chrono::steady_clock;
   const SpecIntegrator& si = spec.integrators[t.integrator];
   Sweep& sweep = res.sweeps[t.sweep];
   sweep.integrator = si.choice.label(), sweep.automatic = true;
+  struct LargestFirst {  // sweeps[].dts lists the step sizes largest first, whatever order they ran in
+    std::vector<double>& dts;
+    ~LargestFirst() { std::sort(dts.begin(), dts.end(), std::greater<>()); }
+  } largest_first{sweep.dts};
   const AutoSweep& budget = *spec.auto_dt;
   const FitOptions fit_options;
   const auto metrics = order_metrics(spec);
   const std::string driver = metrics.front();  // global if measured, else local
   const auto start = clock::now();
   auto seconds = [](clock::duration d) { return std::chrono::duration<double>(d).count(); };
-  std::vector<std::size_t> done;  // ladder levels run
-  for (std::size_t k = 0; k < spec.steps.size();) {
-    if (interrupted()) return;
+  std::vector<std::size_t> done;  // slots run (offsets from t.slot)
+  double last = 0;                // seconds of the last run
+  long last_steps = 1;
+
+  auto measure = [&](long steps, std::size_t offset) {
     const auto t0 = clock::now();
-    run(TaskKind::run, spec, si, spec.steps[k], ctx, res, t.slot + k);
-    const double last = seconds(clock::now() - t0), spent = seconds(clock::now() - start);
-    const Run& r = res.runs[t.slot + k];
-    sweep.dts.push_back(r.dt), done.push_back(k);
-    const ErrorPoint p = error_point(r, driver, res.reference_bound);
-    const bool pre_asymptotic = !(p.error <= fit_options.max_error);  // NaN (diverged) too
-    const std::size_t next = k + (pre_asymptotic && k >= 2 ? 2 : 1);
-    if (done.size() >= fit_options.min_points) {
-      // Only an error in the usable range stops the sweep, and a large one only when its floor lies below it:
-      // at large steps on a sensitive orbit the long double shadow parts from the run, and its "round-off" is no
-      // floor (Kepler e = 0.9: 0.08 at dt 0.12 beside an error of 2.3; 0.33 beside 0.17).  An error at round-off
-      // (below 1e-6) may sit at or under its floor: that is the floor reached.
-      if (std::isfinite(p.error) && p.error <= fit_options.max_error && (p.floor < p.error || p.error < 1e-6) &&
-          p.error <= fit_options.near_floor_factor * p.floor) {
-        sweep.stop = fmt::format("the {} error {:.3g} at dt {} is within {} x its noise floor {:.3g}", driver, p.error,
-                                 short_num(r.dt), fit_options.near_floor_factor, p.floor);
-        sweep.cause = SweepStop::floor;
-        return;
-      }
-      std::string decided;
-      for (const auto& metric : metrics) {
-        std::vector<ErrorPoint> points;
-        for (std::size_t j : done) points.push_back(error_point(res.runs[t.slot + j], metric, res.reference_bound));
-        const OrderFit fit = fit_order(points);
-        const int expected = metric == "local" ? si.expected_local : si.expected_global;
-        const OrderVerdict v = judge_order(fit, order_context(res, metric, expected));
-        if (v.verdict == "undetermined" || fit.points < fit_options.min_points + 1) {
-          decided.clear();
-          break;
-        }
-        decided += fmt::format("{}{} {} over dt {}..{}", decided.empty() ? "" : ", ", metric, v.verdict, short_num(fit.dt_min),
-                               short_num(fit.dt_max));
-      }
-      if (!decided.empty()) {
-        sweep.stop = "every order is decided (" + decided + ")", sweep.cause = SweepStop::decided;
-        return;
+    run(TaskKind::run, spec, si, steps, ctx, res, t.slot + offset);
+    last = seconds(clock::now() - t0), last_steps = steps;
+    sweep.dts.push_back(res.runs[t.slot + offset].dt), done.push_back(offset);
+    return res.runs[t.slot + offset];
+  };
+  auto points_of = [&](const std::string& metric) {
+    std::vector<ErrorPoint> points;
+    for (std::size_t j : done) points.push_back(error_point(res.runs[t.slot + j], metric, res.reference_bound));
+    return points;
+  };
+  auto context = [&](const std::string& metric) {
+    return order_context(res, metric, metric == "local" ? si.expected_local : si.expected_global);
+  };
+  // "global pass over dt a..b, local fail over ..." when every order is decided over at least 4 points; "" otherwise.
+  auto decided = [&] {
+    std::string all;
+    for (const auto& metric : metrics) {
+      const OrderFit fit = fit_order(points_of(metric));
+      const OrderVerdict v = judge_order(fit, context(metric));
+      if (v.verdict == "undetermined" || fit.points < fit_options.min_points + 1) return std::string();
+      all += fmt::format("{}{} {} over dt {}..{}", all.empty() ? "" : ", ", metric, v.verdict, short_num(fit.dt_min), short_num(fit.dt_max));
+    }
+    return all;
+  };
+
+  // The levels between halvings not yet run where they may decide an order, largest dt (fewest steps) first.
+  auto fill_candidates = [&] {
+    std::vector<std::size_t> fills;  // indices into budget.between
+    for (const auto& metric : metrics) {
+      const auto points = points_of(metric);
+      const auto [lo, hi] = fill_range(points, fit_order(points), context(metric), fit_options);
+      for (std::size_t j = 0; j < budget.between.size(); ++j) {
+        const double dt = spec.t_end / static_cast<double>(budget.between[j]);
+        if (dt > lo && dt < hi && std::find(done.begin(), done.end(), 2 * j + 1) == done.end() &&
+            std::find(fills.begin(), fills.end(), j) == fills.end())
+          fills.push_back(j);
       }
     }
-    if (static_cast<int>(done.size()) == budget.runs) {
+    std::sort(fills.begin(), fills.end());
+    return fills;
+  };
+
+  std::string why;                   // why the halvings ended ("": they go on)
+  SweepStop cause = SweepStop::none;
+  std::size_t k = 0, filled = 0;     // the next halving; levels between run
+  double fill_lo = INFINITY, fill_hi = 0;  // and their step sizes
+  for (;;) {
+    if (interrupted()) return;
+    // A level between halvings once the halvings have ended, or when the runs left are no more than such levels:
+    // a window of halvings that straddles its band narrows more from points inside it than from one more below.
+    const auto fills = done.size() >= fit_options.min_points ? fill_candidates() : std::vector<std::size_t>{};
+    const int left = budget.runs - static_cast<int>(done.size());
+    const bool fill = !fills.empty() && (cause != SweepStop::none || left <= static_cast<int>(fills.size()));
+    if (!fill && cause != SweepStop::none) break;
+    if (left <= 0) {
       sweep.stop = fmt::format("the budget of {} runs is spent; the orders are not all decided (raise dt.runs)", budget.runs);
       sweep.cause = SweepStop::runs;
       return;
     }
-    if (next >= spec.steps.size()) {
-      sweep.stop = fmt::format("the ladder ends at {} steps; the orders are not all decided", spec.steps.back());
-      sweep.cause = SweepStop::ladder;
-      return;
-    }
+    const long steps = fill ? budget.between[fills.front()] : spec.steps[k];
     // The next run takes about as much longer as it has more steps.
-    const double more = static_cast<double>(spec.steps[next]) / static_cast<double>(spec.steps[k]);
-    if (budget.seconds > 0 && spent + more * last > budget.seconds) {
-      sweep.stop = fmt::format("the budget of {} s would be exceeded by the next run ({:.3g} s spent)", budget.seconds, spent);
-      sweep.cause = SweepStop::seconds;
-      return;
+    const double spent = seconds(clock::now() - start), more = static_cast<double>(steps) / static_cast<double>(last_steps);
+    if (budget.seconds > 0 && !done.empty() && spent + more * last > budget.seconds) {
+      const std::string over = fmt::format("the budget of {} s would be exceeded by the next run ({:.3g} s spent)", budget.seconds, spent);
+      if (fill || cause != SweepStop::none) {
+        sweep.stop = over, sweep.cause = SweepStop::seconds;
+        return;
+      }
+      why = over, cause = SweepStop::seconds;  // the halvings end; a cheaper level between them may still fit
+      continue;
     }
-    k = next;
+    if (fill) {
+      const double dt = measure(steps, 2 * fills.front() + 1).dt;
+      ++filled, fill_lo = std::min(fill_lo, dt), fill_hi = std::max(fill_hi, dt);
+    } else {
+      const Run& r = measure(steps, 2 * k);
+      const ErrorPoint p = error_point(r, driver, res.reference_bound);
+      const bool pre_asymptotic = !(p.error <= fit_options.max_error);  // NaN (diverged) too
+      const std::size_t next = k + (pre_asymptotic && k >= 2 ? 2 : 1);
+      // Only an error in the usable range stops the halvings, and a large one only when its floor lies below it:
+      // at large steps on a sensitive orbit the long double shadow parts from the run, and its "round-off" is no
+      // floor (Kepler e = 0.9: 0.08 at dt 0.12 beside an error of 2.3; 0.33 beside 0.17).  An error at round-off
+      // (below 1e-6) may sit at or under its floor: that is the floor reached.
+      if (done.size() >= fit_options.min_points && std::isfinite(p.error) && p.error <= fit_options.max_error &&
+          (p.floor < p.error || p.error < 1e-6) && p.error <= fit_options.near_floor_factor * p.floor) {
+        why = fmt::format("the {} error {:.3g} at dt {} is within {} x its noise floor {:.3g}", driver, p.error, short_num(r.dt),
+                          fit_options.near_floor_factor, p.floor);
+        cause = SweepStop::floor;
+      } else if (next >= spec.steps.size()) {
+        why = fmt::format("the ladder ends at {} steps; the orders are not all decided", spec.steps.back());
+        cause = SweepStop::ladder;
+      }
+      k = next;
+    }
+    if (done.size() >= fit_options.min_points) {
+      if (const std::string all = decided(); !all.empty()) {
+        sweep.stop = "every order is decided (" + all + ")" +
+                     (filled ? fmt::format(", with {} step size(s) between the halvings", filled) : std::string());
+        sweep.cause = SweepStop::decided;
+        return;
+      }
+    }
   }
+  if (filled > 0) {
+    why += fmt::format("; then {} step size(s) between the halvings, dt {}..{}, left the orders undecided", filled, short_num(fill_lo),
+                       short_num(fill_hi));
+    cause = SweepStop::between;
+  }
+  sweep.stop = why, sweep.cause = cause;
 }
 
 }  // namespace study::engine

@@ -12,10 +12,13 @@
 namespace study::engine {
 namespace {
 
-/// Every reference time a spec needs: the run samples (k h exactly), and the one-step starts and ends.
+/// Every reference time a spec needs: the run samples (k h exactly), and the one-step starts and ends, at every
+/// step size a run may take (an automatic sweep's: its ladder and the levels between).
 std::set<RefReal> reference_times(const Spec& spec) {
   std::set<RefReal> times;
-  for (long n : spec.steps) {
+  std::vector<long> levels = spec.steps;
+  if (spec.auto_dt) levels.insert(levels.end(), spec.auto_dt->between.begin(), spec.auto_dt->between.end());
+  for (long n : levels) {
     const double h = spec.t_end / static_cast<double>(n);
     const Grid grid{spec, n};
     for (long k : even_indices(n, spec.samples)) times.insert(grid.time(k));

@@ -16,7 +16,7 @@ std::vector<Task> plan(const std::vector<Spec>& specs, std::vector<StudyResult>&
     for (std::size_t i = 0; i < spec.integrators.size(); ++i) {
       if (sweeps && spec.auto_dt) {
         tasks.push_back({TaskKind::run, s, i, 0, res.runs.size(), true, res.sweeps.size()});
-        res.runs.resize(res.runs.size() + spec.steps.size()), res.sweeps.emplace_back();
+        res.runs.resize(res.runs.size() + spec.steps.size() + spec.auto_dt->between.size()), res.sweeps.emplace_back();
       } else if (sweeps) {
         Sweep fixed{spec.integrators[i].choice.label(), false, {}, "the spec's step sizes"};
         for (std::size_t k = 0; k < spec.steps.size(); ++k)

@@ -149,6 +149,11 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
                           std::vector<double> dts;
                           for (std::size_t i = 0; i < s.steps.size(); ++i) dts.push_back(s.dt(i));
                           return dts;
+                        }()},
+                       {"between", [&] {
+                          std::vector<double> dts;
+                          for (long n : s.auto_dt->between) dts.push_back(s.t_end / static_cast<double>(n));
+                          return dts;
                         }()}};
     // Which step sizes each integrator ran, and why its sweep stopped there.
     st["sweeps"] = Json::array();

@@ -196,10 +196,13 @@ void read_auto_sweep(const Reader& r, const toml::node* dt, Spec& s, const Probl
   s.auto_dt = a;
   // The ladder: N0 2^k steps, N0 the power of two that puts the first step in (T/16, T/8], T the problem's time
   // scale (below the linear stability limit of every explicit method that has one: omega h <= pi/4); at least
-  // 4 steps.  Powers of two keep the sample times i t_end / 64 common to every level (one reference serves all).
+  // 4 steps.  Powers of two keep the sample times i t_end / 64 common to every level; the levels between them
+  // (3 N / 2, filled in where an order needs more points) share them from N = 192 on.  One reference holds every
+  // level's times, computed before the first run.
   long n = 4;
   while (static_cast<double>(n) < s.t_end / (f.period / 8) && n < AutoSweep::max_steps / 2) n *= 2;
   for (; n <= AutoSweep::max_steps; n *= 2) s.steps.push_back(n);
+  s.auto_dt->between = between_halvings(s.steps);
   if (s.steps.size() < 3)
     r.fail(dt, "dt", "t_end = " + shortest(s.t_end) + " is " + shortest(s.t_end / f.period) + " time scales of " + s.problem +
                          ": an automatic sweep from dt " + shortest(s.t_end / static_cast<double>(s.steps.front())) +

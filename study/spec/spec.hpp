@@ -49,11 +49,21 @@ struct SpecIntegrator {
 /// dt = "auto": the step sizes are chosen per integrator while it runs (sweep.cpp), from a ladder of halvings
 /// that starts near the problem's time scale and ends at max_steps; the budget bounds how far down it goes.
 struct AutoSweep {
-  static constexpr int default_runs = 12;
+  static constexpr int default_runs = 16;
   static constexpr long max_steps = 1L << 24;  ///< the ladder ends here whatever the budget
   int runs = default_runs;  ///< at most this many runs per integrator (>= 3, the fewest a fit needs)
   double seconds = 0;       ///< at most about this much wall time per integrator (0: no limit; machine-dependent)
+  /// The step counts between the ladder's halvings, 3/2 of each level but the last (between[j] lies between
+  /// steps[j] and steps[j + 1]): where an order's interval is still too wide, the sweep fills them in.
+  std::vector<long> between;
 };
+
+/// 3 N / 2 for each level N of a ladder of halvings but the last (N0 >= 4 is even, so each is whole).
+inline std::vector<long> between_halvings(const std::vector<long>& ladder) {
+  std::vector<long> b;
+  for (std::size_t j = 0; j + 1 < ladder.size(); ++j) b.push_back(ladder[j] + ladder[j] / 2);
+  return b;
+}
 
 /// A parsed and validated spec.
 struct Spec {

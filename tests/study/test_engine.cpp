@@ -569,9 +569,30 @@ integrators = ["velocity-verlet"]
 dt = "auto"
 metrics = ["global"]
 )"));
-  const auto results = study::run_studies({spec, budget, exact}, options(2));
-  REQUIRE(results.size() == 3);
-  CHECK(without_timings(results) == without_timings(study::run_studies({spec, budget, exact}, options(1))));
+  // Yoshida's 6th-order composition on a mild orbit reaches round-off within a few halvings: its local order's
+  // interval straddles 7 +/- 0.2 there, and a step size between the halvings decides it.
+  const auto between = study::load_spec(dir.file("between.toml", R"(
+name = "between"
+problem = "kepler"
+params = { e = 0.3 }
+t_end = 3.9
+integrators = ["yoshida6"]
+dt = "auto"
+metrics = ["global", "local"]
+)"));
+  const auto results = study::run_studies({spec, budget, exact, between}, options(2));
+  REQUIRE(results.size() == 4);
+  CHECK(without_timings(results) == without_timings(study::run_studies({spec, budget, exact, between}, options(1))));
+  REQUIRE(results[3].sweeps.size() == 1);
+  const auto& filled = results[3].sweeps[0];
+  INFO(filled.stop);
+  CHECK_THAT(filled.stop, Catch::StartsWith("every order is decided") && Catch::Contains("step size(s) between the halvings"));
+  std::size_t off_ladder = 0;  // 3 N0 2^(k-1) steps: not on the ladder of halvings
+  for (double dt : filled.dts)
+    off_ladder += std::none_of(between.steps.begin(), between.steps.end(), [&](long n) { return between.t_end / static_cast<double>(n) == dt; });
+  CHECK(off_ladder >= 1);
+  CHECK(std::is_sorted(filled.dts.rbegin(), filled.dts.rend()));  // largest first
+  for (const auto& o : results[3].orders) CHECK(o.verdict.verdict == "pass");
 
   const auto& res = results[0];
   REQUIRE(res.sweeps.size() == 3);

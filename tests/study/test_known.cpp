@@ -230,7 +230,7 @@ integrators = ["rk4"]
 dt = "auto"
 )"));
   REQUIRE(automatic.auto_dt);
-  CHECK(automatic.auto_dt->runs == 12);
+  CHECK(automatic.auto_dt->runs == 16);
   CHECK(automatic.auto_dt->seconds == 0);
   // docs/specs.md, "Automatic sweeps": a ladder t_end / (N0 2^k), N0 a power of two (at least 4) whose first step
   // lies in (T/16, T/8] (T = 2 pi for the unit oscillator: (0.3927, 0.7854]), halving down to 2^24 steps.  By hand:
@@ -432,6 +432,7 @@ struct FakeSweep {
     for (long n = 4, i = 0; i < levels; ++i, n *= 2) spec.steps.push_back(n);
     spec.auto_dt = study::AutoSweep{};
     spec.auto_dt->runs = runs;
+    spec.auto_dt->between = study::between_halvings(spec.steps);
     study::SpecIntegrator si;
     si.choice.id = "fake";
     si.expected_global = 2, si.expected_local = 3;
@@ -442,7 +443,7 @@ struct FakeSweep {
   std::pair<std::vector<long>, std::string> run() {
     res = {};
     res.spec = spec;
-    res.runs.resize(spec.steps.size());
+    res.runs.resize(spec.steps.size() + spec.auto_dt->between.size());
     res.sweeps.resize(1);
     const study::engine::Task t{study::TaskKind::run, 0, 0, 0, 0, true, 0};
     const study::TaskRunner fake = [&](study::TaskKind, const study::Spec& s, const study::SpecIntegrator& si, long n,
@@ -526,14 +527,51 @@ TEST_CASE("an error of exactly 0.5 is usable: it may stop a sweep at its floor a
   f.error = [](double dt) { return 32 * dt * dt; };
   f.roundoff = [](double e) { return e / 64; };
   const auto [ns, stop] = f.run();
-  CHECK(ns == std::vector<long>{4, 8, 16});
-  CHECK_THAT(stop, Catch::StartsWith("the global error 0.5 at dt 0.125 is within 100 x its noise floor"));
-  CHECK(f.res.sweeps[0].cause == study::SweepStop::floor);
+  // Then one usable point is too few for a fit: the levels between the halvings either side of it are filled in,
+  // N = 12 (32 / 36 = 0.89, pre-asymptotic) and N = 24 (32 / 144 = 0.22, usable), and two usable points still are.
+  CHECK(ns == std::vector<long>{4, 8, 12, 16, 24});  // largest step first
+  CHECK_THAT(stop, Catch::StartsWith("the global error 0.5 at dt 0.125 is within 100 x its noise floor 0.00781; then 2 step "
+                                     "size(s) between the halvings, dt 0.08333..0.1667, left the orders undecided"));
+  CHECK(f.res.sweeps[0].cause == study::SweepStop::between);
   // Just above 0.5 at N = 16 (0.50000000000000011): pre-asymptotic, the next level (N = 32) is skipped.
   f.error = [](double dt) { return dt == 0.125 ? std::nextafter(0.5, 1.0) : 32 * dt * dt; };
   const auto [skipped, why] = f.run();
   REQUIRE(skipped.size() >= 4);
-  CHECK(skipped[3] == 64);
+  CHECK(std::find(skipped.begin(), skipped.end(), 32) == skipped.end());
+  CHECK(std::find(skipped.begin(), skipped.end(), 64) != skipped.end());
+}
+
+TEST_CASE("an interval that straddles its band is decided by a step size between the halvings", "[known]") {
+  FakeSweep f(16);
+  // 0.1 dt^2, 6 % high at N = 8, 32, 128 (N = 8 4^k): local slopes 2 -/+ log2(1.06) = 1.916, 2.084, 1.916 over
+  // N = 4 ... 32, within 0.2 of each other.  Round-off e / 50 below an error of 5e-4: the error 4.14e-4 at N = 32
+  // is within 100 x its floor, where the halvings end after 4 runs.  Their fit by hand (x = log dt, residuals
+  // -0.2a, 0.6a, -0.6a, 0.2a with a = ln 1.06; t(0.99, 2) = 9.925): 1.983 +/- 0.236, widened by the floor at N = 32
+  // (1.5 ln 2 / (5 ln^2 2) / 49 = 0.0088): [1.738, 2.228], which straddles 2 +/- 0.2.  The levels between the
+  // halvings inside the window are N = 6, 12, 24, largest step first: with N = 6 (error exactly 0.1 dt^2) the
+  // 5-point fit is 1.980 in [1.860, 2.100] (t(0.99, 3) = 5.841): a pass, decided after one of them.
+  f.error = [](double dt) {
+    const long n = std::lround(2 / dt);
+    return 0.1 * dt * dt * (n == 8 || n == 32 || n == 128 ? 1.06 : 1.0);
+  };
+  f.roundoff = [](double e) { return e < 5e-4 ? e / 50 : 1e-17; };
+  const auto [ns, stop] = f.run();
+  CHECK(ns == std::vector<long>{4, 6, 8, 16, 32});
+  CHECK(stop == "every order is decided (global pass over dt 0.0625..0.5, max pass over dt 0.0625..0.5), with 1 step size(s) "
+                "between the halvings");
+  CHECK(f.res.sweeps[0].cause == study::SweepStop::decided);
+  // The halvings alone: the same 4 points leave it undetermined, as computed above.
+  std::vector<study::ErrorPoint> four;
+  for (long n : {4, 8, 16, 32}) four.push_back({2.0 / n, f.error(2.0 / n), f.roundoff(f.error(2.0 / n))});
+  const auto fit = study::fit_order(four);
+  CHECK_THAT(fit.lo, Catch::WithinAbs(1.738, 1e-3));
+  CHECK_THAT(fit.hi, Catch::WithinAbs(2.228, 1e-3));
+  // A budget of 4 runs: spent on the halvings, nothing is left for the levels between them.
+  FakeSweep g(4);
+  g.error = f.error, g.roundoff = f.roundoff;
+  const auto [ns4, stop4] = g.run();
+  CHECK(ns4 == std::vector<long>{4, 8, 16, 32});
+  CHECK(g.res.sweeps[0].cause == study::SweepStop::runs);
 }
 
 TEST_CASE("an automatic sweep spends exactly its budget of runs, and stops at the ladder's end", "[known]") {

@@ -332,3 +332,49 @@ TEST_CASE("the energy growth exponent: the second half of the samples, exact zer
   CHECK(study::energy_growth(t5, e5, unset).lo == unset);
   CHECK(study::energy_growth(t5, e5, unset).hi == unset);
 }
+
+TEST_CASE("a denser sweep: the window spans up to 16 in dt whatever its count, its local slopes a factor 1.75 or more", "[fit]") {
+  // An automatic sweep's ladder with the levels between its halvings: N = 4, 6, 8, 12, ..., 96 steps of t_end = 2
+  // (dt ratios 3/2 and 4/3 in turn), exact error 0.1 dt^3.  By hand: the smallest dt is 2/96; a factor 16 above it
+  // is 2/6, so the window holds N = 6 ... 96, 9 points (the 5-point limit applies to sparser sweeps only).
+  // Local slopes pair each point with the next one a factor >= 1.75 larger: N with N / 2, from 96/48 to 12/6 (7).
+  auto ladder = [](double wiggle) {
+    std::vector<ErrorPoint> pts;
+    for (long n : {4, 6, 8, 12, 16, 24, 32, 48, 64, 96}) {
+      const double dt = 2.0 / static_cast<double>(n);
+      pts.push_back({dt, 0.1 * dt * dt * dt * ((n % 3 == 0) ? wiggle : 1.0), 0});
+    }
+    return pts;
+  };
+  const auto exact = study::fit_order(ladder(1.0));
+  REQUIRE(exact.determined);
+  CHECK(exact.points == 9);
+  CHECK(exact.dt_min == 2.0 / 96);
+  CHECK(exact.dt_max == 2.0 / 6);
+  CHECK(exact.local_slopes.size() == 7);
+  CHECK_THAT(exact.order, Catch::WithinAbs(3, 1e-12));
+  CHECK(exact.asymptotic);
+  // The levels between the halvings 4 % high: neighbours' slopes are 3 +/- ln(1.04)/ln(4/3) = 0.136 and
+  // ln(1.04)/ln(3/2) = 0.097 in turn, a spread of 0.23 > 0.2, but each local slope joins two of the same kind a
+  // factor 2 apart: exactly 3, the window is asymptotic.  The least-squares slope moves from 3 by sum (x - mean)
+  // g / Sxx for g = log of the wiggle, in [0, ln 1.04]: at most ln 1.04 times the sum of the positive (x - mean)
+  // over Sxx, whichever points carry it.
+  const auto wiggly = study::fit_order(ladder(1.04));
+  REQUIRE(wiggly.determined);
+  CHECK(wiggly.points == 9);
+  for (double s : wiggly.local_slopes) CHECK_THAT(s, Catch::WithinAbs(3, 1e-12));
+  CHECK(wiggly.asymptotic);
+  double mean = 0, sxx = 0, positive = 0;
+  const std::vector<long> window{6, 8, 12, 16, 24, 32, 48, 64, 96};
+  for (long n : window) mean += std::log(2.0 / static_cast<double>(n)) / 9;
+  for (long n : window) {
+    const double d = std::log(2.0 / static_cast<double>(n)) - mean;
+    sxx += d * d, positive += std::max(d, 0.0);
+  }
+  CHECK(std::abs(wiggly.order - 3) <= std::log(1.04) * positive / sxx);
+  CHECK(wiggly.order != 3);
+  // A ladder of halvings alone keeps its 5-point window (span 16 reached at 5 points).
+  const auto halvings = study::fit_order(sampled([](double dt) { return 0.1 * dt * dt * dt; }, 0.5, 2, 8));
+  CHECK(halvings.points == 5);
+  CHECK(halvings.local_slopes.size() == 4);
+}

@@ -71,7 +71,7 @@ study::StudyResult known_study(const testing::TempDir& dir) {
                      "metrics = [\"global\", \"local\", \"energy\", \"stability\"]\n";
   study::StudyResult r;
   r.spec = study::load_spec(dir.file("known.toml", toml));
-  r.spec.auto_dt = study::AutoSweep{.runs = 7, .seconds = 3.5};
+  r.spec.auto_dt = study::AutoSweep{.runs = 7, .seconds = 3.5, .between = {30}};
   r.spec.dt_pattern = "alternating", r.spec.dt_amplitude = 0.125, r.spec.plot_dt = 0.05;
   Values v;
   // What the methods declare and their coefficients predict: the first as a table with every field its own value,
@@ -192,7 +192,7 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
   CHECK(js["integrators"][1]["predicted"].is_null());
   CHECK(keys(js["varying_dt"]) == std::set<std::string>{"pattern", "amplitude"});
   CHECK(keys(js["reference"]) == std::set<std::string>{"tolerance", "error_bound", "position_scale", "velocity_scale"});
-  CHECK(keys(js["auto_dt"]) == std::set<std::string>{"runs", "seconds", "ladder"});
+  CHECK(keys(js["auto_dt"]) == std::set<std::string>{"runs", "seconds", "ladder", "between"});
   CHECK(keys(js["sweeps"][0]) == std::set<std::string>{"integrator", "automatic", "dts", "stop", "stop_cause"});
   CHECK(js["sweeps"][0]["stop_cause"] == "decided");
   CHECK(keys(js["runs"][3]["diverged"]) == std::set<std::string>{"step", "t", "reason"});
@@ -232,6 +232,7 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
   EQ(s.auto_runs, 7);
   EQ(s.auto_seconds, 3.5);
   CHECK(s.ladder == std::vector<double>{0.1, 0.05});
+  CHECK(s.between == std::vector<double>{2.0 / 30});
 
   REQUIRE(s.declared.size() == 2);
   for (std::size_t i = 0; i < 2; ++i) {
