@@ -18,15 +18,15 @@ if [ "$mode" = pass ]; then
   [ $rc -eq 0 ] || fail "study check exited $rc on the unbroken ci profile"
   grep -q "0 failed" "$tmp/out" || fail "no summary line"
   grep -q '<testsuites name="study check" tests="[1-9][0-9]*" failures="0"' "$tmp/junit.xml" || fail "JUnit: $(head -3 "$tmp/junit.xml")"
-  for s in ci-harmonic ci-kepler ci-projectile; do grep -q "<testsuite name=\"$s\"" "$tmp/junit.xml" || fail "JUnit lacks $s"; done
+  for s in ci-harmonic ci-kepler ci-kepler-long ci-projectile; do grep -q "<testsuite name=\"$s\"" "$tmp/junit.xml" || fail "JUnit lacks $s"; done
 
   # The committed baseline is what this build measures: regenerated, it is the same bytes.
   "$study" baseline "$tmp/res" --out "$tmp/fresh.toml" > /dev/null || fail "study baseline failed"
   cmp -s "$tmp/fresh.toml" "$baseline" || fail "the regenerated baseline differs: $(diff "$baseline" "$tmp/fresh.toml" | head -5)"
   # Updating a file lists what moved and restores it.
-  sed 's/^"0.05625879" = 8.753e-03$/"0.05625879" = 4.000e-03/' "$baseline" > "$tmp/edited.toml"
+  sed 's/^"0.01333333" = 2.011e-06$/"0.01333333" = 4.000e-06/' "$baseline" > "$tmp/edited.toml"
   "$study" baseline "$tmp/res" --out "$tmp/edited.toml" > "$tmp/update" || fail "study baseline (update) failed"
-  grep -qF "changed  ci-kepler | rk4 | dt 0.05625879: 4.000e-03 -> 8.753e-03 (+118.8%)" "$tmp/update" || fail "update did not list the change: $(cat "$tmp/update")"
+  grep -qF "changed  ci-kepler | rk4 | dt 0.01333333: 4.000e-06 -> 2.011e-06 (-49.7%)" "$tmp/update" || fail "update did not list the change: $(cat "$tmp/update")"
   cmp -s "$tmp/edited.toml" "$baseline" || fail "the updated baseline is not the committed one"
 
   # Unreadable input: exit 2 and a message naming the file (and line).
