@@ -80,10 +80,14 @@ void check_orders(const Study& s, const Options& o, Checks& c) {
       study::FitOptions fo;
       fo.tolerance = o.order_tolerance;
       const study::OrderFit fit = study::fit_order(points, fo);
-      const study::OrderVerdict v = study::advise(
-          study::judge_order(fit, {.expected = static_cast<double>(ord->expected), .tolerance = o.order_tolerance,
-                                   .periods = s.periodic && s.period > 0 ? s.t_end / s.period : NAN, .exact = {}}),
-          fit, points, sweep_end(s, d.label), fo);
+      study::OrderContext context{.expected = static_cast<double>(ord->expected), .tolerance = o.order_tolerance,
+                                  .periods = s.periodic && s.period > 0 ? s.t_end / s.period : NAN, .exact = {}};
+      if (const report::OrderRow* global = report::find_order(s, d.label, "global"); metric == "local" && global) {
+        std::vector<study::ErrorPoint> g;
+        for (const auto& [dt, error, floor] : global->sweep) g.push_back({dt, error, floor});
+        context.resolved_dt = study::resolved_dt(g, fo);
+      }
+      const study::OrderVerdict v = study::advise(study::judge_order(fit, context), fit, points, sweep_end(s, d.label), fo);
       Outcome& x = c.add(v.verdict == "pass" ? Outcome::pass : v.verdict == "fail" ? Outcome::fail : Outcome::undetermined,
                          d.label, metric + " order");
       x.expected = fmt::format("{} +/- {}", ord->expected, o.order_tolerance);
@@ -294,11 +298,12 @@ void check_identities(const Study& s, const Options& o, Checks& c) {
   // first) and Störmer–Verlet started with x_{-1} = x_0 - h v_0.
   const std::pair<const char*, const char*> pairs[] = {{"velocity-verlet", "stormer-verlet"},
                                                        {"symplectic-euler", "stormer-verlet (backward-euler)"}};
-  // They hold the runs to their measured round-off: a study that does not measure it (metrics without "roundoff")
-  // has nothing to judge them by, and none are listed for it.
+  // They hold the runs to their measured round-off, which is measured where the errors are (against the
+  // reference): a study without the metrics global or local has nothing to judge them by, and none are listed.
+  const bool measured = s.wants("global") || s.wants("local");
   for (const auto& d : s.declared)
     for (const auto& [id, twin_id] : pairs) {
-      if (!s.wants("roundoff") || d.id != id || d.label.rfind(id, 0) != 0) continue;
+      if (!measured || d.id != id || d.label.rfind(id, 0) != 0) continue;
       const std::string twin = relabel(d.label, id, twin_id);
       if (std::find(s.integrators.begin(), s.integrators.end(), twin) == s.integrators.end()) continue;
       Outcome& x = c.add(Outcome::pass, d.label, "same positions as " + twin);

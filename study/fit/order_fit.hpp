@@ -15,7 +15,10 @@
 ///
 /// The verdict (DESIGN.md §6 "verdicts with evidence"): pass when the whole interval lies within expected ±
 /// tolerance; fail only when, in addition, the window is asymptotic (its local slopes agree within the
-/// tolerance and do not trend) and the whole interval lies below it; otherwise undetermined, with the action
+/// tolerance and do not trend), holds at least 3 local slopes (two can agree on a bending curve: Butcher's 6th-
+/// order method on Arenstorf's orbit gives one-step slopes 6.29 and 6.43 over dt 0.017..0.18, far from its 7),
+/// its smallest step resolves the problem (for one-step errors: the same runs' global errors are at most 0.5 from
+/// there down, unless they never are), and the whole interval lies below it; otherwise undetermined, with the action
 /// that would decide it.  An order above the expected one is never a failure: the leading error term may vanish
 /// for a problem or at a time (symplectic Euler at multiples of the Kepler period), which is news, not a bug.
 
@@ -254,7 +257,23 @@ struct OrderContext {
   double periods = NAN;
   /// Set when the method is exact on this problem (every error is round-off by design): why.
   std::string exact;
+  /// One-step errors only: the largest dt from which down the same runs' global errors are all at most 0.5
+  /// (resolved_dt below); infinity when the global error is not measured or never gets there.
+  double resolved_dt = INFINITY;
 };
+
+/// The largest dt such that every finished run at or below it has a global error of at most max_error: where the
+/// steps resolve the problem.  Infinity when the smallest step does not (or nothing finished): an inconsistent
+/// method never gets there, and its one-step errors are all there is to judge it by.
+inline double resolved_dt(std::vector<ErrorPoint> global, const FitOptions& o = {}) {
+  std::sort(global.begin(), global.end(), [](const ErrorPoint& a, const ErrorPoint& b) { return a.dt < b.dt; });
+  double d = INFINITY;
+  for (const ErrorPoint& p : global) {
+    if (!(std::isfinite(p.error) && p.error <= o.max_error)) break;
+    d = p.dt;
+  }
+  return d;
+}
 
 /// pass, fail or undetermined, with a one-line reason and (undetermined) the action that would decide it.
 struct OrderVerdict {
@@ -272,11 +291,17 @@ inline std::string exact_on_constant_acceleration(const std::string& problem, co
 
 inline std::string short_num(double x) { return fmt::format("{:.4g}", x); }
 
-/// An asymptotic fit whose interval reaches both inside and outside expected +/- tolerance (below, or above too
-/// when it neither passes nor fails): more points in its window narrow the interval, and may decide it.
-inline bool straddles(const OrderFit& f, const OrderContext& c) {
+/// The fewest local slopes a failing window holds.
+inline constexpr std::size_t min_fail_slopes = 3;
+
+/// An asymptotic fit that neither passes nor fails, and not for lying above the band: its interval straddles the
+/// band, or lies below it over fewer than min_fail_slopes local slopes.  More points in its window narrow the
+/// interval and add local slopes, and may decide it.
+inline bool more_points_may_decide(const OrderFit& f, const OrderContext& c) {
   const double lo_band = c.expected - c.tolerance, hi_band = c.expected + c.tolerance;
-  return f.determined && f.asymptotic && c.exact.empty() && !(f.lo >= lo_band && f.hi <= hi_band) && f.hi >= lo_band && f.lo <= hi_band;
+  const bool passes = f.lo >= lo_band && f.hi <= hi_band, fails = f.hi < lo_band && f.local_slopes.size() >= min_fail_slopes;
+  const bool unresolved = f.hi < lo_band && f.dt_min > c.resolved_dt * (1 + 1e-9);  // more points there cannot help
+  return f.determined && f.asymptotic && c.exact.empty() && !passes && !fails && !unresolved && f.lo <= hi_band;
 }
 
 /// The verdict on a fit (rules in the header comment).
@@ -306,7 +331,8 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
                                                      : fmt::format("local slopes {:.2f} at the largest dt to {:.2f} at the smallest",
                                                                    f.local_slopes.back(), f.local_slopes.front());
   if (f.lo >= lo_band && f.hi <= hi_band) return {"pass", observed + " lies within " + band, ""};
-  if (f.hi < lo_band && f.asymptotic)
+  const bool resolved = f.dt_min <= c.resolved_dt * (1 + 1e-9);
+  if (f.hi < lo_band && f.asymptotic && f.local_slopes.size() >= min_fail_slopes && resolved)
     return {"fail", fmt::format("{} lies below {}; asymptotic over {} ({})", observed, band, window, slopes), ""};
   const double whole = std::round(c.periods);
   const bool at_period = std::isfinite(c.periods) && whole >= 1 && std::abs(c.periods - whole) <= 0.02 * whole;
@@ -331,6 +357,18 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
             fmt::format("{} is above {}: the leading error term vanishes for this problem or t_end, or the declared order is "
                         "too low", observed, band),
             "judge it on a problem or t_end where that term does not vanish, or declare the order it has (spec key expect)"};
+  if (f.hi < lo_band && f.asymptotic && !resolved)
+    return {"undetermined",
+            fmt::format("{} lies below {} over {}, where the same runs' global errors are above 0.5 (at most 0.5 from dt {} "
+                        "down): steps that do not resolve the problem yet give one-step errors that need not be asymptotic",
+                        observed, band, window, short_num(c.resolved_dt)),
+            blocked.empty() ? "extend the sweep below dt " + short_num(f.dt_min) : blocked};
+  if (f.hi < lo_band && f.asymptotic)
+    return {"undetermined",
+            fmt::format("{} lies below {}, but over {} local slope(s) only ({}): fewer than {} cannot tell a steady slope from a "
+                        "bending one", observed, band, f.local_slopes.size(), slopes, min_fail_slopes),
+            blocked.empty() ? fmt::format("add step sizes per decade in {}, or extend the sweep below dt {}", window, short_num(f.dt_min))
+                            : fmt::format("add step sizes per decade in {}; {}", window, blocked)};
   if (!f.asymptotic)
     return {"undetermined", fmt::format("{}: local slopes scatter more than {} ({})", observed, c.tolerance, slopes),
             fmt::format("add step sizes per decade in {}{}", window,

@@ -13,12 +13,12 @@ namespace study::engine {
 namespace {
 
 /// Where the levels between halvings may decide an order of `metric` that the runs so far leave undecided, as an
-/// open interval of dt: inside the fit's window when its interval straddles the band (more points there narrow
-/// it); one halving either side of the usable points when they are too few for a fit.  Empty ({0, 0}) otherwise:
+/// open interval of dt: inside the fit's window when its interval straddles the band, or lies below it over too
+/// few local slopes to fail (more points there narrow it and add slopes); one halving either side of the usable points when they are too few for a fit.  Empty ({0, 0}) otherwise:
 /// decided, not yet asymptotic, or nothing usable.
 std::pair<double, double> fill_range(const std::vector<ErrorPoint>& points, const OrderFit& fit, const OrderContext& c,
                                      const FitOptions& o) {
-  if (fit.determined) return straddles(fit, c) ? std::pair{fit.dt_min, fit.dt_max} : std::pair{0.0, 0.0};
+  if (fit.determined) return more_points_may_decide(fit, c) ? std::pair{fit.dt_min, fit.dt_max} : std::pair{0.0, 0.0};
   if (!c.exact.empty()) return {0, 0};
   double lo = INFINITY, hi = 0;
   for (const ErrorPoint& p : points)
@@ -75,7 +75,9 @@ void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult
     return points;
   };
   auto context = [&](const std::string& metric) {
-    return order_context(res, metric, metric == "local" ? si.expected_local : si.expected_global);
+    OrderContext c = order_context(res, metric, metric == "local" ? si.expected_local : si.expected_global);
+    if (metric == "local" && spec.wants("global")) c.resolved_dt = resolved_dt(points_of("global"));  // this sweep's runs only
+    return c;
   };
   // "global pass over dt a..b, local fail over ..." when every order is decided over at least 4 points; "" otherwise.
   auto decided = [&] {

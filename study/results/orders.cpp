@@ -46,7 +46,14 @@ void fit_orders(StudyResult& res) {
       for (const Run& r : res.runs)
         if (r.integrator == label) order.points.push_back(error_point(r, metric, res.reference_bound));
       order.fit = fit_order(order.points);
-      order.verdict = judge_order(order.fit, order_context(res, metric, order.expected));
+      OrderContext context = order_context(res, metric, order.expected);
+      if (metric == "local" && spec.wants("global")) {
+        std::vector<ErrorPoint> global;
+        for (const Run& r : res.runs)
+          if (r.integrator == label) global.push_back(error_point(r, "global", res.reference_bound));
+        context.resolved_dt = resolved_dt(global);
+      }
+      order.verdict = judge_order(order.fit, context);
       SweepEnd end;
       for (const Sweep& w : res.sweeps)
         if (w.integrator == label) end = {w.cause, w.dts.size()};

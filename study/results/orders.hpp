@@ -15,7 +15,8 @@ namespace study::engine {
 std::vector<std::string> order_metrics(const Spec& spec);
 /// One run's point for the order fit of `metric`, with its noise floor.
 ErrorPoint error_point(const Run& r, const std::string& metric, double reference_bound);
-/// What the verdict on an order needs besides the fit.
+/// What the verdict on an order needs besides the fit (one-step errors: the caller sets resolved_dt from the same
+/// integrator's global errors).
 OrderContext order_context(const StudyResult& res, const std::string& metric, int expected);
 /// Every integrator's order fits and verdicts, into res.orders.
 void fit_orders(StudyResult& res);

@@ -378,3 +378,54 @@ TEST_CASE("a denser sweep: the window spans up to 16 in dt whatever its count, i
   CHECK(halvings.points == 5);
   CHECK(halvings.local_slopes.size() == 4);
 }
+
+TEST_CASE("a fail needs 3 local slopes: two that agree below the band leave it undetermined, and say so", "[fit][verdict]") {
+  // 0.001 dt^6.4 at dt = 1/64, 1/16, 3/16, 9/32 (factors 4, 3, 3/2): local slopes pair each point with the next
+  // one >= 1.75 larger: 1/64 -> 1/16 and 1/16 -> 3/16, both exactly 6.4; 3/16 has no partner (3/2 < 1.75).
+  // The interval is [6.4, 6.4], below 7 +/- 0.2, over 2 slopes: undetermined.
+  std::vector<ErrorPoint> pts;
+  for (double dt : {1.0 / 64, 1.0 / 16, 3.0 / 16, 9.0 / 32}) pts.push_back({dt, 0.001 * std::pow(dt, 6.4), 0});
+  const auto two = study::fit_order(pts);
+  REQUIRE(two.determined);
+  CHECK(two.local_slopes.size() == 2);
+  CHECK(two.asymptotic);
+  const auto v = study::judge_order(two, {.expected = 7, .tolerance = 0.2, .periods = NAN, .exact = {}});
+  CHECK(v.verdict == "undetermined");
+  CHECK_THAT(v.reason, Catch::Contains("lies below 7 +/- 0.2, but over 2 local slope(s) only"));
+  CHECK_THAT(v.action, Catch::StartsWith("add step sizes per decade in dt 0.01562..0.2812"));
+  CHECK(study::more_points_may_decide(two, {.expected = 7, .tolerance = 0.2, .periods = NAN, .exact = {}}));
+  // One more point a factor 2 below (1/128): 3 local slopes, the same fit: a fail.
+  pts.push_back({1.0 / 128, 0.001 * std::pow(1.0 / 128, 6.4), 0});
+  const auto three = study::fit_order(pts);
+  CHECK(three.local_slopes.size() == 3);
+  CHECK(study::judge_order(three, {.expected = 7, .tolerance = 0.2, .periods = NAN, .exact = {}}).verdict == "fail");
+  CHECK_FALSE(study::more_points_may_decide(three, {.expected = 7, .tolerance = 0.2, .periods = NAN, .exact = {}}));
+}
+
+TEST_CASE("one-step errors fail an order only where the same runs' global errors resolve the problem", "[fit][verdict]") {
+  // resolved_dt by hand: global errors 3, 0.9, 0.3, 0.6, 0.2, 0.05 at dt 0.4 ... 0.0125; from the smallest step up
+  // they stay at most 0.5 until dt 0.05 (0.6): resolved from 0.025 down.  The lucky 0.3 at dt 0.1 does not count.
+  std::vector<ErrorPoint> global;
+  const double errors[] = {3, 0.9, 0.3, 0.6, 0.2, 0.05};
+  for (int k = 0; k < 6; ++k) global.push_back({0.4 / std::pow(2.0, k), errors[k], 1e-16});
+  CHECK(study::resolved_dt(global) == 0.025);
+  global.back().error = 0.7;  // the smallest step not resolved: an inconsistent method, say
+  CHECK(std::isinf(study::resolved_dt(global)));
+  CHECK(std::isinf(study::resolved_dt({})));
+
+  // A steady one-step slope of 6.4 over dt 1/128 .. 9/32 (3 local slopes) against 7 +/- 0.2.
+  std::vector<ErrorPoint> pts;
+  for (double dt : {1.0 / 128, 1.0 / 64, 1.0 / 16, 3.0 / 16, 9.0 / 32}) pts.push_back({dt, 0.001 * std::pow(dt, 6.4), 0});
+  const auto fit = study::fit_order(pts);
+  REQUIRE(fit.local_slopes.size() == 3);
+  study::OrderContext c{.expected = 7, .tolerance = 0.2, .periods = NAN, .exact = {}};
+  CHECK(study::judge_order(fit, c).verdict == "fail");  // no global errors: infinity
+  c.resolved_dt = 1.0 / 128;                              // resolved at the window's smallest step: enough
+  CHECK(study::judge_order(fit, c).verdict == "fail");
+  c.resolved_dt = 1.0 / 256;                              // resolved only below the window
+  const auto v = study::judge_order(fit, c);
+  CHECK(v.verdict == "undetermined");
+  CHECK_THAT(v.reason, Catch::Contains("where the same runs' global errors are above 0.5 (at most 0.5 from dt 0.003906 down)"));
+  CHECK(v.action == "extend the sweep below dt 0.007812");
+  CHECK_FALSE(study::more_points_may_decide(fit, c));  // points inside the window cannot change that
+}
