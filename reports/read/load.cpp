@@ -366,9 +366,10 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
     if (s.has("sweeps")) {
       const Node w = s.at("sweeps");
       for (std::size_t k = 0; k < w.size(); ++k) {
-        SweepRow row{declared(w.at(k).at("integrator")), w.at(k).at("automatic").boolean(), {}, w.at(k).at("stop").text(), {}};
+        SweepRow row{declared(w.at(k).at("integrator")), w.at(k).at("automatic").boolean(), {}, w.at(k).at("stop").text(), {}, {}};
         const Node sweep = w.at(k);
         if (sweep.has("stop_cause")) row.stop_cause = sweep.at("stop_cause").text();
+        if (sweep.has("halvings_end")) row.halvings_end = sweep.at("halvings_end").text();
         const Node dts = sweep.at("dts");
         for (std::size_t q = 0; q < dts.size(); ++q) row.dts.push_back(dts.at(q).positive());
         st.sweeps.push_back(std::move(row));

@@ -83,6 +83,7 @@ struct SweepRow {
   std::vector<double> dts;
   std::string stop;
   std::string stop_cause;  ///< the rule that stopped an automatic sweep ("" for none; study/fit/sweep_advice.hpp)
+  std::string halvings_end;  ///< what ended its halvings when levels between them followed ("" for none)
 };
 struct Study {
   std::string name, title, problem, dt_pattern;

@@ -63,7 +63,7 @@ bool exact_on_constant_acceleration(const Study& s, const report::IntegratorRow&
 study::SweepEnd sweep_end(const Study& s, const std::string& label) {
   const auto sweep = std::find_if(s.sweeps.begin(), s.sweeps.end(), [&](const auto& w) { return w.integrator == label; });
   if (sweep == s.sweeps.end() || !sweep->automatic) return {};
-  return {study::stop_from_name(sweep->stop_cause), sweep->dts.size()};
+  return {study::stop_from_name(sweep->stop_cause), sweep->dts.size(), study::stop_from_name(sweep->halvings_end)};
 }
 
 /// Observed orders against the declared (or spec-overridden) ones: every point of the sweep fitted and judged
@@ -298,9 +298,9 @@ void check_identities(const Study& s, const Options& o, Checks& c) {
   // first) and Störmer–Verlet started with x_{-1} = x_0 - h v_0.
   const std::pair<const char*, const char*> pairs[] = {{"velocity-verlet", "stormer-verlet"},
                                                        {"symplectic-euler", "stormer-verlet (backward-euler)"}};
-  // They hold the runs to their measured round-off, which is measured where the errors are (against the
-  // reference): a study without the metrics global or local has nothing to judge them by, and none are listed.
-  const bool measured = s.wants("global") || s.wants("local");
+  // They hold the runs to their measured round-off, which is measured against the reference: a study without one
+  // (no global or local error, no energy error of a dissipative problem) has nothing to judge them by.
+  const bool measured = s.wants("global") || s.wants("local") || (s.wants("energy") && !s.conservative);
   for (const auto& d : s.declared)
     for (const auto& [id, twin_id] : pairs) {
       if (!measured || d.id != id || d.label.rfind(id, 0) != 0) continue;

@@ -263,13 +263,24 @@ struct OrderContext {
 };
 
 /// The largest dt such that every finished run at or below it has a global error of at most max_error: where the
-/// steps resolve the problem.  Infinity when the smallest step does not (or nothing finished): an inconsistent
-/// method never gets there, and its one-step errors are all there is to judge it by.
+/// steps resolve the problem.  When even the smallest step does not: 0 (nothing is resolved) while the errors
+/// still fall -- the smallest step's below half of every error a factor 8 or more above it in dt (a converging
+/// method of order p >= 1 divides it by 8^p there) -- and infinity when they do not, or there is too little to
+/// tell (an inconsistent method never resolves anything, and its one-step errors are all there is to judge it by).
 inline double resolved_dt(std::vector<ErrorPoint> global, const FitOptions& o = {}) {
+  std::erase_if(global, [](const ErrorPoint& p) { return !std::isfinite(p.error); });
   std::sort(global.begin(), global.end(), [](const ErrorPoint& a, const ErrorPoint& b) { return a.dt < b.dt; });
+  if (global.empty()) return INFINITY;
+  if (global.front().error > o.max_error) {
+    const ErrorPoint& small = global.front();
+    bool above = false, falling = true;
+    for (const ErrorPoint& p : global)
+      if (p.dt >= 8 * small.dt * (1 - 1e-9)) above = true, falling = falling && small.error < p.error / 2;
+    return above && falling ? 0.0 : INFINITY;
+  }
   double d = INFINITY;
   for (const ErrorPoint& p : global) {
-    if (!(std::isfinite(p.error) && p.error <= o.max_error)) break;
+    if (!(p.error <= o.max_error)) break;
     d = p.dt;
   }
   return d;
@@ -357,11 +368,20 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
             fmt::format("{} is above {}: the leading error term vanishes for this problem or t_end, or the declared order is "
                         "too low", observed, band),
             "judge it on a problem or t_end where that term does not vanish, or declare the order it has (spec key expect)"};
+  if (f.local_slopes.empty())
+    return {"undetermined",
+            fmt::format("{}: its window spans less than a factor 1.75 in dt, too little for a local slope to tell a steady "
+                        "slope from a bending one", observed),
+            blocked.empty() ? "extend the sweep below dt " + short_num(f.dt_min) + " (or add larger step sizes above dt " +
+                                  short_num(f.dt_max) + ")"
+                            : blocked};
   if (f.hi < lo_band && f.asymptotic && !resolved)
     return {"undetermined",
-            fmt::format("{} lies below {} over {}, where the same runs' global errors are above 0.5 (at most 0.5 from dt {} "
-                        "down): steps that do not resolve the problem yet give one-step errors that need not be asymptotic",
-                        observed, band, window, short_num(c.resolved_dt)),
+            fmt::format("{} lies below {} over {}, where the same runs' global errors are not all at most 0.5 ({}): steps "
+                        "that do not resolve the problem yet give one-step errors that need not be asymptotic",
+                        observed, band, window,
+                        c.resolved_dt > 0 ? "they are from dt " + short_num(c.resolved_dt) + " down"
+                                          : "above 0.5 at every step run, and still falling"),
             blocked.empty() ? "extend the sweep below dt " + short_num(f.dt_min) : blocked};
   if (f.hi < lo_band && f.asymptotic)
     return {"undetermined",

@@ -17,8 +17,9 @@ namespace study {
 
 /// Why a sweep ran no smaller step: `none` for the spec's own step sizes; for dt = "auto" (study/measure/sweep.cpp)
 /// the orders were decided, the error neared its noise floor, the budget of runs or seconds was spent, the
-/// ladder of halvings ended, or (after one of the last three) the step sizes between the halvings that could
-/// decide were all run and did not.  results.json: sweeps[].stop_cause.
+/// ladder of halvings ended, or (after the noise floor, the seconds or the ladder ended the halvings) the step
+/// sizes between the halvings that could decide were all run and did not.  results.json: sweeps[].stop_cause, and
+/// what ended the halvings when levels between them followed: sweeps[].halvings_end.
 enum class SweepStop { none, decided, floor, runs, seconds, ladder, between };
 
 inline std::string_view stop_name(SweepStop s) {
@@ -45,6 +46,7 @@ inline SweepStop stop_from_name(std::string_view name) {
 struct SweepEnd {
   SweepStop stop = SweepStop::none;
   std::size_t runs = 0;  ///< runs the sweep made
+  SweepStop halvings = SweepStop::none;  ///< what ended the halvings, when levels between them followed
 };
 
 /// "E1 at dt A, E2 at dt B" when the errors at the sweep's smallest finished steps, over a factor of at least 8 in dt
@@ -90,12 +92,26 @@ inline OrderVerdict advise(OrderVerdict v, const OrderFit& f, const std::vector<
     v.action = fmt::format("the ladder of halvings ended at dt {} (no smaller step): judge it on a shorter t_end or other "
                            "parameters, where the asymptotic range comes at larger steps",
                            short_num(f.sweep_dt_min));
+  } else if ((extend || between) && e.halvings != SweepStop::none &&
+             (e.stop == SweepStop::runs || e.stop == SweepStop::seconds)) {
+    v.action = fmt::format("raise dt.{}: its budget ran out on the step sizes between the halvings ({} runs in all), which may "
+                           "still decide it in dt {}..{}", e.stop == SweepStop::runs ? "runs" : "seconds", e.runs,
+                           short_num(f.determined ? f.dt_min : f.sweep_dt_min), short_num(f.determined ? f.dt_max : f.sweep_dt_max));
   } else if ((extend || between) && e.stop == SweepStop::between) {
-    const bool fitted = f.determined;
-    v.action = fmt::format("the step sizes between the halvings did not decide it either ({} runs in all): the asymptotic range "
-                           "above round-off is too short here; judge it on a shorter t_end or other parameters, or give dt as a "
-                           "range with per_decade 8 or more in dt {}..{}",
-                           e.runs, short_num(fitted ? f.dt_min : f.sweep_dt_min), short_num(fitted ? f.dt_max : f.sweep_dt_max));
+    const std::string window = fmt::format("dt {}..{}", short_num(f.determined ? f.dt_min : f.sweep_dt_min),
+                                           short_num(f.determined ? f.dt_max : f.sweep_dt_max));
+    const std::string denser = "give dt as a range with per_decade 8 or more in " + window;
+    if (e.halvings == SweepStop::seconds)
+      v.action = fmt::format("the step sizes between the halvings did not decide it either ({} runs in all), and the budget of "
+                             "seconds ended the halvings: raise dt.seconds, or {}", e.runs, denser);
+    else if (e.halvings == SweepStop::ladder)
+      v.action = fmt::format("the step sizes between the halvings did not decide it either ({} runs in all), and the ladder of "
+                             "halvings ended at dt {} (no smaller step): judge it on a shorter t_end or other parameters, or {}",
+                             e.runs, short_num(f.sweep_dt_min), denser);
+    else
+      v.action = fmt::format("the step sizes between the halvings did not decide it either ({} runs in all): the asymptotic range "
+                             "above round-off is too short here; judge it on a shorter t_end or other parameters, or {}",
+                             e.runs, denser);
   } else if (extend && e.stop == SweepStop::floor) {
     v.action = fmt::format("the sweep stopped within {} x the noise floor at dt {}, so smaller steps reach round-off: judge it on a "
                            "shorter t_end or other parameters, or give dt as a range with a larger per_decade above it",

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -53,6 +54,8 @@ void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult
     ~LargestFirst() { std::sort(dts.begin(), dts.end(), std::greater<>()); }
   } largest_first{sweep.dts};
   const AutoSweep& budget = *spec.auto_dt;
+  if (budget.between.size() + 1 != spec.steps.size())  // the slots the plan reserved: 2 S - 1
+    throw std::logic_error("an automatic sweep's levels between halvings do not match its ladder");
   const FitOptions fit_options;
   const auto metrics = order_metrics(spec);
   const std::string driver = metrics.front();  // global if measured, else local
@@ -122,7 +125,8 @@ void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult
     if (!fill && cause != SweepStop::none) break;
     if (left <= 0) {
       sweep.stop = fmt::format("the budget of {} runs is spent; the orders are not all decided (raise dt.runs)", budget.runs);
-      sweep.cause = SweepStop::runs;
+      if (cause != SweepStop::none) sweep.stop = why + "; then " + sweep.stop;
+      sweep.cause = SweepStop::runs, sweep.halvings = cause;
       return;
     }
     const long steps = fill ? budget.between[fills.front()] : spec.steps[k];
@@ -131,7 +135,8 @@ void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult
     if (budget.seconds > 0 && !done.empty() && spent + more * last > budget.seconds) {
       const std::string over = fmt::format("the budget of {} s would be exceeded by the next run ({:.3g} s spent)", budget.seconds, spent);
       if (fill || cause != SweepStop::none) {
-        sweep.stop = over, sweep.cause = SweepStop::seconds;
+        sweep.stop = cause != SweepStop::none ? why + "; then " + over : over;
+        sweep.cause = SweepStop::seconds, sweep.halvings = cause;
         return;
       }
       why = over, cause = SweepStop::seconds;  // the halvings end; a cheaper level between them may still fit
@@ -172,7 +177,7 @@ void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult
   if (filled > 0) {
     why += fmt::format("; then {} step size(s) between the halvings, dt {}..{}, left the orders undecided", filled, short_num(fill_lo),
                        short_num(fill_hi));
-    cause = SweepStop::between;
+    sweep.halvings = cause, cause = SweepStop::between;
   }
   sweep.stop = why, sweep.cause = cause;
 }

@@ -88,6 +88,7 @@ struct Sweep {
   std::vector<double> dts;  ///< largest first
   std::string stop;         ///< why no smaller step was run
   SweepStop cause = SweepStop::none;  ///< the rule that stopped an automatic sweep (what more runs could change)
+  SweepStop halvings = SweepStop::none;  ///< when it went on with levels between the halvings: what ended those
 };
 
 /// Everything a spec produced.

@@ -160,6 +160,7 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
     for (const Sweep& w : r.sweeps) {
       st["sweeps"].push_back({{"integrator", w.integrator}, {"automatic", w.automatic}, {"dts", w.dts}, {"stop", w.stop}});
       if (w.cause != SweepStop::none) st["sweeps"].back()["stop_cause"] = std::string(stop_name(w.cause));
+      if (w.halvings != SweepStop::none) st["sweeps"].back()["halvings_end"] = std::string(stop_name(w.halvings));
     }
     st["runs"] = Json::array();
     for (const Run& run : r.runs) st["runs"].push_back(run_json(run));

@@ -409,9 +409,18 @@ TEST_CASE("one-step errors fail an order only where the same runs' global errors
   const double errors[] = {3, 0.9, 0.3, 0.6, 0.2, 0.05};
   for (int k = 0; k < 6; ++k) global.push_back({0.4 / std::pow(2.0, k), errors[k], 1e-16});
   CHECK(study::resolved_dt(global) == 0.025);
-  global.back().error = 0.7;  // the smallest step not resolved: an inconsistent method, say
+  global.back().error = 0.7;  // the smallest step not resolved, its error not below half of 0.3 at dt 0.1: not falling
   CHECK(std::isinf(study::resolved_dt(global)));
   CHECK(std::isinf(study::resolved_dt({})));
+  // Still falling: 100, 40, 12, 4, 1.5, 0.7; the smallest step's 0.7 is below half of 12, 40 and 100 (dt >= 8 x
+  // 0.0125): a converging method whose steps resolve nothing yet.
+  const double falling[] = {100, 40, 12, 4, 1.5, 0.7};
+  for (int k = 0; k < 6; ++k) global[static_cast<std::size_t>(k)].error = falling[k];
+  CHECK(study::resolved_dt(global) == 0);
+  global[2].error = 1.3;  // 0.7 is not below half of 1.3: not clearly falling, infinity
+  CHECK(std::isinf(study::resolved_dt(global)));
+  // Nothing a factor 8 above the smallest step: too little to tell.
+  CHECK(std::isinf(study::resolved_dt({{0.1, 0.9, 0}, {0.05, 0.7, 0}})));
 
   // A steady one-step slope of 6.4 over dt 1/128 .. 9/32 (3 local slopes) against 7 +/- 0.2.
   std::vector<ErrorPoint> pts;
@@ -425,7 +434,9 @@ TEST_CASE("one-step errors fail an order only where the same runs' global errors
   c.resolved_dt = 1.0 / 256;                              // resolved only below the window
   const auto v = study::judge_order(fit, c);
   CHECK(v.verdict == "undetermined");
-  CHECK_THAT(v.reason, Catch::Contains("where the same runs' global errors are above 0.5 (at most 0.5 from dt 0.003906 down)"));
+  CHECK_THAT(v.reason, Catch::Contains("where the same runs' global errors are not all at most 0.5 (they are from dt 0.003906 down)"));
   CHECK(v.action == "extend the sweep below dt 0.007812");
   CHECK_FALSE(study::more_points_may_decide(fit, c));  // points inside the window cannot change that
+  c.resolved_dt = 0;  // nothing resolved, errors falling
+  CHECK_THAT(study::judge_order(fit, c).reason, Catch::Contains("(above 0.5 at every step run, and still falling)"));
 }

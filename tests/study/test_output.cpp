@@ -109,6 +109,7 @@ study::StudyResult known_study(const testing::TempDir& dir) {
   for (const auto& i : r.spec.integrators) {
     r.sweeps.push_back({i.choice.label(), true, {0.1, 0.05}, "every order decided, over " + std::to_string(r.sweeps.size() + 4) + " points",
                         study::SweepStop::decided});
+    if (r.sweeps.size() == 2) r.sweeps.back().cause = study::SweepStop::between, r.sweeps.back().halvings = study::SweepStop::floor;
     for (const char* metric : {"global", "local"}) {
       study::Order o;
       o.integrator = i.choice.label(), o.metric = metric, o.expected = 2 + static_cast<int>(r.orders.size());
@@ -269,7 +270,12 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
     EQ(s.sweeps[i].dts, r.sweeps[i].dts);
     EQ(s.sweeps[i].stop, r.sweeps[i].stop);
     EQ(s.sweeps[i].stop_cause, std::string(study::stop_name(r.sweeps[i].cause)));
+    EQ(s.sweeps[i].halvings_end, std::string(study::stop_name(r.sweeps[i].halvings)));
   }
+  REQUIRE(s.sweeps.size() == 2);
+  CHECK(s.sweeps[1].stop_cause == "between");
+  CHECK(s.sweeps[1].halvings_end == "noise-floor");
+  CHECK(s.sweeps[0].halvings_end.empty());
 
   REQUIRE(s.runs.size() == r.runs.size());
   for (std::size_t i = 0; i < s.runs.size(); ++i) {
