@@ -66,6 +66,13 @@ study::SweepEnd sweep_end(const Study& s, const std::string& label) {
   return {study::stop_from_name(sweep->stop_cause), sweep->dts.size(), study::stop_from_name(sweep->halvings_end)};
 }
 
+/// An order's sweep as results.json holds it: (dt, error, noise floor) per run.
+std::vector<study::ErrorPoint> error_points(const report::OrderRow& order) {
+  std::vector<study::ErrorPoint> points;
+  for (const auto& [dt, error, floor] : order.sweep) points.push_back({dt, error, floor});
+  return points;
+}
+
 /// Observed orders against the declared (or spec-overridden) ones: every point of the sweep fitted and judged
 /// again at this gate's tolerance (study/fit/order_fit.hpp: pass, fail, or undetermined with what would decide it).
 void check_orders(const Study& s, const Options& o, Checks& c) {
@@ -75,18 +82,14 @@ void check_orders(const Study& s, const Options& o, Checks& c) {
       if (!s.wants(metric) || !ord) continue;
       const std::string exact = study::exact_on_constant_acceleration(s.problem, metric, ord->expected);
       if (!exact.empty()) continue;  // the exactness check judges these
-      std::vector<study::ErrorPoint> points;
-      for (const auto& [dt, error, floor] : ord->sweep) points.push_back({dt, error, floor});
+      const std::vector<study::ErrorPoint> points = error_points(*ord);
       study::FitOptions fo;
       fo.tolerance = o.order_tolerance;
       const study::OrderFit fit = study::fit_order(points, fo);
       study::OrderContext context{.expected = static_cast<double>(ord->expected), .tolerance = o.order_tolerance,
                                   .periods = s.periodic && s.period > 0 ? s.t_end / s.period : NAN, .exact = {}};
-      if (const report::OrderRow* global = report::find_order(s, d.label, "global"); metric == "local" && global) {
-        std::vector<study::ErrorPoint> g;
-        for (const auto& [dt, error, floor] : global->sweep) g.push_back({dt, error, floor});
-        context.resolved_dt = study::resolved_dt(g, fo);
-      }
+      if (const report::OrderRow* global = report::find_order(s, d.label, "global"); metric == "local" && global)
+        context.resolved_dt = study::resolved_dt(error_points(*global), fo);
       const study::OrderVerdict v = study::advise(study::judge_order(fit, context), fit, points, sweep_end(s, d.label), fo);
       Outcome& x = c.add(v.verdict == "pass" ? Outcome::pass : v.verdict == "fail" ? Outcome::fail : Outcome::undetermined,
                          d.label, metric + " order");

@@ -88,6 +88,9 @@ inline OrderVerdict advise(OrderVerdict v, const OrderFit& f, const std::vector<
   if (e.stop == SweepStop::none || e.stop == SweepStop::decided) return v;
   const bool extend = v.action.find("extend the sweep") != std::string::npos;
   const bool between = v.action.find("per decade") != std::string::npos || v.action.find("between dt") != std::string::npos;
+  // Where more step sizes would go: the fit's window, or the sweep when there is no fit.
+  const std::string window = fmt::format("dt {}..{}", short_num(f.determined ? f.dt_min : f.sweep_dt_min),
+                                         short_num(f.determined ? f.dt_max : f.sweep_dt_max));
   if (extend && e.stop == SweepStop::ladder) {
     v.action = fmt::format("the ladder of halvings ended at dt {} (no smaller step): judge it on a shorter t_end or other "
                            "parameters, where the asymptotic range comes at larger steps",
@@ -95,11 +98,8 @@ inline OrderVerdict advise(OrderVerdict v, const OrderFit& f, const std::vector<
   } else if ((extend || between) && e.halvings != SweepStop::none &&
              (e.stop == SweepStop::runs || e.stop == SweepStop::seconds)) {
     v.action = fmt::format("raise dt.{}: its budget ran out on the step sizes between the halvings ({} runs in all), which may "
-                           "still decide it in dt {}..{}", e.stop == SweepStop::runs ? "runs" : "seconds", e.runs,
-                           short_num(f.determined ? f.dt_min : f.sweep_dt_min), short_num(f.determined ? f.dt_max : f.sweep_dt_max));
+                           "still decide it in {}", e.stop == SweepStop::runs ? "runs" : "seconds", e.runs, window);
   } else if ((extend || between) && e.stop == SweepStop::between) {
-    const std::string window = fmt::format("dt {}..{}", short_num(f.determined ? f.dt_min : f.sweep_dt_min),
-                                           short_num(f.determined ? f.dt_max : f.sweep_dt_max));
     const std::string denser = "give dt as a range with per_decade 8 or more in " + window;
     if (e.halvings == SweepStop::seconds)
       v.action = fmt::format("the step sizes between the halvings did not decide it either ({} runs in all), and the budget of "
