@@ -305,14 +305,18 @@ inline std::string short_num(double x) { return fmt::format("{:.4g}", x); }
 /// The fewest local slopes a failing window holds.
 inline constexpr std::size_t min_fail_slopes = 3;
 
-/// An asymptotic fit that neither passes nor fails, and not for lying above the band: its interval straddles the
-/// band, or lies below it over fewer than min_fail_slopes local slopes.  More points in its window narrow the
-/// interval and add local slopes, and may decide it.
+/// A fit that neither passes nor fails, and not for lying above the band, where more points in its window may
+/// decide it: an asymptotic one whose interval straddles the band, or lies below it over fewer than
+/// min_fail_slopes local slopes (more points narrow the interval and add local slopes); or one whose local slopes
+/// still move, but towards the band: the fit and the limit they head for both lie within it, and only the
+/// Student-t part of the interval, which more points narrow, reaches out of it.
 inline bool more_points_may_decide(const OrderFit& f, const OrderContext& c) {
   const double lo_band = c.expected - c.tolerance, hi_band = c.expected + c.tolerance;
   const bool passes = f.lo >= lo_band && f.hi <= hi_band, fails = f.hi < lo_band && f.local_slopes.size() >= min_fail_slopes;
   const bool unresolved = f.hi < lo_band && f.dt_min > c.resolved_dt * (1 + 1e-9);  // more points there cannot help
-  return f.determined && f.asymptotic && c.exact.empty() && !passes && !fails && !unresolved && f.lo <= hi_band;
+  const bool heading_in = std::isfinite(f.trend_limit) && std::min(f.order, f.trend_limit) >= lo_band &&
+                          std::max(f.order, f.trend_limit) <= hi_band;
+  return f.determined && (f.asymptotic || heading_in) && c.exact.empty() && !passes && !fails && !unresolved && f.lo <= hi_band;
 }
 
 /// The verdict on a fit (rules in the header comment).

@@ -440,3 +440,21 @@ TEST_CASE("one-step errors fail an order only where the same runs' global errors
   c.resolved_dt = 0;  // nothing resolved, errors falling
   CHECK_THAT(study::judge_order(fit, c).reason, Catch::Contains("(above 0.5 at every step run, and still falling)"));
 }
+
+TEST_CASE("more points may decide a fit whose local slopes still move, only when they head into the band", "[fit][verdict]") {
+  // An 8th-order composition's global errors (tables-harmonic-omega3): fit 7.95, local slopes 7.91 then 7.98 as dt
+  // falls, heading for 8.10 (beyond the last by 0.07 x r / (1 - r), r = 0.63); the Student-t part reaches 7.78.
+  study::OrderFit f;
+  f.determined = true, f.asymptotic = false;  // 8.10 - 7.98 = 0.12 > 0.1: still moving
+  f.order = 7.95, f.trend_limit = 8.10, f.lo = 7.78, f.hi = 8.12;
+  f.local_slopes = {7.98, 7.91};
+  const study::OrderContext c{.expected = 8, .tolerance = 0.2, .periods = NAN, .exact = {}};
+  REQUIRE(study::judge_order(f, c).verdict == "undetermined");
+  CHECK(study::more_points_may_decide(f, c));  // fit and limit in [7.8, 8.2]: more points narrow the rest
+  f.trend_limit = 8.25, f.hi = 8.25;          // heading past the band: more points in the window cannot pass it
+  CHECK_FALSE(study::more_points_may_decide(f, c));
+  f.trend_limit = 8.10, f.hi = 8.12, f.order = 7.75;  // the fit itself outside the band
+  CHECK_FALSE(study::more_points_may_decide(f, c));
+  f.order = 7.95, f.trend_limit = NAN;  // slopes that scatter without a trend: not heading anywhere
+  CHECK_FALSE(study::more_points_may_decide(f, c));
+}
