@@ -14,6 +14,7 @@
 
 #include "integrators/state.hpp"
 #include "study/problems/params.hpp"
+#include "study/problems/trig.hpp"
 
 namespace study {
 
@@ -53,15 +54,13 @@ class Pendulum {
   }
 
   State initial() const { return {{theta0_}, {Real(0)}, Real(0)}; }
-  void accel(const Vec& q, Vec& a) const { using std::sin; a[0] = -omega0_ * omega0_ * sin(q[0]); }
+  void accel(const Vec& q, Vec& a) const { a[0] = -omega0_ * omega0_ * sin_of(q[0]); }  // sin_of: trig.hpp
   void jacobian(const Vec& q, const Vec&, ode::Jacobian<Real, dim>& dadq, ode::Jacobian<Real, dim>& dadv) const {
-    using std::cos;
-    dadq[0][0] = -omega0_ * omega0_ * cos(q[0]), dadv[0][0] = 0;
+    dadq[0][0] = -omega0_ * omega0_ * cos_of(q[0]), dadv[0][0] = 0;
   }
   /// theta'^2/2 + omega0^2 (1 - cos theta): zero at rest at the bottom, so relative errors are meaningful.
   Real energy(const State& s) const {
-    using std::cos;
-    return s.v[0] * s.v[0] / 2 + omega0_ * omega0_ * (1 - cos(s.q[0]));
+    return s.v[0] * s.v[0] / 2 + omega0_ * omega0_ * (1 - cos_of(s.q[0]));
   }
 
   State exact(Real t) const {
