@@ -117,7 +117,7 @@ void store(const std::filesystem::path& dir, const std::string& key, const nlohm
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << file.dump(indent) << '\n';
-    out.flush();
+    out.close();  // close(2) can report what the writes did not (a full device, a quota)
     if (!out) {
       const std::string why = std::strerror(errno);
       std::filesystem::remove(tmp, ec);

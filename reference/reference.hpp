@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "reference/decimal.hpp"
+#include "study/common/printable.hpp"
 #include "study/problems/params.hpp"
 
 namespace reference {
@@ -56,8 +57,8 @@ struct Reference {
 };
 
 /// A reference that could not be computed (names the problem, parameters and the time reached).
-struct ReferenceError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct ReferenceError : study::EchoError {  // its message echoes input: printable
+  using study::EchoError::EchoError;
 };
 
 /// $STUDY_CACHE_DIR, else $XDG_CACHE_HOME/ode-study/reference, else ~/.cache/ode-study/reference.

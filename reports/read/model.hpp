@@ -15,11 +15,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json_fwd.hpp>
 
+#include "study/common/printable.hpp"
+
 namespace report {
 
 /// A results directory that cannot be read or rendered: names the file and the field.
-struct ReportError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct ReportError : study::EchoError {  // its message echoes input: printable
+  using study::EchoError::EchoError;
 };
 
 struct RunRow {

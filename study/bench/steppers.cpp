@@ -18,6 +18,7 @@
 #include "integrators/table.hpp"
 #include "reference/odeint_steppers.hpp"
 #include "study/bench/user.hpp"
+#include "study/common/interrupt.hpp"
 #include "study/problems/counted.hpp"
 #include "study/problems/harmonic.hpp"
 #include "study/problems/kepler.hpp"
@@ -133,6 +134,10 @@ template <class P, class MakeStep>
 void time_steps(benchmark::State& state, const P& p, double h, MakeStep make) {
   auto step = make(p);
   for (auto _ : state) {
+    if (study::interrupted()) {  // a signal stops the timing at once (Google Benchmark's way out of the loop)
+      state.SkipWithError("interrupted");
+      break;
+    }
     auto s = p.initial();
     run_block(step, s, h);
     benchmark::DoNotOptimize(s);
@@ -155,6 +160,10 @@ void time_floor(benchmark::State& state, const P& p, double h) {
   const double zero = zero_v;
   typename P::Vec a{};
   for (auto _ : state) {
+    if (study::interrupted()) {
+      state.SkipWithError("interrupted");
+      break;
+    }
     for (long k = 0; k < block; ++k) {
       typename P::Vec q = path[static_cast<std::size_t>(k)];
       if constexpr (dependent) q[0] += zero * a[0];
@@ -425,6 +434,7 @@ Json run(const Options& o, std::ostream& log) {
   Collector collector(o.console, total, log);
   benchmark::RunSpecifiedBenchmarks(&collector);
   benchmark::ClearRegisteredBenchmarks();
+  study::stop_if_interrupted();  // the timings were cut short: nothing is written (exit 130)
 
   const study::Meta meta = study::collect_meta();
   Json doc;

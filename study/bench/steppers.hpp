@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "study/common/printable.hpp"
+
 namespace bench {
 
 struct Options {
@@ -22,8 +24,8 @@ struct Options {
 };
 
 /// A pair that does not compute the same trajectory, or unusable options: nothing was timed.
-struct BenchError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct BenchError : study::EchoError {  // its message echoes input: printable
+  using study::EchoError::EchoError;
 };
 
 /// Checks every pair, then times everything.  Progress and the checks go to `log`.  Returns bench.json.

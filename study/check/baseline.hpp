@@ -11,12 +11,13 @@
 #include <vector>
 
 #include "reports/read/model.hpp"
+#include "study/common/printable.hpp"
 
 namespace check {
 
 /// A baseline file that cannot be used: "file:line: key: what is wrong".
-struct BaselineError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct BaselineError : study::EchoError {  // its message echoes input: printable
+  using study::EchoError::EchoError;
 };
 
 struct BaselinePoint {

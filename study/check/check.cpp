@@ -10,6 +10,7 @@
 
 #include "reports/read/model.hpp"
 #include "study/fit/order_fit.hpp"
+#include "study/fit/reference_bound.hpp"
 #include "study/fit/sweep_advice.hpp"
 #include "study/common/schema.hpp"
 #include "study/common/suggest.hpp"
@@ -589,6 +590,8 @@ Verdict run_checks(const report::Results& results, const Baseline* baseline, con
                                             "their points and verdicts): run `study run` again",
                                             (results.dir / "results.json").string(), results.schema_version,
                                             study::results_schema_version));
+    if (const std::string why = study::reference_bound_problem(s.ref_bound, study::largest_error(s.runs), s.ref_tol); !why.empty())
+      throw report::ReportError((results.dir / "results.json").string() + ": study '" + s.name + "': " + why);
     Checks c(s, v.outcomes);
     check_orders(s, o, c);
     check_energy(s, c);

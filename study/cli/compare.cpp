@@ -12,6 +12,7 @@
 #include "study/cli/options.hpp"
 #include "study/common/atomic_file.hpp"
 #include "study/common/interrupt.hpp"
+#include "study/common/printable.hpp"
 #include "study/common/publish.hpp"
 
 namespace study::cli {
@@ -56,7 +57,8 @@ int run_compare(const CompareArgs& a) {
                            c.verdict.count(check::Outcome::undetermined),
                            std::isfinite(a.time_tolerance) ? "" : " (timing shown, not judged: --time-tolerance judges it)",
                            (fs::path(a.out) / "COMPARE.md").string());
-  if (!pages.missing.empty()) std::cerr << "study compare: " << pages.missing.size() << " plot(s) missing: " << pages.problem << "\n";
+  if (!pages.missing.empty())
+    std::cerr << "study compare: " << pages.missing.size() << " plot(s) missing: " << study::printable_message(pages.problem) << "\n";
   if (worse == 0 && c.verdict.count(check::Outcome::pass) == 0)
     std::cout << "study compare: FAIL: nothing could be compared (no study and method in both, or nothing measured in both)\n";
   return c.verdict.passed() ? EXIT_SUCCESS : EXIT_FAILURE;

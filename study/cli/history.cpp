@@ -7,6 +7,7 @@
 #include "reports/read/model.hpp"
 #include "study/cli/options.hpp"
 #include "study/common/interrupt.hpp"
+#include "study/common/printable.hpp"
 #include "study/common/publish.hpp"
 #include "study/spec/spec.hpp"
 
@@ -41,7 +42,8 @@ int run_history(const HistoryArgs& a) {
   stop_if_interrupted();
   staged.publish();
   std::cout << "wrote " << (fs::path(a.out) / "HISTORY.md").string() << " with " << pages.plots.size() << " plot(s)\n";
-  if (!pages.missing.empty()) std::cerr << "study history: " << pages.missing.size() << " plot(s) missing: " << pages.problem << "\n";
+  if (!pages.missing.empty())
+    std::cerr << "study history: " << pages.missing.size() << " plot(s) missing: " << study::printable_message(pages.problem) << "\n";
   return EXIT_SUCCESS;
 }
 

@@ -1,9 +1,15 @@
 // The `study` command: run convergence studies, render reports, gate CI on error orders.  One file per command
 // in this folder (run.cpp, report.cpp, check.cpp, ...); here the program: parsing, signals and exit statuses.
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -14,8 +20,10 @@
 #include "study/check/baseline.hpp"
 #include "study/cli.hpp"
 #include "study/cli/options.hpp"
+#include "study/common/atomic_file.hpp"
 #include "study/common/data_dir.hpp"
 #include "study/common/interrupt.hpp"
+#include "study/common/printable.hpp"
 #include "study/common/suggest.hpp"
 #include "study/measure/runners.hpp"
 #include "study/methods/library.hpp"
@@ -97,6 +105,9 @@ int study_main(int argc, char** argv) {
         }
   std::signal(SIGINT, on_interrupt);  // every command stops at the next check of the flag; a second signal at once
   std::signal(SIGTERM, on_interrupt);
+  // Beyond a file size limit (ulimit -f) a write fails with EFBIG, which the writer reports (naming the file) and
+  // cleans up after; SIGXFSZ's default would kill the process with no message and leave its staging folder.
+  std::signal(SIGXFSZ, SIG_IGN);
   const Command* command = nullptr;
   for (const auto& c : commands)
     if (*c.app) command = &c;
@@ -107,30 +118,33 @@ int study_main(int argc, char** argv) {
     std::cerr << "\nstudy " << name << ": interrupted; " << command->interrupted << "\n";
     return 130;
   } catch (const study::SpecError& e) {
-    std::cerr << "study: " << e.what() << "\n";
+    std::cerr << "study: " << study::printable_message(e.what()) << "\n";
     return 2;
   } catch (const study::tables::TableError& e) {
-    std::cerr << "study: " << e.what() << "\n";
+    std::cerr << "study: " << study::printable_message(e.what()) << "\n";
     return 2;
   } catch (const report::ReportError& e) {
-    std::cerr << "study " << name << ": " << e.what() << "\n";
+    std::cerr << "study " << name << ": " << study::printable_message(e.what()) << "\n";
     return 2;
 #ifndef STUDY_NO_BENCH
   } catch (const bench::BenchError& e) {
-    std::cerr << "study bench: " << e.what() << "\n";
+    std::cerr << "study bench: " << study::printable_message(e.what()) << "\n";
     return 2;
 #endif
   } catch (const check::BaselineError& e) {
-    std::cerr << "study " << name << ": " << e.what() << "\n";
+    std::cerr << "study " << name << ": " << study::printable_message(e.what()) << "\n";
     return 2;
   } catch (const reference::ReferenceError& e) {
-    std::cerr << "study " << name << ": " << e.what() << "\n";
+    std::cerr << "study " << name << ": " << study::printable_message(e.what()) << "\n";
+    return 1;
+  } catch (const study::WriteError& e) {  // the machine's failure (a full disk), not the input's
+    std::cerr << "study " << name << ": " << study::printable_message(e.what()) << "\n";
     return 1;
   } catch (const study::DataDirError& e) {
-    std::cerr << "study: " << e.what() << "\n";
+    std::cerr << "study: " << study::printable_message(e.what()) << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "study " << name << ": " << e.what() << "\n";
+    std::cerr << "study " << name << ": " << study::printable_message(e.what()) << "\n";
     return 2;
   }
 }
@@ -140,6 +154,29 @@ int study_main(int argc, char** argv) {
 }  // namespace study::cli
 
 namespace study {
+namespace {
+
+/// The exit status of a command that returned `rc`, after its standard output is flushed: a write that failed (a
+/// full device, a closed pipe whose SIGPIPE is ignored) fails the command, with a message, whatever it computed: a
+/// CI job piping the gate's output must not pass on output nobody got.  An interrupted command keeps its 130.
+int output_written(int rc, std::string_view command) {
+  errno = 0;
+  std::cout.flush();
+  const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
+  if (!failed || rc == 130) return rc;
+  int err = errno;
+  if (err == 0) {  // the write failed earlier, its errno since overwritten: one byte more says why (the output is lost)
+    std::clearerr(stdout);
+    err = ::write(STDOUT_FILENO, "\n", 1) < 0 ? errno : 0;
+  }
+  const std::string why = err == EPIPE ? "the reader of the pipe has closed it" : err ? std::strerror(err) : "a write failed";
+  std::string name = "study";
+  if (!command.empty() && command.front() != '-') name += ' ', name += command;
+  std::cerr << name << ": could not write to standard output (" << why << "): the output is lost\n";
+  return rc == 0 ? 1 : rc;
+}
+
+}  // namespace
 
 /// Every error is a message and an exit status: nothing uncaught reaches the runtime (an abort, exit 134).
 int cli_main(int argc, char** argv) {
@@ -148,9 +185,9 @@ int cli_main(int argc, char** argv) {
       for (const auto& e : errors) std::cerr << "study: this program's registration of " << e << "\n";
       return 2;
     }
-    return cli::study_main(argc, argv);
+    return output_written(cli::study_main(argc, argv), argc > 1 ? argv[1] : "");
   } catch (const std::exception& e) {
-    std::cerr << "study: " << e.what() << "\n";
+    std::cerr << "study: " << study::printable_message(e.what()) << "\n";
     return 2;
   } catch (...) {
     std::cerr << "study: an unknown error\n";

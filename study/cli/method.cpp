@@ -20,7 +20,8 @@ int run_method(const std::vector<std::string>& args) {
     } else if (const auto* m = study::tables::shipped_library().find(arg)) {
       std::cout << study::tables::describe(*m) << "\n";
     } else if (std::filesystem::exists(arg)) {
-      const study::tables::Library file = study::tables::read_methods_file(arg, study::spec_keys());  // alive while its methods are printed
+      // Checked as `study run --methods` checks it; alive while its methods are printed.
+      const study::tables::Library file = study::tables::read_user_methods({arg}, study::spec_keys());
       for (const auto* x : file.methods()) std::cout << study::tables::describe(*x) << "\n";
     } else {
       std::vector<std::string> ids = study::tables::shipped_library().ids();

@@ -7,6 +7,7 @@
 #include "reports/read/model.hpp"
 #include "study/cli/options.hpp"
 #include "study/common/interrupt.hpp"
+#include "study/common/printable.hpp"
 #include "study/common/publish.hpp"
 #include "study/spec/spec.hpp"
 
@@ -28,7 +29,8 @@ report::Outcome render_report(const ReportArgs& a, const std::filesystem::path& 
 
 void print_report(const report::Outcome& r, const std::filesystem::path& out, bool quiet) {
   if (!quiet) std::cout << "wrote " << (out / "REPORT.md").string() << " with " << r.plots.size() << " plot(s)\n";
-  if (!r.missing.empty()) std::cerr << "study report: " << r.missing.size() << " plot(s) missing: " << r.problem << "\n";
+  if (!r.missing.empty())
+    std::cerr << "study report: " << r.missing.size() << " plot(s) missing: " << study::printable_message(r.problem) << "\n";
 }
 
 int run_report(const ReportArgs& a, bool quiet) {

@@ -17,15 +17,27 @@
 #include "study/cli/options.hpp"
 #include "study/cli/report.hpp"
 #include "study/cli/run.hpp"
+#include "study/common/atomic_file.hpp"
 #include "study/common/interrupt.hpp"
+#include "study/common/printable.hpp"
 #include "study/common/publish.hpp"
 #include "study/engine.hpp"
+#include "study/fit/reference_bound.hpp"
 #include "study/results/write.hpp"
 
 namespace study::cli {
 namespace {
 
 /// What each study measured, its sweeps, orders and stability limits, and where the results are.
+/// A warning (even with --quiet) for each study whose reference is too coarse for the errors measured against it.
+void warn_coarse_references(const std::vector<StudyResult>& results) {
+  for (const auto& r : results) {
+    const double largest = study::largest_error(r.runs);
+    if (const std::string why = study::reference_bound_problem(r.reference_bound, largest, r.reference_tolerance); !why.empty())
+      std::cerr << "study run: warning: " << r.spec.name << ": " << why << " (study check refuses this study)\n";
+  }
+}
+
 void print_summary(const std::vector<StudyResult>& results, const Meta& meta, const std::string& out) {
   for (const auto& r : results) {
     std::cout << r.spec.name << " (" << r.spec.problem << "): " << r.runs.size() << " runs";
@@ -120,13 +132,15 @@ int run_study(const RunArgs& a) {
     staged.publish();
   } catch (const std::runtime_error& e) {
     if (dynamic_cast<const Interrupted*>(&e) || dynamic_cast<const report::ReportError*>(&e)) throw;
-    throw std::runtime_error("the results were not written (" + a.out + " is unchanged): " + e.what());
+    throw study::WriteError("the results were not written (" + a.out + " is unchanged): " + e.what());
   }
 
   if (!a.quiet) print_summary(results, meta, a.out);
+  warn_coarse_references(results);
   if (rendered) print_report(*rendered, a.out, a.quiet);
   if (!report_failed.empty()) {
-    std::cerr << "study run: the results are in " << a.out << ", but their report could not be rendered: " << report_failed
+    std::cerr << "study run: the results are in " << a.out << ", but their report could not be rendered: "
+              << study::printable_message(report_failed)
               << " (study report " << a.out << " tries again)\n";
     return EXIT_FAILURE;
   }

@@ -29,17 +29,6 @@ std::filesystem::path resolve_spec(const std::string& arg) {
                          "; shipped specs: " + study::join(names));
 }
 
-/// The --methods files, each checked against the shipped library's ids (a user's table may not silently replace one).
-study::tables::Library user_methods(const std::vector<std::string>& files) {
-  study::tables::Library lib;
-  for (const auto& f : files) lib.add_file(f, study::spec_keys());  // a spec holding tables is a methods file too
-  for (const auto* m : lib.methods())
-    if (const auto* shipped = study::tables::shipped_library().find(m->table->id))
-      throw study::tables::TableError(m->origin + ": methods." + m->table->id + ": also a shipped method (" + shipped->origin +
-                                      "); give yours another id");
-  return lib;
-}
-
 /// A spec from --problem, --integrators, --t-end, --dt (and --param, --metrics, --name), validated like a file.
 study::Spec command_line_spec(const RunArgs& a, const study::tables::Library& methods) {
   auto missing = [](const char* option, const char* what) {
@@ -101,7 +90,7 @@ study::Spec command_line_spec(const RunArgs& a, const study::tables::Library& me
 
 std::vector<Spec> specs_to_run(const RunArgs& a) {
   std::vector<Spec> specs;
-  const study::tables::Library methods = user_methods(a.methods);
+  const study::tables::Library methods = study::tables::read_user_methods(a.methods, study::spec_keys());
   const bool from_options = !a.problem.empty() || !a.integrators.empty() || !a.t_end.empty() || !a.dt.empty() ||
                             !a.params.empty() || !a.metrics.empty() || !a.name.empty();
   if (from_options) {
@@ -119,7 +108,7 @@ std::vector<Spec> specs_to_run(const RunArgs& a) {
   } else {
     for (const auto& arg : a.specs) {
       if (arg == "-") {  // a spec on standard input
-        const std::optional<std::string> text = study::read_at_most(std::cin);
+        const std::optional<std::string> text = study::read_stdin_at_most();
         if (!text) throw study::SpecError("<stdin>: more than a spec file may hold (" + study::input_limit_text() + ")");
         specs.push_back(study::parse_spec(*text, "<stdin>", &methods));
       } else {

@@ -13,6 +13,12 @@
 
 namespace study {
 
+/// An output that could not be written (a full device, a file size limit, a folder without write permission):
+/// the command fails with exit status 1, as a failure of the machine, not of its input (2).
+struct WriteError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// Why `path` may not be replaced by an output file, or "" when it may: only a regular file (or nothing) is ever
 /// replaced, for a device (/dev/stdout, /dev/full), a FIFO or a link named as the output would become a plain
 /// file (as root, even under /dev).
@@ -28,7 +34,7 @@ inline void write_atomic(const std::filesystem::path& path, const std::string& t
   if (const std::string why = replace_problem(path); !why.empty()) throw std::runtime_error(why);
   std::error_code ec;
   if (!path.parent_path().empty()) std::filesystem::create_directories(path.parent_path(), ec);
-  if (ec) throw std::runtime_error("cannot create " + path.parent_path().string() + ": " + ec.message());
+  if (ec) throw WriteError("cannot create " + path.parent_path().string() + ": " + ec.message());
   // Appended piecewise: GCC 12's "." + std::string&& trips a false -Wrestrict (GCC bug 105329).
   std::string name(".");
   name += path.filename().string();
@@ -42,17 +48,17 @@ inline void write_atomic(const std::filesystem::path& path, const std::string& t
     errno = 0;
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << text;
-    out.flush();
+    out.close();  // close(2) can report what the writes did not (a full device, a quota)
     if (!out) {
       const std::string why = errno ? std::strerror(errno) : "write failed";
       std::filesystem::remove(tmp, ec);
-      throw std::runtime_error("cannot write " + path.string() + " (" + why + ")");
+      throw WriteError("cannot write " + path.string() + " (" + why + ")");
     }
   }
   std::filesystem::rename(tmp, path, ec);
   if (ec) {
     std::filesystem::remove(tmp, ec);
-    throw std::runtime_error("cannot move " + tmp.string() + " to " + path.string() + ": " + ec.message());
+    throw WriteError("cannot move " + tmp.string() + " to " + path.string() + ": " + ec.message());
   }
 }
 

@@ -13,11 +13,13 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "study/common/printable.hpp"
+
 namespace study {
 
 /// The data could not be found: the message says where it looked and what to set.
-struct DataDirError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct DataDirError : study::EchoError {  // its message echoes input: printable
+  using study::EchoError::EchoError;
 };
 
 /// The folder that holds specs/, profiles/ and methods/; DataDirError when there is none.

@@ -3,6 +3,9 @@
 /// is, so that a FIFO or a device is never read (the read would block, or never end), and a size limit, so that a
 /// huge or endless input (`study run - < /dev/zero`) is refused after a few MiB instead of filling the memory.
 
+#include <poll.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
@@ -10,7 +13,10 @@
 #include <fstream>
 #include <istream>
 #include <optional>
+#include <stdexcept>
 #include <string>
+
+#include "study/common/interrupt.hpp"
 
 namespace study {
 
@@ -49,6 +55,28 @@ inline std::optional<std::string> read_at_most(std::istream& in, std::size_t lim
     if (text.size() > limit) return std::nullopt;
   }
   return text;
+}
+
+/// All of standard input, or nullopt when it holds more than `limit` bytes.  It waits for input in slices of 0.1 s,
+/// asking the interrupt flag between them: read(2) on an idle terminal or pipe is restarted after a signal handler
+/// returns, so a command waiting there would not answer Ctrl-C or SIGTERM.
+inline std::optional<std::string> read_stdin_at_most(std::size_t limit = max_input_bytes) {
+  std::string text;
+  char chunk[1 << 16];
+  for (;;) {
+    stop_if_interrupted();
+    pollfd waiting{STDIN_FILENO, POLLIN, 0};
+    const int ready = ::poll(&waiting, 1, 100);
+    if (ready == 0 || (ready < 0 && errno == EINTR)) continue;
+    const ssize_t n = ready < 0 ? -1 : ::read(STDIN_FILENO, chunk, sizeof chunk);
+    if (n < 0) {
+      if (errno == EINTR || errno == EAGAIN) continue;
+      throw std::runtime_error(std::string("<stdin>: cannot read standard input (") + std::strerror(errno) + ")");
+    }
+    if (n == 0) return text;
+    text.append(chunk, static_cast<std::size_t>(n));
+    if (text.size() > limit) return std::nullopt;
+  }
 }
 
 /// "at most 4 MiB": for the message that refuses a larger input.

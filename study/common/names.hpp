@@ -6,30 +6,14 @@
 #include <string>
 #include <string_view>
 
+#include "study/common/printable.hpp"
+
 namespace study {
 
 inline constexpr std::size_t max_name_length = 64;
 /// A name made from a study's name and a suffix or prefix (a plot: "history-STUDY-cost-1"): within the file
 /// system's 255 bytes with room for its temporary and extension.
 inline constexpr std::size_t max_derived_length = 200;
-
-/// `text` for a message: control characters (a NUL, an escape sequence) shown as \xNN, never sent raw to a
-/// terminal.
-inline std::string printable(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7F) {
-      static constexpr char hex[] = "0123456789abcdef";
-      out += "\\x";
-      out += hex[u >> 4];
-      out += hex[u & 15];
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 /// Why `name` is not a valid file name by the grammar above; "" when it is.  `limit`: its longest (a derived name's
 /// is max_derived_length).

@@ -671,6 +671,16 @@ Library read_methods_file(const std::filesystem::path& file, const std::vector<s
   return l;
 }
 
+Library read_user_methods(const std::vector<std::string>& files, const std::vector<std::string>& spec_keys) {
+  Library lib;
+  for (const auto& f : files) lib.add_file(f, spec_keys);
+  for (const auto* m : lib.methods())
+    if (const auto* shipped = shipped_library().find(m->table->id))
+      throw TableError(m->origin + ": methods." + m->table->id + ": also a shipped method (" + shipped->origin +
+                       "); give yours another id");
+  return lib;
+}
+
 std::string describe(const Method& m) {
   const ode::MethodTable& t = *m.table;
   const OrderAnalysis& p = m.predicted.order;

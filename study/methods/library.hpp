@@ -15,13 +15,14 @@
 #include <toml++/toml.h>
 
 #include "integrators/table.hpp"
+#include "study/common/printable.hpp"
 #include "study/methods/order_conditions.hpp"
 
 namespace study::tables {
 
 /// A table that cannot be used: "file:line: methods.ID.key: what is wrong (what would be valid)".
-struct TableError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct TableError : study::EchoError {  // its message echoes input: printable
+  using study::EchoError::EchoError;
 };
 
 /// What the coefficients say, beside what the table declares.
@@ -85,6 +86,11 @@ const std::map<std::string, Method>& builtin_tables();
 /// Reads one methods file on its own (for `study method FILE`), without the shipped library's ids; with
 /// `spec_keys`, a spec holding [methods.ID] tables is read too (its other keys skipped).
 Library read_methods_file(const std::filesystem::path& file, const std::vector<std::string>& spec_keys = {});
+
+/// A user's methods files as every command reads them (`study run --methods`, `study method`): every table checked
+/// as the library checks any, and an id that a shipped table has refused (a user's table may not silently replace
+/// one; `study run` would refuse it, so `study method` must too).  `spec_keys`: as read_methods_file.
+Library read_user_methods(const std::vector<std::string>& files, const std::vector<std::string>& spec_keys = {});
 
 /// One line per fact for `study method`: kind, stages, evaluations, predicted order and its condition, flags.
 std::string describe(const Method& m);

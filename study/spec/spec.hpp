@@ -11,14 +11,15 @@
 #include <vector>
 
 #include "study/common/data_dir.hpp"
+#include "study/common/printable.hpp"
 #include "study/registry/choice.hpp"
 #include "study/problems/params.hpp"
 
 namespace study {
 
 /// A spec that cannot be used: "file:line: key: what is wrong (what would be valid)".
-struct SpecError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+struct SpecError : study::EchoError {  // its message echoes input: printable
+  using study::EchoError::EchoError;
 };
 
 /// What the coefficients of a method predict (study/methods/), when they are known.

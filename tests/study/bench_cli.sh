@@ -46,4 +46,21 @@ out=$("$study" bench --out "$tmp/bad" --repetitions 0 2>&1); rc=$?
 [ ! -e "$tmp/bad" ] || fail "a refused bench left output behind"
 ok
 
+# A signal during the timings stops them within a second: exit 130, no bench.json (issue 34).
+for sig in INT TERM; do
+  "$study" bench --out "$tmp/sig$sig" --min-time 1 --repetitions 3 > "$tmp/sig.out" 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do grep -q "timings of" "$tmp/sig.out" && break; sleep 0.05; done  # the timing has begun
+  sleep 0.3
+  start=$(date +%s%N)
+  kill -$sig $pid
+  wait $pid
+  rc=$?
+  ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  [ $rc -eq 130 ] && [ $ms -lt 1000 ] && [ ! -e "$tmp/sig$sig/bench.json" ] && grep -q "study bench: interrupted" "$tmp/sig.out" ||
+    fail "SIG$sig during the timings: exit $rc after $ms ms: $(tail -c 300 "$tmp/sig.out")"
+  echo "SIG$sig stopped study bench in $ms ms"
+done
+ok
+
 echo "$passed passed, 0 failed"

@@ -250,4 +250,72 @@ expect "parameters that underflow the time scale are named, not 'time scale 0'" 
 expect "a parameter exactly at its bound 1e-150 is valid in float128 too" 0 '"t": "1\.0' \
   "$study" reference kepler --param e=1e-150 --at 1 --no-cache
 
+# 13. A write that fails is a failure (issue 34): standard output on a full device, or on a pipe whose reader is
+# gone while SIGPIPE is ignored (as some CI runners start their jobs), ends every command non-zero with a message.
+printf '[methods.mine]\nkind = "runge-kutta"\norder = 2\nb = ["0", "1"]\na = [["0", "0"], ["1/2", "0"]]\nc = ["0", "1/2"]\n' > "$tmp/mine.toml"
+output_cases=("list" "check $fixture -v" "--help" "reference kepler --at 1 --no-cache" "method $tmp/mine.toml"
+              "run --problem harmonic --integrators rk4 --t-end 1 --dt 0.1 --out $tmp/o13 --no-cache --no-report")
+for args in "${output_cases[@]}"; do
+  # shellcheck disable=SC2086  # each case is an argument list
+  expect "study $args > /dev/full: exit 1, the lost output named" 1 "could not write to standard output \(No space left on device\)" \
+    bash -c '"$@" > /dev/full' -- "$study" $args
+  # shellcheck disable=SC2086
+  expect "study $args into a closed pipe, SIGPIPE ignored: exit 1, the closed pipe named" 1 \
+    "could not write to standard output \(the reader of the pipe has closed it\)" python3 -c '
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)  # the reader is gone before the first write
+p = subprocess.run(sys.argv[1:], stdout=w, restore_signals=False)  # Python ignores SIGPIPE, and so does the child
+sys.exit(p.returncode)' "$study" $args
+done
+out=$(bash -c '"$1" check "$2" | true; echo "status ${PIPESTATUS[0]}"' -- "$study" "$fixture" 2>&1)
+grep -qE "status (141|1)$" <<<"$out" && ok "study check into a closed pipe, SIGPIPE as default: non-zero ($(tail -1 <<<"$out"))" ||
+  bad "study check into a closed pipe: $out"
+spec $'t_end = 1.0\ndt = [0.1, 0.05]\n'
+expect "a failed write of results (a file size limit, SIGXFSZ not ignored) is exit 1, naming the file; no staging left" 1 \
+  "the results were not written .*cannot write .*\(File too large\)" bash -c 'ulimit -f 2; exec "$@"' -- \
+  "$study" run "$tmp/w.toml" --out "$tmp/atomic" --no-cache -q
+[ -z "$(find "$tmp" -maxdepth 1 -name '.atomic.tmp.*')" ] && ok "SIGXFSZ: no staging folder left" ||
+  bad "SIGXFSZ: a staging folder was left: $(find "$tmp" -maxdepth 1 -name '.atomic.tmp.*')"
+
+# 14. A command waiting on standard input answers a signal within a second (read(2) alone would be restarted).
+for sig in INT TERM; do
+  rm -f "$tmp/in.fifo" && mkfifo "$tmp/in.fifo"
+  exec 3<> "$tmp/in.fifo"  # held open: the command waits for input that does not come, with no end of file
+  "$study" run - --out "$tmp/o14" < "$tmp/in.fifo" > "$tmp/stdin.out" 2>&1 &
+  pid=$!
+  sleep 0.5
+  start=$(date +%s%N)
+  kill -$sig $pid
+  wait $pid
+  rc=$? ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  exec 3>&-
+  [ $rc -eq 130 ] && [ $ms -lt 1000 ] && [ ! -e "$tmp/o14" ] && ok "SIG$sig stops study run - waiting on standard input (${ms} ms, exit 130)" ||
+    bad "SIG$sig while study run - waits on standard input: exit $rc after ${ms} ms: $(head -c 300 "$tmp/stdin.out")"
+done
+
+# 15. Text from input is echoed escaped: an escape sequence, a carriage return or a NUL in a key or a value reaches
+# the terminal as \xNN, and a value of thousands of characters by its ends and its length.
+printf 'name = "w"\nproblem = "harmonic"\nintegrators = ["rk4"]\nt_end = 1.0\ndt = [0.1]\n"a\\u001b[31mb\\rc" = 1\n' > "$tmp/esc.toml"
+expect "an escape sequence and a carriage return in a key are shown escaped" 2 'esc.toml:6: a\\x1b\[31mb\\x0dc: unknown key' \
+  "$study" run "$tmp/esc.toml" --out "$tmp/o15"
+printf 'name = "w"\nproblem = "harmonic"\nintegrators = ["rk4\\u0000x"]\nt_end = 1.0\ndt = [0.1]\n' > "$tmp/nul.toml"
+expect "a NUL in a value is shown as \\x00, the rest of the message kept" 2 "unknown integrator 'rk4\\\\x00x'.*; built-in: euler" \
+  "$study" run "$tmp/nul.toml" --out "$tmp/o15"
+out=$("$study" run "$tmp/esc.toml" --out "$tmp/o15" 2>&1; "$study" run "$tmp/nul.toml" --out "$tmp/o15" 2>&1)
+! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' <<<"$out" && ok "no control character reaches the terminal" || bad "raw control characters echoed: $(od -c <<<"$out" | head -5)"
+printf '[methods.long]\nkind = "runge-kutta"\norder = 1\nb = ["1/%s"]\na = [["0"]]\n' "$(printf '7%.0s' $(seq 5000))" > "$tmp/huge.toml"
+expect "a coefficient of 5000 digits is echoed by its ends and its length" 2 "b\[0\]: '1/7{61}\.\.\.\[5004 bytes\]\.\.\.7{15}' is not a number" \
+  "$study" method "$tmp/huge.toml"
+[ "$("$study" method "$tmp/huge.toml" 2>&1 | wc -c)" -lt 600 ] && ok "its message stays short" || bad "the message echoes the coefficient whole"
+
+# 16. A reference no finer than the errors measured against it: the run warns, the gate refuses the study (exit 2),
+# each naming the bound, the largest error and what would help.
+printf 'name = "coarse"\nproblem = "pendulum"\nintegrators = ["rk4"]\nt_end = 5.0\ndt = [0.004, 0.002, 0.001]\nreference_tol = 1e-10\n' > "$tmp/coarse.toml"
+expect "the run warns of a reference whose bound is not 100 times below the largest error" 0 \
+  "warning: coarse: its reference's certified error bound 1\.[0-9]+e-12 is not 100 times below the largest error .*a tighter reference_tol \(now 1e-10\)" \
+  "$study" run "$tmp/coarse.toml" --out "$tmp/coarse" --no-cache -q
+expect "the gate refuses that study, naming the bound" 2 "study 'coarse': its reference's certified error bound 1\.[0-9]+e-12 is not 100 times below" \
+  "$study" check "$tmp/coarse"
+
 finish
