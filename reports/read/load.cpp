@@ -247,6 +247,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
   if (meta.has("elapsed_seconds")) r.elapsed = meta.at("elapsed_seconds").number();
   if (meta.has("reference")) r.reference_solver = meta.at("reference").at("solver").text();
   const Node studies = root.at("studies");
+  if (studies.size() == 0) studies.fail("is empty: a results file holds at least one study (nothing to report or to gate)");
   for (std::size_t i = 0; i < studies.size(); ++i) {
     const Node s = studies.at(i);
     Study st;
@@ -361,6 +362,12 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
       }
       if (std::find(st.integrators.begin(), st.integrators.end(), row.integrator) == st.integrators.end())
         st.integrators.push_back(row.integrator);
+      // One run per integrator and step size: a repeated one (a file edited or merged) would be read as the first by
+      // one reader and the last by another.
+      for (std::size_t q = 0; q < st.runs.size(); ++q)
+        if (st.runs[q].integrator == row.integrator && st.runs[q].dt == row.dt)
+          x.at("dt").fail(fmt::format("repeats runs[{}] ('{}' at dt {}): each integrator runs each step size once (was the "
+                                      "file edited or merged?)", q, study::printable(row.integrator), num17(row.dt)));
       st.runs.push_back(row);
     }
     if (s.has("sweeps")) {
@@ -398,8 +405,31 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
           o.sweep.push_back({pts.at(q).at(0).number(), pts.at(q).at(1).number(), pts.at(q).at(2).number()});
         agree_with_runs(st, o, pts);
       }
+      for (std::size_t q = 0; q < st.orders.size(); ++q)
+        if (st.orders[q].integrator == o.integrator && st.orders[q].metric == o.metric)
+          x.at("metric").fail(fmt::format("repeats orders[{}] ('{}', {}): one order per integrator and metric", q,
+                                          study::printable(o.integrator), study::printable(o.metric)));
       st.orders.push_back(o);
     }
+    // Every order the study measured is in the file (schema 2 on): an order lost (`orders: []`, a row deleted) would
+    // take its check out of the gate without a word.  The engine fits one per integrator with runs at two or more
+    // step sizes and per order metric (global and max with 'global', local with 'local').
+    if (r.schema_version >= 2)
+      for (const auto& d : st.declared) {
+        std::vector<double> dts;
+        for (const auto& run : st.runs)
+          if (run.integrator == d.label && std::find(dts.begin(), dts.end(), run.dt) == dts.end()) dts.push_back(run.dt);
+        if (dts.size() < 2) continue;
+        for (const char* metric : {"global", "max", "local"}) {
+          const std::string wanted = std::string(metric) == "max" ? "global" : metric;
+          if (std::find(st.metrics.begin(), st.metrics.end(), wanted) == st.metrics.end()) continue;
+          if (std::none_of(st.orders.begin(), st.orders.end(),
+                           [&](const OrderRow& o) { return o.integrator == d.label && o.metric == metric; }))
+            orders.fail(fmt::format("has no {} order of '{}', which ran at {} step sizes with metric '{}': a measured "
+                                    "order's check cannot be left out (was the file edited?)",
+                                    metric, study::printable(d.label), dts.size(), wanted));
+        }
+      }
     if (s.has("energy_long")) {
       const Node e = s.at("energy_long");
       for (std::size_t k = 0; k < e.size(); ++k) {

@@ -2,10 +2,11 @@
 /// Interruption (SIGINT, SIGTERM): one flag, one helper, one exception for every command.  The command's signal
 /// handler sets the flag; every loop that can run long (a run's steps, its shadow and time reversal, a long energy
 /// run, a reference solve, a table's order conditions, the thread pool between tasks, gnuplot, copying a folder)
-/// asks it, so that a signal stops a command within a second, even inside one long task.  (`study bench` asks only
-/// once Google Benchmark's run is over: it then writes nothing.)
+/// asks it (the stepping loops through InterruptPoll), so that a signal stops a command within a second, even inside
+/// one long task (`study bench` between its timed blocks).
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 
 namespace study {
@@ -27,7 +28,25 @@ inline void stop_if_interrupted() {
   if (interrupted()) throw Interrupted();
 }
 
-/// How often (in steps) the stepping loops ask: a few microseconds of work at the cheapest, never a measurable cost.
-inline constexpr long interrupt_check_interval = 4096;
+/// Asks the flag about every 10 ms of a loop, whatever one iteration costs: a fixed count of steps is microseconds
+/// of an explicit method on a small problem but seconds of a 64-stage implicit table (4096 steps of 4 ms each were
+/// 16 s without an answer to Ctrl-C).  Call it once per iteration; it reads the clock only when it asks, and
+/// doubles or halves the iterations between two asks to keep them 5 to 20 ms apart.
+class InterruptPoll {
+ public:
+  void operator()() {
+    if (--left_ > 0) return;
+    stop_if_interrupted();
+    const auto now = std::chrono::steady_clock::now();
+    const auto apart = now - last_;
+    if (apart < std::chrono::milliseconds(5) && every_ < (long{1} << 20)) every_ *= 2;
+    else if (apart > std::chrono::milliseconds(20) && every_ > 1) every_ /= 2;
+    last_ = now, left_ = every_;
+  }
+
+ private:
+  long every_ = 1, left_ = 1;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
 
 }  // namespace study

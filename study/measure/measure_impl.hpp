@@ -23,9 +23,10 @@ Shadow run_shadow(const MethodOn<P>& m, const P& p, const Grid& grid, const Cont
   typename PL::State x;
   const auto start = p.initial();
   for (std::size_t i = 0; i < P::dim; ++i) x.q[i] = start.q[i], x.v[i] = start.v[i];
+  InterruptPoll poll;
   try {
     for (long k = 0; k < grid.n; ++k) {
-      if (k % interrupt_check_interval == 0) stop_if_interrupted();
+      poll();
       shadow->step(x, static_cast<long double>(grid.step(k)), pl);
     }
   } catch (const ode::ConvergenceError&) {
@@ -117,8 +118,9 @@ Run measure(const MethodOn<P>& m, const P& p, const Spec& spec, const Integrator
   std::vector<double> et, de;
   double l_max = 0;
   const bool want_energy = spec.wants("energy");  // not in the loop: a string comparison per step cost 7 % of a study
+  InterruptPoll poll;
   for (long k = 0;; ++k) {
-    if (k % interrupt_check_interval == 0) stop_if_interrupted();
+    poll();
     if (next_sample < samples.size() && samples[next_sample] == k) {
       ++next_sample;
       const double phase = ref.present() ? relative_error(s, ref.state(grid.time(k)), ref).first : not_measured;
@@ -194,7 +196,7 @@ Run measure(const MethodOn<P>& m, const P& p, const Spec& spec, const Integrator
     const State start = p.initial();
     try {
       for (long k = n - 1; k >= 0; --k) {
-        if (k % interrupt_check_interval == 0) stop_if_interrupted();
+        poll();
         stepper->step(back, -grid.step(k), counted);
         if (!finite_and_sane(back, limit)) throw ode::ConvergenceError("left the finite range");
       }
@@ -290,8 +292,9 @@ EnergyLong energy_run(const MethodOn<P>& m, const P& p, const Spec& spec, const 
   auto s = p.initial();
   const double e0 = p.energy(s), scale = std::abs(e0) > 0 ? std::abs(e0) : 1.0;
   std::size_t next = 0;
+  InterruptPoll poll;
   for (long k = 1; k <= e.steps; ++k) {
-    if (k % interrupt_check_interval == 0) stop_if_interrupted();
+    poll();
     try {
       stepper->step(s, h, counted);
     } catch (const ode::ConvergenceError&) {

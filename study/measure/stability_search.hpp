@@ -12,6 +12,7 @@
 #include "study/measure/stability_theory.hpp"
 #include "study/measure/stepper.hpp"
 #include "study/problems/harmonic.hpp"
+#include "study/common/interrupt.hpp"
 #include "study/registry/choice.hpp"
 #include "study/results/results.hpp"
 
@@ -54,6 +55,7 @@ Stability stability(const M& m, const IntegratorChoice& choice) {
   const double tolerance = 64 * std::numeric_limits<double>::epsilon();
   std::string failure;
   auto stable = [&](double h) {
+    stop_if_interrupted();  // two steps each, up to 1030 of them: seconds for a large implicit table
     try {
       const double rho = amplification(m, h);
       return std::isfinite(rho) && rho <= 1 + tolerance;

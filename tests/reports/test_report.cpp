@@ -522,8 +522,25 @@ TEST_CASE("impossible values in results are refused, naming the field: the gate 
              Contains(".points: holds ") && Contains("each point is a copy of one run's error"));
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["orders"][0]["metric"] = "energy"; }),
              Contains("orders[0].points: belong to metric 'energy', which is not a run's error"));
+  // A repeated run, order or an empty file (issue 34): one reader would take the first, another the last.
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"].push_back(d["studies"][0]["runs"][0]); }),
-             Contains(".points: holds ") && Contains("run(s) of"));
+             Contains(".dt: repeats runs[0] ('") && Contains("each integrator runs each step size once"));
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["orders"].push_back(d["studies"][0]["orders"][0]); }),
+             Contains(".metric: repeats orders[0] ('") && Contains("one order per integrator and metric"));
+  CHECK_THAT(error_after([](auto& d) { d["studies"] = nlohmann::json::array(); }),
+             Contains("studies: is empty: a results file holds at least one study"));
+  // Checks the study measured cannot disappear: every order of an integrator run at two step sizes or more.
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["orders"] = nlohmann::json::array(); }),
+             Contains("studies[0].orders: has no global order of '") && Contains("a measured order's check cannot be left out"));
+  CHECK_THAT(error_after([](auto& d) {
+               auto& o = d["studies"][0]["orders"];
+               for (auto it = o.begin(); it != o.end(); ++it)
+                 if ((*it)["metric"] == "max") {
+                   o.erase(it);
+                   break;
+                 }
+             }),
+             Contains("studies[0].orders: has no max order of '"));
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["status"] = "great"; }),
              Contains("runs[0].status: 'great' is not one of ok, diverged"));
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["orders"][0]["verdict"] = "maybe"; }),

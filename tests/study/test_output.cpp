@@ -110,7 +110,7 @@ study::StudyResult known_study(const testing::TempDir& dir) {
     r.sweeps.push_back({i.choice.label(), true, {0.1, 0.05}, "every order decided, over " + std::to_string(r.sweeps.size() + 4) + " points",
                         study::SweepStop::decided});
     if (r.sweeps.size() == 2) r.sweeps.back().cause = study::SweepStop::between, r.sweeps.back().halvings = study::SweepStop::floor;
-    for (const char* metric : {"global", "local"}) {
+    for (const char* metric : {"global", "max", "local"}) {  // every order the engine fits (the loader refuses fewer)
       study::Order o;
       o.integrator = i.choice.label(), o.metric = metric, o.expected = 2 + static_cast<int>(r.orders.size());
       o.fit.determined = r.orders.size() != 1;  // one undetermined: its numbers are null
@@ -121,7 +121,8 @@ study::StudyResult known_study(const testing::TempDir& dir) {
       o.verdict = {r.orders.size() == 1 ? "undetermined" : "pass", "the reason, with a comma and \"quotes\"",
                    r.orders.size() == 1 ? "extend the sweep, or not" : ""};
       for (const auto& x : r.runs)  // a fit's points are copies of its runs' errors (the loader refuses others)
-        if (x.integrator == o.integrator) o.points.push_back({x.dt, o.metric == "global" ? x.global : x.local, v()});
+        if (x.integrator == o.integrator)
+          o.points.push_back({x.dt, o.metric == "global" ? x.global : o.metric == "max" ? x.max : x.local, v()});
       r.orders.push_back(o);
     }
   }
