@@ -28,15 +28,16 @@
 namespace study::cli {
 namespace {
 
-/// What each study measured, its sweeps, orders and stability limits, and where the results are.
 /// A warning (even with --quiet) for each study whose reference is too coarse for the errors measured against it.
 void warn_coarse_references(const std::vector<StudyResult>& results) {
   for (const auto& r : results) {
     const double largest = study::largest_error(r.runs);
     if (const std::string why = study::reference_bound_problem(r.reference_bound, largest, r.reference_tolerance); !why.empty())
-      std::cerr << "study run: warning: " << r.spec.name << ": " << why << " (study check refuses this study)\n";
+      std::cerr << "study run: warning: " << r.spec.name << ": " << why << " (study check refuses these results until then)\n";
   }
 }
+
+/// What each study measured, its sweeps, orders and stability limits, and where the results are.
 
 void print_summary(const std::vector<StudyResult>& results, const Meta& meta, const std::string& out) {
   for (const auto& r : results) {

@@ -116,6 +116,9 @@ std::vector<Spec> specs_to_run(const RunArgs& a) {
       }
     }
   }
+  if (specs.empty())  // an empty profile folder: results with no study would be refused by every reader
+    throw study::SpecError(a.profile.empty() ? std::string("no spec to run: the shipped specs folder holds none")
+                                             : "--profile " + a.profile + ": the profile holds no spec (*.toml) to run");
   for (std::size_t i = 0; i < specs.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (specs[i].name == specs[j].name)

@@ -13,8 +13,9 @@
 
 namespace study {
 
-/// An output that could not be written (a full device, a file size limit, a folder without write permission):
-/// the command fails with exit status 1, as a failure of the machine, not of its input (2).
+/// An output that could not be written or published (a full device, a file size limit, a rename that failed): the
+/// command fails with exit status 1, as a failure of the machine, not of its input (2).  (An output folder that is not
+/// writable at all is refused before any work, exit 2: study/cli/options.cpp.)
 struct WriteError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };

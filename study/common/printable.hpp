@@ -58,12 +58,31 @@ inline std::string escaped(std::string_view text, bool keep_layout, std::size_t 
 
 }  // namespace printable_detail
 
-/// A value from input (a key, a name, a number as written) for a message: every control character shown as \xNN
-/// (a NUL as \x00, a line break as \x0a), a run of more than max_echoed_word characters shortened to its ends.
-/// Idempotent: printable(printable(s)) == printable(s).
-inline std::string printable(std::string_view value) { return printable_detail::escaped(value, false, max_echoed_word); }
+/// The first 64 and last 16 bytes of `shown` around "...[N bytes]..." (N: the input's length), cut between UTF-8
+/// characters.
+inline std::string ends_of(const std::string& shown, std::size_t input_length) {
+  auto continuation = [](char c) { return (static_cast<unsigned char>(c) & 0xc0) == 0x80; };
+  std::size_t head = 64, tail = shown.size() - 16;
+  while (head > 0 && continuation(shown[head])) --head;
+  while (tail < shown.size() && continuation(shown[tail])) ++tail;
+  return shown.substr(0, head) + "...[" + std::to_string(input_length) + " bytes]..." + shown.substr(tail);
+}
 
-/// A whole message, for a terminal: as printable, but its line breaks and tabs kept.  Idempotent.
+/// A value from input (a key, a name, a title, a number as written) for a message: every control character shown as
+/// \xNN (a NUL as \x00, a line break as \x0a), and a value longer than max_echoed_word once escaped shown by its
+/// ends and its length.  Idempotent: printable(printable(s)) == printable(s).
+inline std::string printable(std::string_view value) {
+  const std::string shown = printable_detail::escaped(value, false, std::string::npos);
+  return shown.size() > max_echoed_word ? ends_of(shown, value.size()) : shown;
+}
+
+/// A one-line message (every error of a spec or a methods file): as printable, but only its runs of non-blank
+/// characters longer than max_echoed_word shortened.  Idempotent.
+inline std::string printable_line(std::string_view message) {
+  return printable_detail::escaped(message, false, max_echoed_word);
+}
+
+/// A whole message, for a terminal: as printable_line, but its line breaks and tabs kept.  Idempotent.
 inline std::string printable_message(std::string_view message) {
   return printable_detail::escaped(message, true, max_echoed_word);
 }
@@ -72,6 +91,13 @@ inline std::string printable_message(std::string_view message) {
 struct EchoError : std::runtime_error {
   explicit EchoError(const std::string& what) : std::runtime_error(printable_message(what)) {}
   explicit EchoError(const char* what) : EchoError(std::string(what)) {}
+};
+
+/// An error of one line (a spec's, a methods file's): a line break echoed from input is shown as \x0a, so that no
+/// input can print a line of its own ("PASS ...") under the program's name.
+struct OneLineError : std::runtime_error {
+  explicit OneLineError(const std::string& what) : std::runtime_error(printable_line(what)) {}
+  explicit OneLineError(const char* what) : OneLineError(std::string(what)) {}
 };
 
 }  // namespace study

@@ -17,25 +17,27 @@
 #include <stdexcept>
 #include <string>
 
+#include "study/common/atomic_file.hpp"
+
 namespace study {
 
 class StagedFolder {
  public:
   /// A new, empty staging folder for `target` (removing the staging folders of processes that no longer run).
-  /// Throws std::runtime_error naming the folder when it cannot be made.
+  /// Throws WriteError naming the folder when it cannot be made.
   explicit StagedFolder(const std::filesystem::path& target) : target_(std::filesystem::absolute(target).lexically_normal()) {
     namespace fs = std::filesystem;
     if (target_.filename().empty()) target_ = target_.parent_path();
     const fs::path parent = target_.parent_path();
     std::error_code ec;
     fs::create_directories(parent, ec);
-    if (ec) throw std::runtime_error("cannot create " + parent.string() + ": " + ec.message());
+    if (ec) throw WriteError("cannot create " + parent.string() + ": " + ec.message());
     remove_abandoned(parent);
     static std::atomic<unsigned> counter{0};
     staged_ = parent / (prefix() + std::to_string(::getpid()) + "." + std::to_string(counter++));
     fs::remove_all(staged_, ec);
     if (!fs::create_directory(staged_, ec) || ec)
-      throw std::runtime_error("cannot create " + staged_.string() + ": " + (ec ? ec.message() : "it exists"));
+      throw WriteError("cannot create " + staged_.string() + ": " + (ec ? ec.message() : "it exists"));
   }
   StagedFolder(const StagedFolder&) = delete;
   StagedFolder& operator=(const StagedFolder&) = delete;
@@ -78,9 +80,9 @@ class StagedFolder {
         fs::create_hard_link(it->path(), to, e);
         if (e) e.clear(), fs::copy_file(it->path(), to, e);
       }
-      if (e) throw std::runtime_error("cannot carry " + it->path().string() + " into the new output: " + e.message());
+      if (e) throw WriteError("cannot carry " + it->path().string() + " into the new output: " + e.message());
     }
-    if (ec) throw std::runtime_error("cannot read " + target_.string() + ": " + ec.message());
+    if (ec) throw WriteError("cannot read " + target_.string() + ": " + ec.message());
   }
   void carry_forward(const std::set<std::string>& except) const {
     carry_forward(except, [] {});
@@ -92,11 +94,11 @@ class StagedFolder {
     std::error_code ec;
     if (!fs::exists(target_, ec)) {
       fs::rename(staged_, target_, ec);
-      if (ec) throw std::runtime_error("cannot move " + staged_.string() + " to " + target_.string() + ": " + ec.message());
+      if (ec) throw WriteError("cannot move " + staged_.string() + " to " + target_.string() + ": " + ec.message());
       published_ = true;
       return;
     }
-    if (!fs::is_directory(target_, ec)) throw std::runtime_error(target_.string() + " is not a folder");
+    if (!fs::is_directory(target_, ec)) throw WriteError(target_.string() + " is not a folder");
     if (::renameat2(AT_FDCWD, staged_.c_str(), AT_FDCWD, target_.c_str(), RENAME_EXCHANGE) == 0) {
       published_ = true;
       fs::remove_all(staged_, ec);  // now the old output
@@ -104,17 +106,17 @@ class StagedFolder {
     }
     const int err = errno;
     if (err != EINVAL && err != ENOSYS && err != ENOTSUP)
-      throw std::runtime_error("cannot replace " + target_.string() + ": " + std::strerror(err));
+      throw WriteError("cannot replace " + target_.string() + ": " + std::strerror(err));
     // A file system without RENAME_EXCHANGE: the old folder aside, the new one in, the old one removed.
     const fs::path old = target_.parent_path() / (prefix() + std::to_string(::getpid()) + ".old");
     fs::remove_all(old, ec);
     fs::rename(target_, old, ec);
-    if (ec) throw std::runtime_error("cannot move " + target_.string() + " aside: " + ec.message());
+    if (ec) throw WriteError("cannot move " + target_.string() + " aside: " + ec.message());
     fs::rename(staged_, target_, ec);
     if (ec) {
       std::error_code back;
       fs::rename(old, target_, back);
-      throw std::runtime_error("cannot move " + staged_.string() + " to " + target_.string() + ": " + ec.message());
+      throw WriteError("cannot move " + staged_.string() + " to " + target_.string() + ": " + ec.message());
     }
     published_ = true;
     fs::remove_all(old, ec);

@@ -92,7 +92,8 @@ class Reader {
   Reader(const Document& doc, const toml::table& t, std::string prefix) : doc_(doc), t_(t), prefix_(std::move(prefix)) {}
 
   [[noreturn]] void fail(const toml::node* at, const std::string& key, const std::string& what) const {
-    throw TableError(doc_.where(at ? at : &t_) + ": " + prefix_ + (key.empty() ? "" : "." + key) + ": " + what);
+    // Keys and ids may be quoted TOML keys holding line breaks: echoed on one line, escaped.
+    throw TableError(doc_.where(at ? at : &t_) + ": " + printable(prefix_) + (key.empty() ? "" : "." + printable(key)) + ": " + what);
   }
   const toml::node* get(const std::string& key) const { return t_.get(key); }
 
@@ -491,9 +492,10 @@ std::vector<Method> read_section(const Document& doc, const toml::table& root, c
   for (auto&& [key, value] : *methods) {
     const std::string id(key.str());
     const toml::table* t = value.as_table();
-    if (!t) throw TableError(doc.where(&value) + ": " + section + "." + id + ": must be a table ([" + section + "." + id + "])");
+    if (!t)
+      throw TableError(doc.where(&value) + ": " + section + "." + printable(id) + ": must be a table ([" + section + "." + printable(id) + "])");
     if (!valid_id(id))
-      throw TableError(doc.where(t) + ": " + section + "." + id + ": a method id is lowercase letters, digits, '-' or '_', "
+      throw TableError(doc.where(t) + ": " + section + "." + printable(id) + ": a method id is lowercase letters, digits, '-' or '_', "
                                       "starting with a letter (it names rows of the results)");
     const bool is_builtin = std::find(builtins.begin(), builtins.end(), id) != builtins.end();
     if (builtin && !is_builtin)
@@ -543,7 +545,7 @@ void reject_other_keys(const Document& doc, const toml::table& root, const std::
   for (auto&& [key, value] : root) {
     const std::string k(key.str());
     if (std::find(allowed.begin(), allowed.end(), k) == allowed.end())
-      throw TableError(doc.where(&value) + ": " + k + (allowed.size() > 2 ? ": neither a [methods.ID] table nor a spec's key" : ": a methods file holds [methods.ID] tables only") +
+      throw TableError(doc.where(&value) + ": " + printable(k) + (allowed.size() > 2 ? ": neither a [methods.ID] table nor a spec's key" : ": a methods file holds [methods.ID] tables only") +
                        did_you_mean(k, allowed));
   }
 }
@@ -609,7 +611,7 @@ void Library::add_file(const std::filesystem::path& file, const std::vector<std:
   if (!methods || methods->empty()) {
     // Say what the file holds instead: a spec without tables is the usual mix-up.
     std::vector<std::string> keys;
-    for (auto&& [key, value] : root) keys.emplace_back(key.str());
+    for (auto&& [key, value] : root) keys.emplace_back(printable(key.str()));
     const bool spec = root.contains("problem") || root.contains("integrators");
     throw TableError(file.string() + ": no [methods.ID] table in this file" +
                      (keys.empty() ? std::string(" (it is empty)")
@@ -674,8 +676,15 @@ Library read_methods_file(const std::filesystem::path& file, const std::vector<s
 Library read_user_methods(const std::vector<std::string>& files, const std::vector<std::string>& spec_keys) {
   Library lib;
   for (const auto& f : files) lib.add_file(f, spec_keys);
+  // The file of an origin "FILE:LINE", canonical: a shipped file given by its path is the shipped methods, no clash.
+  auto file_of = [](const std::string& origin) {
+    std::error_code ec;
+    const std::filesystem::path file = origin.substr(0, origin.rfind(':'));
+    const auto canonical = std::filesystem::canonical(file, ec);
+    return ec ? file : canonical;
+  };
   for (const auto* m : lib.methods())
-    if (const auto* shipped = shipped_library().find(m->table->id))
+    if (const auto* shipped = shipped_library().find(m->table->id); shipped && file_of(m->origin) != file_of(shipped->origin))
       throw TableError(m->origin + ": methods." + m->table->id + ": also a shipped method (" + shipped->origin +
                        "); give yours another id");
   return lib;

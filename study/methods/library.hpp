@@ -21,8 +21,8 @@
 namespace study::tables {
 
 /// A table that cannot be used: "file:line: methods.ID.key: what is wrong (what would be valid)".
-struct TableError : study::EchoError {  // its message echoes input: printable
-  using study::EchoError::EchoError;
+struct TableError : study::OneLineError {  // its message echoes input: printable, one line
+  using study::OneLineError::OneLineError;
 };
 
 /// What the coefficients say, beside what the table declares.

@@ -46,7 +46,7 @@ class Reader {
     std::ostringstream m;
     m << file_.string();
     if (at) m << ":" << at->source().begin.line;
-    m << ": " << key << ": " << what;
+    m << ": " << printable(key) << ": " << what;  // a quoted key may hold a line break: one line, escaped
     throw SpecError(m.str());
   }
   [[noreturn]] void fail(const std::string& key, const std::string& what) const { fail(t_.get(key), key, what); }

@@ -18,8 +18,8 @@
 namespace study {
 
 /// A spec that cannot be used: "file:line: key: what is wrong (what would be valid)".
-struct SpecError : study::EchoError {  // its message echoes input: printable
-  using study::EchoError::EchoError;
+struct SpecError : study::OneLineError {  // its message echoes input: printable, one line
+  using study::OneLineError::OneLineError;
 };
 
 /// What the coefficients of a method predict (study/methods/), when they are known.

@@ -167,7 +167,7 @@ expect "a FIFO as bench.json in a results folder is refused, not read" 2 "bench.
 stop_within_a_second() {
   local name=$1
   shift
-  "$@" > "$tmp/long.out" 2>&1 &
+  timeout 60 "$@" > "$tmp/long.out" 2>&1 &  # a signal not honoured fails the case, not the whole test's time limit
   local pid=$!
   sleep 1.5
   local start=$(date +%s%N)
@@ -185,8 +185,9 @@ stop_within_a_second "SIGTERM stops a long reference solve within a second" "$st
 python3 -c 'import sys; s = 64; row = "[" + ", ".join([chr(34) + "1/128" + chr(34)] * s) + "]"
 print("[methods.big64]\nkind = \"runge-kutta\"\norder = 2\nb = [" + ", ".join([chr(34) + "1/64" + chr(34)] * s) + "]")
 print("a = [" + ", ".join([row] * s) + "]")' > "$tmp/big64.toml"
-stop_within_a_second "SIGTERM stops a 64-stage implicit table's run within a second" "$study" run --problem kepler --methods "$tmp/big64.toml" \
-  --integrators big64 --t-end 100 --dt 0.01 --out "$tmp/l2" --no-cache --jobs 1 --max-evaluations 1e12
+# On the oscillator (an exact solution: no reference solve, which looks at the flag itself, to stop first).
+stop_within_a_second "SIGTERM stops a 64-stage implicit table's run within a second" "$study" run --problem harmonic --methods "$tmp/big64.toml" \
+  --integrators big64 --t-end 1000 --dt 0.01 --out "$tmp/l2" --no-cache --jobs 1 --max-evaluations 1e12
 
 # 10. Atomic output: a run killed with SIGKILL leaves the folder as it was; two reports of one folder at once both
 # succeed with every plot.
@@ -277,9 +278,6 @@ os.close(r)  # the reader is gone before the first write
 p = subprocess.run(sys.argv[1:], stdout=w, restore_signals=False)  # Python ignores SIGPIPE, and so does the child
 sys.exit(p.returncode)' "$study" $args
 done
-out=$(bash -c '"$1" check "$2" | true; echo "status ${PIPESTATUS[0]}"' -- "$study" "$fixture" 2>&1)
-grep -qE "status (141|1)$" <<<"$out" && ok "study check into a closed pipe, SIGPIPE as default: non-zero ($(tail -1 <<<"$out"))" ||
-  bad "study check into a closed pipe: $out"
 spec $'t_end = 1.0\ndt = [0.1, 0.05]\n'
 expect "a failed write of results (a file size limit, SIGXFSZ not ignored) is exit 1, naming the file; no staging left" 1 \
   "the results were not written .*cannot write .*\(File too large\)" bash -c 'ulimit -f 2; exec "$@"' -- \
@@ -291,7 +289,7 @@ expect "a failed write of results (a file size limit, SIGXFSZ not ignored) is ex
 for sig in INT TERM; do
   rm -f "$tmp/in.fifo" && mkfifo "$tmp/in.fifo"
   exec 3<> "$tmp/in.fifo"  # held open: the command waits for input that does not come, with no end of file
-  "$study" run - --out "$tmp/o14" < "$tmp/in.fifo" > "$tmp/stdin.out" 2>&1 &
+  timeout 60 "$study" run - --out "$tmp/o14" < "$tmp/in.fifo" > "$tmp/stdin.out" 2>&1 &
   pid=$!
   sleep 0.5
   start=$(date +%s%N)
@@ -308,6 +306,9 @@ done
 printf 'name = "w"\nproblem = "harmonic"\nintegrators = ["rk4"]\nt_end = 1.0\ndt = [0.1]\n"a\\u001b[31mb\\rc" = 1\n' > "$tmp/esc.toml"
 expect "an escape sequence and a carriage return in a key are shown escaped" 2 'esc.toml:6: a\\x1b\[31mb\\x0dc: unknown key' \
   "$study" run "$tmp/esc.toml" --out "$tmp/o15"
+printf 'name = "w"\nproblem = "harmonic"\nintegrators = ["rk4"]\nt_end = 1.0\ndt = [0.1]\n"a\\nstudy check: PASS" = 1\n' > "$tmp/nl.toml"
+expect "a line break in a key is shown as \\x0a: no line of the input's own under the program's name" 2 'nl.toml:6: a\\x0astudy check: PASS: unknown key' \
+  "$study" run "$tmp/nl.toml" --out "$tmp/o15"
 printf 'name = "w"\nproblem = "harmonic"\nintegrators = ["rk4\\u0000x"]\nt_end = 1.0\ndt = [0.1]\n' > "$tmp/nul.toml"
 expect "a NUL in a value is shown as \\x00, the rest of the message kept" 2 "unknown integrator 'rk4\\\\x00x'.*; built-in: euler" \
   "$study" run "$tmp/nul.toml" --out "$tmp/o15"
@@ -317,6 +318,12 @@ printf '[methods.long]\nkind = "runge-kutta"\norder = 1\nb = ["1/%s"]\na = [["0"
 expect "a coefficient of 5000 digits is echoed by its ends and its length" 2 "b\[0\]: '1/7{61}\.\.\.\[5004 bytes\]\.\.\.7{15}' is not a number" \
   "$study" method "$tmp/huge.toml"
 [ "$("$study" method "$tmp/huge.toml" 2>&1 | wc -c)" -lt 600 ] && ok "its message stays short" || bad "the message echoes the coefficient whole"
+expect "study method describes a shipped methods file given by its path (its ids are the shipped ones, no clash)" 0 "rk38  \(" \
+  "$study" method "$(dirname "$fixture")/../../study/methods/runge-kutta.toml"
+mkdir -p "$tmp/data/profiles/empty"
+for d in specs methods; do ln -s "$(dirname "$fixture")/../../study/$d" "$tmp/data/$d"; done
+expect "an empty profile is refused before anything runs (results with no study would be refused by every reader)" 2 \
+  "--profile empty: the profile holds no spec" env STUDY_DATA_DIR="$tmp/data" "$study" run --profile empty --out "$tmp/o16"
 
 # 16. A reference no finer than the errors measured against it: the run warns, the gate refuses the study (exit 2),
 # each naming the bound, the largest error and what would help.

@@ -1,7 +1,7 @@
 // Text from input made safe to echo (study/common/printable.hpp), and the rule that a reference must be finer than
 // the errors measured against it (study/fit/reference_bound.hpp): every expected string below is written out by
-// hand from the rules (control characters as \xNN; a word of more than 200 bytes cut to its first 64 and last 16
-// bytes, between UTF-8 characters).
+// hand from the rules (control characters as \xNN; a value, or in a message a word, of more than 200 bytes cut to its
+// first 64 and last 16 bytes, between UTF-8 characters).
 #include <catch2/catch.hpp>
 
 #include <limits>
@@ -52,10 +52,23 @@ TEST_CASE("a run of more than 200 bytes is shown by its ends and its length", "[
   CHECK(printable(accents) == head + "...[301 bytes]..." + tail);
 }
 
+TEST_CASE("a value is capped whole and a one-line message escapes its line breaks", "[text]") {
+  // A title of short words, 100 x "word " (500 bytes): capped whole, where a message would keep it (no long word).
+  std::string words;
+  for (int i = 0; i < 100; ++i) words += "word ";
+  CHECK(printable(words) == words.substr(0, 64) + "...[500 bytes]..." + words.substr(500 - 16));
+  CHECK(printable_message(words) == words);
+  CHECK(study::printable_line("key 'a\nstudy check: PASS'\tx") == "key 'a\\x0astudy check: PASS'\\x09x");
+  CHECK(study::printable_line("b = " + std::string(300, '1')) == "b = " + std::string(64, '1') + "...[300 bytes]..." + std::string(16, '1'));
+  const study::OneLineError e("unknown key 'a\nPASS'");
+  CHECK(std::string(e.what()) == "unknown key 'a\\x0aPASS'");
+}
+
 TEST_CASE("printable is idempotent and an EchoError stores its message printable", "[text]") {
   for (const std::string s : {"a\x1b[31mb"s, "x\0y"s, std::string(5000, '7'), std::string(67, '\x1b'), "a\nb\tc"s}) {
     CHECK(printable(printable(s)) == printable(s));
     CHECK(printable_message(printable_message(s)) == printable_message(s));
+    CHECK(study::printable_line(study::printable_line(s)) == study::printable_line(s));
   }
   const study::EchoError e("unknown key 'a\x1b[2J\0'\nnext line"s);
   CHECK(std::string(e.what()) == "unknown key 'a\\x1b[2J\\x00'\nnext line");
