@@ -16,12 +16,21 @@ inline constexpr std::size_t max_echoed_word = 200;
 
 namespace printable_detail {
 
+/// The first 64 and last 16 bytes of `shown` around "...[N bytes]..." (N: the input's length), cut between UTF-8
+/// characters.
+inline std::string ends_of(const std::string& shown, std::size_t input_length) {
+  auto continuation = [](char c) { return (static_cast<unsigned char>(c) & 0xc0) == 0x80; };
+  std::size_t head = 64, tail = shown.size() - 16;
+  while (head > 0 && continuation(shown[head])) --head;
+  while (tail < shown.size() && continuation(shown[tail])) ++tail;
+  return shown.substr(0, head) + "...[" + std::to_string(input_length) + " bytes]..." + shown.substr(tail);
+}
+
 /// `text` with control characters shown as \xNN (line breaks and tabs kept when `keep_layout`), and every run of
 /// non-blank characters longer than `max_word` once escaped shortened to its first 64 and last 16 bytes
 /// ("777...[4000 bytes]...777", the input's length; cut between UTF-8 characters).
 inline std::string escaped(std::string_view text, bool keep_layout, std::size_t max_word) {
   auto blank = [&](char c) { return c == ' ' || (keep_layout && (c == '\n' || c == '\t')); };
-  auto continuation = [](char c) { return (static_cast<unsigned char>(c) & 0xc0) == 0x80; };
   std::string out;
   out.reserve(text.size());
   std::size_t i = 0;
@@ -44,13 +53,7 @@ inline std::string escaped(std::string_view text, bool keep_layout, std::size_t 
         word += c;
       }
     }
-    if (word.size() > max_word) {
-      std::size_t head = 64, tail = word.size() - 16;
-      while (head > 0 && continuation(word[head])) --head;
-      while (tail < word.size() && continuation(word[tail])) ++tail;
-      word = word.substr(0, head) + "...[" + std::to_string(end - i) + " bytes]..." + word.substr(tail);
-    }
-    out += word;
+    out += word.size() > max_word ? ends_of(word, end - i) : word;
     i = end;
   }
   return out;
@@ -58,22 +61,12 @@ inline std::string escaped(std::string_view text, bool keep_layout, std::size_t 
 
 }  // namespace printable_detail
 
-/// The first 64 and last 16 bytes of `shown` around "...[N bytes]..." (N: the input's length), cut between UTF-8
-/// characters.
-inline std::string ends_of(const std::string& shown, std::size_t input_length) {
-  auto continuation = [](char c) { return (static_cast<unsigned char>(c) & 0xc0) == 0x80; };
-  std::size_t head = 64, tail = shown.size() - 16;
-  while (head > 0 && continuation(shown[head])) --head;
-  while (tail < shown.size() && continuation(shown[tail])) ++tail;
-  return shown.substr(0, head) + "...[" + std::to_string(input_length) + " bytes]..." + shown.substr(tail);
-}
-
 /// A value from input (a key, a name, a title, a number as written) for a message: every control character shown as
 /// \xNN (a NUL as \x00, a line break as \x0a), and a value longer than max_echoed_word once escaped shown by its
 /// ends and its length.  Idempotent: printable(printable(s)) == printable(s).
 inline std::string printable(std::string_view value) {
   const std::string shown = printable_detail::escaped(value, false, std::string::npos);
-  return shown.size() > max_echoed_word ? ends_of(shown, value.size()) : shown;
+  return shown.size() > max_echoed_word ? printable_detail::ends_of(shown, value.size()) : shown;
 }
 
 /// A one-line message (every error of a spec or a methods file): as printable, but only its runs of non-blank

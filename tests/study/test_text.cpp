@@ -65,7 +65,7 @@ TEST_CASE("a value is capped whole and a one-line message escapes its line break
 }
 
 TEST_CASE("printable is idempotent and an EchoError stores its message printable", "[text]") {
-  for (const std::string s : {"a\x1b[31mb"s, "x\0y"s, std::string(5000, '7'), std::string(67, '\x1b'), "a\nb\tc"s}) {
+  for (const std::string& s : {"a\x1b[31mb"s, "x\0y"s, std::string(5000, '7'), std::string(67, '\x1b'), "a\nb\tc"s}) {
     CHECK(printable(printable(s)) == printable(s));
     CHECK(printable_message(printable_message(s)) == printable_message(s));
     CHECK(study::printable_line(study::printable_line(s)) == study::printable_line(s));
