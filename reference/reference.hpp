@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <atomic>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -37,6 +38,8 @@ struct Options {
   std::optional<std::filesystem::path> cache_dir;  ///< default: default_cache_dir()
   bool use_cache = true;
   std::uint64_t max_steps = 10'000'000;  ///< per interval between requested times; beyond it the solve fails
+  /// Force evaluations each solve may take (the command's work limit: --max-work); beyond it the solve fails.
+  std::uint64_t max_evaluations = std::numeric_limits<std::uint64_t>::max();
   bool concurrent = true;  ///< run the certifying solve on a second thread (same result; false: one thread only)
 };
 

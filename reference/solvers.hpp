@@ -33,6 +33,6 @@ Solved describe(const std::string& problem, const study::ParamValues& params,
 /// Solves at tol and tol / factor; exact states too where the problem has them and the start is its own.
 Solved solve_twice(const std::string& problem, const study::ParamValues& params,
                    const std::optional<std::pair<std::vector<Real>, std::vector<Real>>>& initial,
-                   const std::vector<Real>& times, Real tol, Real check_tol, std::uint64_t max_steps, bool concurrent);
+                   const std::vector<Real>& times, Real tol, Real check_tol, std::uint64_t max_steps, std::uint64_t max_evaluations, bool concurrent);
 
 }  // namespace reference::detail

@@ -1,6 +1,7 @@
 #pragma once
 /// The float128 solves of one problem type: included by solvers.cpp (the Odeint translation unit of the shipped
 /// problems) and by study/extend/problem.hpp (a problem of the user's, compiled in the user's program).
+#include <cstdio>
 #include <future>
 #include <sstream>
 
@@ -44,20 +45,27 @@ inline std::string describe_params(const Solved& s) {
   return o.str();
 }
 
+/// A tolerance for a message: "1e-28", not its 36 digits (nor their first 8 without the exponent).
+inline std::string tolerance_text(const Real& t) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(t));
+  return buf;
+}
+
 /// The reference and certifying solves of p (see solve_twice in solvers.hpp).
 template <class P>
 Solved solve_twice_of(const P& p, const std::string& problem, const study::ParamValues& params,
                       const std::optional<std::pair<std::vector<Real>, std::vector<Real>>>& initial,
-                      const std::vector<Real>& times, Real tol, Real check_tol, std::uint64_t max_steps, bool concurrent) {
+                      const std::vector<Real>& times, Real tol, Real check_tol, std::uint64_t max_steps, std::uint64_t max_evaluations, bool concurrent) {
   Solved out;
   describe_into(p, params, out, initial, problem);
   const auto start = start_of(p, initial, problem);
   auto run = [&](Real t, const char* which) {
     try {
-      return solve(p, start, times, t, max_steps);
+      return solve(p, start, times, t, max_steps, max_evaluations);
     } catch (const SolveFailure& f) {
       throw ReferenceError("reference for " + problem + " (" + describe_params(out) + ") failed in the " + which +
-                           " solve (tolerance " + to_decimal(t).substr(0, 8) + ") at t = " +
+                           " solve (tolerance " + tolerance_text(t) + ") at t = " +
                            std::to_string(static_cast<double>(f.t_reached)) + " of " +
                            std::to_string(static_cast<double>(times.back())) + ": " + f.what());
     }

@@ -14,6 +14,7 @@
 #include "study/common/interrupt.hpp"
 #include "study/common/printable.hpp"
 #include "study/common/publish.hpp"
+#include "study/common/results_folder.hpp"
 
 namespace study::cli {
 namespace {
@@ -43,6 +44,7 @@ int run_compare(const CompareArgs& a) {
   for (const auto& x : c.verdict.outcomes)
     if (x.status == check::Outcome::fail) std::cout << "WORSE" << x.line().substr(4) << "\n";  // "FAIL ...": worse than before
     else if (a.verbose) std::cout << x.line() << "\n";
+  const study::FolderLock lock(a.out, true);
   study::StagedFolder staged(a.out);
   staged.carry_forward({"COMPARE.md", "plots"}, stop_if_interrupted);
   const auto gnuplot = a.plots.make();

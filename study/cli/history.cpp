@@ -9,6 +9,7 @@
 #include "study/common/interrupt.hpp"
 #include "study/common/printable.hpp"
 #include "study/common/publish.hpp"
+#include "study/common/results_folder.hpp"
 #include "study/spec/spec.hpp"
 
 namespace study::cli {
@@ -34,6 +35,7 @@ int run_history(const HistoryArgs& a) {
     h.results.push_back(report::load(d));
   }
   if (!a.quiet) std::cout << report::history_text(h);
+  const study::FolderLock lock(a.out, true);
   study::StagedFolder staged(a.out);
   staged.carry_forward({"HISTORY.md", "plots"}, stop_if_interrupted);
   const auto gnuplot = a.plots.make();

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <thread>
 
+#include <fmt/core.h>
+
 #include "study/common/atomic_file.hpp"
 #include "study/spec/spec.hpp"
 
@@ -17,6 +19,55 @@ const CLI::Validator& finite() {
   static const CLI::Validator v([](std::string& x) { return std::isfinite(std::strtod(x.c_str(), nullptr)) ? "" : "must be a finite number"; },
                                 "FINITE");
   return v;
+}
+
+namespace {
+/// A number of bytes: a number (2e9) with an optional unit, kB MB GB TB (powers of 1000) or KiB MiB GiB TiB (of
+/// 1024), B alone or nothing for bytes; rewritten as the number of bytes.
+const CLI::Validator& byte_size() {
+  static const CLI::Validator v(
+      [](std::string& x) -> std::string {
+        char* end = nullptr;
+        const double n = std::strtod(x.c_str(), &end);
+        std::string unit(end);
+        unit.erase(0, unit.find_first_not_of(' '));
+        std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        static const std::map<std::string, double> units{{"", 1},       {"b", 1},        {"kb", 1e3},   {"mb", 1e6},
+                                                         {"gb", 1e9},   {"tb", 1e12},    {"k", 1e3},    {"m", 1e6},
+                                                         {"g", 1e9},    {"t", 1e12},     {"kib", 1024.0}, {"mib", 1048576.0},
+                                                         {"gib", 1073741824.0}, {"tib", 1099511627776.0}};
+        const auto it = units.find(unit);
+        if (end == x.c_str() || it == units.end() || !std::isfinite(n))
+          return "'" + x + "' is not a size: a number of bytes with an optional unit, e.g. 2e9, 2GB, 512MB, 4GiB";
+        x = fmt::format("{:.17g}", n * it->second);
+        return "";
+      },
+      "SIZE");
+  return v;
+}
+}  // namespace
+
+void add_limit_options(CLI::App* cmd, Limits& limits, bool memory) {
+  cmd->add_option("--max-work,--max-evaluations", limits.work,
+                  "refuse a request whose estimated work is above this, before anything runs: force evaluations of "
+                  "every run, long energy run and reference, each weighted by the problem's cost per evaluation (N "
+                  "bodies: their N(N-1)/2 pair forces, so the unit is one two-body evaluation); default 1e11, about "
+                  "half an hour on one core")
+      ->check(CLI::Range(1.0, 1e18))
+      ->check(finite());
+  if (memory)
+    cmd->add_option("--max-memory", limits.memory,
+                    "refuse a request whose estimated memory (each run's samples with their reference states, and "
+                    "the largest CSV table) is above this many bytes: 2e9, 2GB, 512MB (default 2e9)")
+        ->transform(byte_size())
+        ->check(CLI::Range(1e6, 1e15));
+}
+
+void check_work(double work, const Limits& limits, const std::string& what, const std::string& help) {
+  if (work > limits.work)
+    throw SpecError(fmt::format("{} would take about {:.2g} weighted force evaluations, above the limit of {:.2g}; {}, or raise "
+                                "the limit with --max-work",
+                                what, work, limits.work, help));
 }
 
 const CLI::Validator& accuracy_target() {

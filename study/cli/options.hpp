@@ -41,6 +41,17 @@ const CLI::Validator& finite();
 /// An accuracy target: a relative error strictly between 0 and 1.
 const CLI::Validator& accuracy_target();
 
+/// The limits a command holds its work and memory to before it starts (raised by the user, never silently).
+struct Limits {
+  double work = 1e11;    ///< --max-work: weighted force evaluations (about half an hour here)
+  double memory = 2e9;   ///< --max-memory: bytes held at once
+};
+/// --max-work (alias --max-evaluations); with `memory`, --max-memory too.
+void add_limit_options(CLI::App* cmd, Limits& limits, bool memory);
+/// Throws SpecError when `work` (weighted evaluations; `what` says of what) is above the limit, naming both and
+/// what would help.
+void check_work(double work, const Limits& limits, const std::string& what, const std::string& help);
+
 /// Splits "a,b,c" (spaces allowed) into its items; an empty item ("a,,b", a trailing comma) is a usage error
 /// naming `option`.
 std::vector<std::string> split_list(const std::string& text, const std::string& option);

@@ -24,6 +24,7 @@ struct ReferenceArgs {
   std::string cache_dir;
   bool cache_dir_given = false;
   bool no_cache = false;
+  Limits limits;  ///< --max-work
 };
 
 int run_reference(const ReferenceArgs& a) {
@@ -35,9 +36,10 @@ int run_reference(const ReferenceArgs& a) {
                                        "100 x tighter)", a.tolerance));
   if (a.cache_dir_given) check_output_dir(a.cache_dir, "--cache-dir");
   // The problem and its parameters first (their errors name the valid range), then the times against its time scale.
-  double time_scale = 1;
+  double time_scale = 1, evaluation_cost = 1;
   try {
-    time_scale = problem_facts(a.problem, request.params).period;
+    const ProblemFacts facts = problem_facts(a.problem, request.params);
+    time_scale = facts.period, evaluation_cost = facts.evaluation_cost;
   } catch (const ParamError& e) {
     throw SpecError(e.what());
   }
@@ -59,8 +61,13 @@ int run_reference(const ReferenceArgs& a) {
       throw SpecError("--at: times must increase (" + t + " comes after a later or equal time)");
   }
   if (request.times.empty()) throw SpecError("--at: give at least one time, e.g. --at 1,2.5,10");
+  const double t_last = static_cast<double>(request.times.back());
+  check_work(reference_cost(t_last, time_scale, evaluation_cost), a.limits,
+             fmt::format("a reference to t = {:.6g} ({:.3g} time scales of {})", t_last, t_last / time_scale, a.problem),
+             "ask for earlier times");
   reference::Options options;
   options.tolerance = a.tolerance;
+  options.max_evaluations = reference_evaluation_budget(a.limits.work, evaluation_cost);
   options.use_cache = !a.no_cache;
   if (!a.cache_dir.empty()) options.cache_dir = a.cache_dir;
   const reference::Reference r = reference::compute(request, options);
@@ -104,6 +111,7 @@ Command add_reference(CLI::App& app) {
   cmd->add_option("--tol", a->tolerance, "Bulirsch-Stoer tolerance of the reference solve (default 1e-28)");
   cmd->add_option("--cache-dir", a->cache_dir, "cache directory (default $STUDY_CACHE_DIR or ~/.cache/ode-study/reference)");
   cmd->add_flag("--no-cache", a->no_cache, "neither read nor write the cache");
+  add_limit_options(cmd, a->limits, false);
   cmd->footer("The bound is max(2|x(tol) - x(tol/100)| + 100 eps evaluations, |x - exact|) relative to the "
               "largest |q| and |v| on the requested samples; the exact term only where the problem has an exact solution.");
   return {cmd, [a, cmd] {

@@ -9,6 +9,7 @@
 #include "study/common/interrupt.hpp"
 #include "study/common/printable.hpp"
 #include "study/common/publish.hpp"
+#include "study/common/results_folder.hpp"
 #include "study/spec/spec.hpp"
 
 namespace study::cli {
@@ -45,8 +46,12 @@ int run_report(const ReportArgs& a, bool quiet) {
       if (within(target, source))
         throw study::SpecError("--out " + a.out + ": lies in the results folder " + a.results + "; give a folder elsewhere (or leave --out "
                                "out to render into " + a.results + " itself)");
-      if (fs::exists(fs::path(a.out) / "results.json", ec))
+      if (fs::exists(fs::path(a.out) / "results.json", ec) || fs::exists(fs::path(a.out) / study::results_marker, ec))
         throw study::SpecError("--out " + a.out + ": holds results of its own (results.json); to render those: study report " + a.out);
+      for (fs::path up = target.parent_path(); !up.empty() && up != up.parent_path(); up = up.parent_path())
+        if (fs::exists(up / "results.json", ec) || fs::exists(up / study::results_marker, ec))
+          throw study::SpecError("--out " + a.out + ": lies in the results folder " + up.string() + ", whose studies' folders "
+                                 "are its own; give a folder outside it");
       if (fs::is_directory(a.out, ec) && !fs::is_empty(a.out, ec) &&
           !(fs::exists(fs::path(a.out) / "REPORT.md", ec) && fs::is_directory(fs::path(a.out) / "plots", ec)))
         throw study::SpecError("--out " + a.out + ": a folder of other files (not an earlier report: no REPORT.md and plots/), and "
@@ -57,6 +62,7 @@ int run_report(const ReportArgs& a, bool quiet) {
   check_output_dir(out.string(), a.out.empty() ? "results folder" : "--out", true);
   const report::Results loaded = report::load(a.results);  // a missing or malformed results file: an error before anything is staged
   (void)report::load_bench(a.results);
+  const study::FolderLock lock(out, true);  // a run or another report writing it: wait for it
   study::StagedFolder staged(out);
   std::vector<std::string> studies;
   for (const auto& s : loaded.studies) studies.push_back(s.name);

@@ -21,6 +21,7 @@
 #include "study/common/interrupt.hpp"
 #include "study/common/printable.hpp"
 #include "study/common/publish.hpp"
+#include "study/common/results_folder.hpp"
 #include "study/engine.hpp"
 #include "study/fit/reference_bound.hpp"
 #include "study/results/write.hpp"
@@ -77,14 +78,17 @@ void print_summary(const std::vector<StudyResult>& results, const Meta& meta, co
 
 int run_study(const RunArgs& a) {
   check_output_dir(a.out, "--out", true);
+  if (const std::string why = study::results_folder_problem(a.out); !why.empty()) throw study::SpecError("--out " + a.out + ": " + why);
   if (a.cache_dir_given) check_output_dir(a.cache_dir, "--cache-dir");
   const std::vector<Spec> specs = specs_to_run(a);
+  const study::FolderLock lock(a.out, false);  // before any work: a second run into the folder is refused at once
 
   study::EngineOptions o;
   o.jobs = a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (!a.cache_dir.empty()) o.cache_dir = a.cache_dir;
   o.use_cache = !a.no_cache;
   o.reuse_runs = !a.rerun;
+  o.max_work = a.limits.work;
   const bool tty = ::isatty(STDERR_FILENO);
   int last_tenth = -1;
   std::string last_phase;
@@ -109,17 +113,15 @@ int run_study(const RunArgs& a) {
   meta.jobs = o.jobs;
   meta.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // Results, tables and report built beside the output folder and published with one rename: an interrupted or
-  // failed run leaves the folder as it was.  Other files in it (bench.json, the user's) are carried over.
+  // failed run leaves the folder as it was.  The folder is replaced whole (no study of an earlier run survives
+  // into these results) but for bench.json, `study bench`'s, which no run writes.
   study::StagedFolder staged(a.out);
   std::optional<report::Outcome> rendered;
   std::string report_failed;  // the results are published even when their report cannot be rendered
   try {
     study::write_results(staged.path(), results, meta);
-    std::vector<std::string> studies;
-    for (const auto& r : results) studies.push_back(r.spec.name);
-    auto replaced = report::generated_entries(studies);
-    replaced.push_back("results.json");
-    staged.carry_forward({replaced.begin(), replaced.end()}, stop_if_interrupted);
+    study::write_atomic(staged.path() / study::results_marker, study::results_marker_text);
+    staged.carry_only({"bench.json"}, stop_if_interrupted);
     if (!a.no_report) {
       ReportArgs rep;
       rep.results = a.out;
@@ -182,11 +184,7 @@ Command add_run(CLI::App& app) {
                   "cache directory: references, with the long double round-off shadows in DIR/roundoff/ and whole runs "
                   "in DIR/runs/ (default $STUDY_CACHE_DIR or ~/.cache/ode-study/reference)");
   cmd->add_flag("--no-cache", a->no_cache, "neither read nor write any cache: compute everything");
-  cmd->add_option("--max-evaluations", a->max_evaluations,
-                  "refuse a request whose estimated cost (force evaluations of every run, long energy run and "
-                  "reference) is above this, before anything runs (default 1e11, about half an hour)")
-      ->check(CLI::Range(1.0, 1e18))
-      ->check(finite());
+  add_limit_options(cmd, a->limits, true);
   cmd->add_flag("--rerun", a->rerun,
                 "measure every run again, not from the run cache (references and round-off shadows still come "
                 "from the cache); a cached run is the same bytes, its wall time is always measured again");

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "study/cli/options.hpp"
 #include "study/spec/spec.hpp"
 
 namespace study::cli {
@@ -20,12 +21,12 @@ struct RunArgs {
   int jobs = 0;
   std::string cache_dir;
   bool cache_dir_given = false;
-  double max_evaluations = 1e11;
+  Limits limits;  ///< --max-work, --max-memory
   bool no_cache = false, rerun = false, quiet = false, no_report = false, png = false;
   std::vector<double> accuracy;  ///< --accuracy: the targets of "which method for which accuracy"
 };
 
-/// The specs `a` asks for, validated, with distinct names, and within --max-evaluations.  Throws SpecError.
+/// The specs `a` asks for, validated, with distinct names, and within --max-work and --max-memory.  Throws SpecError.
 std::vector<Spec> specs_to_run(const RunArgs& a);
 
 }  // namespace study::cli

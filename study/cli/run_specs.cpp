@@ -124,21 +124,25 @@ std::vector<Spec> specs_to_run(const RunArgs& a) {
       if (specs[i].name == specs[j].name)
         throw study::SpecError(specs[i].file.string() + ": name '" + specs[i].name + "' is also the name of " + specs[j].file.string());
 
-  // The cost, before anything runs: a request that would compute for hours is refused, naming its biggest part.
-  double total = 0;
+  // The cost, before anything runs: a request that would compute for hours, or hold more than the memory allowed,
+  // is refused, naming its biggest part.
+  double total = 0, held = 0, text = 0;
+  std::size_t runs = 0;
   for (const auto& spec : specs) {
     const study::CostEstimate c = study::estimate_cost(spec);
-    total += c.evaluations;
-    if (c.evaluations > a.max_evaluations)
-      throw study::SpecError(fmt::format("{}: this study would take about {:.2g} force evaluations, above the limit of {:.2g} "
-                                         "(most of it: {}); use larger step sizes or a shorter t_end, or raise the limit "
-                                         "with --max-evaluations",
-                                         spec.file.string(), c.evaluations, a.max_evaluations, c.biggest));
+    total += c.evaluations, held += c.held_bytes, text = std::max(text, c.text_bytes), runs += c.runs;
+    check_work(c.evaluations, a.limits, spec.file.string() + ": this study", "most of it: " + c.biggest +
+               "; use larger step sizes or a shorter t_end");
   }
-  if (total > a.max_evaluations)
-    throw study::SpecError(fmt::format("these {} studies would take about {:.2g} force evaluations together, above the limit "
-                                       "of {:.2g}; run fewer at once, or raise the limit with --max-evaluations",
-                                       specs.size(), total, a.max_evaluations));
+  check_work(total, a.limits, fmt::format("these {} studies together", specs.size()), "run fewer at once");
+  if (held + 2 * text > a.limits.memory)
+    throw study::SpecError(fmt::format(
+        "{} would hold about {} in memory ({} runs' samples with their reference states: {}; the largest samples.csv, held "
+        "twice as it is written: {}), "
+        "above the limit of {}; keep fewer samples (samples = 64 is the default), run fewer step sizes or studies at once, "
+        "or raise the limit with --max-memory",
+        specs.size() == 1 ? specs.front().file.string() + ": this study" : fmt::format("these {} studies", specs.size()),
+        study::bytes_text(held + 2 * text), runs, study::bytes_text(held), study::bytes_text(text), study::bytes_text(a.limits.memory)));
 
   return specs;
 }

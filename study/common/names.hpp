@@ -15,6 +15,18 @@ inline constexpr std::size_t max_name_length = 64;
 /// system's 255 bytes with room for its temporary and extension.
 inline constexpr std::size_t max_derived_length = 200;
 
+/// The longest line of free text a spec or table may hold (a title, a summary, a source): a heading, not a page.
+inline constexpr std::size_t max_text_length = 300;
+
+/// Why `text` is not one line of free text of at most max_text_length bytes; "" when it is.
+inline std::string text_problem(std::string_view text) {
+  for (char c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) return "holds a line break or another control character: one line of text";
+  if (text.size() > max_text_length)
+    return "is " + std::to_string(text.size()) + " bytes long; at most " + std::to_string(max_text_length) + " (one line)";
+  return "";
+}
+
 /// Why `name` is not a valid file name by the grammar above; "" when it is.  `limit`: its longest (a derived name's
 /// is max_derived_length).
 inline std::string name_problem(std::string_view name, std::size_t limit = max_name_length) {

@@ -87,6 +87,19 @@ class StagedFolder {
   void carry_forward(const std::set<std::string>& except) const {
     carry_forward(except, [] {});
   }
+  /// Carries the target's top-level entries named in `names` only (a results folder is replaced whole but for
+  /// them): carry_forward with every other top-level entry excepted.
+  template <class Stop>
+  void carry_only(const std::set<std::string>& names, Stop&& stop) const {
+    namespace fs = std::filesystem;
+    std::set<std::string> except;
+    std::error_code ec;
+    if (!fs::is_directory(fs::symlink_status(target_, ec))) return;  // nothing to carry
+    for (const auto& e : fs::directory_iterator(target_, ec))
+      if (const std::string name = e.path().filename().string(); !names.count(name)) except.insert(name);
+    if (ec) throw WriteError("cannot read " + target_.string() + ": " + ec.message());
+    carry_forward(except, stop);
+  }
 
   /// Puts the staging folder in the target's place with one rename; the old target is removed afterwards.
   void publish() {

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <map>
+#include <optional>
 #include <sstream>
 
 #include <fmt/core.h>
@@ -15,6 +17,7 @@
 #include "integrators/all.hpp"
 #include "study/common/data_dir.hpp"
 #include "study/common/input_file.hpp"
+#include "study/common/names.hpp"
 #include "study/common/suggest.hpp"
 #include "study/common/toml_error.hpp"
 
@@ -332,6 +335,7 @@ Method read_method(const Document& doc, const std::string& section, const std::s
   auto table = std::make_shared<ode::MethodTable>();
   table->id = id;
   table->source = r.string("source", false, "where the coefficients come from");
+  if (const std::string why = text_problem(table->source); !why.empty()) r.fail(r.get("source"), "source", "'" + printable(table->source) + "' " + why);
   if (declared_order) {
     if (r.get("order")) r.fail(r.get("order"), "order", "a built-in's order is the one it declares in C++: leave it out");
     table->order = *declared_order;
@@ -454,6 +458,7 @@ Method read_method(const Document& doc, const std::string& section, const std::s
                                         table->implicit ? "iteration" : "step");
   const std::string shown_kind = m.kind == "composition" ? "composition of " + m.base : m.kind;
   table->summary = r.string("summary", false, "one line on the method");
+  if (const std::string why = text_problem(table->summary); !why.empty()) r.fail(r.get("summary"), "summary", "'" + printable(table->summary) + "' " + why);
   if (table->summary.empty())
     table->summary = fmt::format("{} table: order {}{}{}, {}", shown_kind, table->order, table->symplectic ? ", symplectic" : "",
                                  table->symmetric ? ", symmetric" : "", evals);
@@ -475,7 +480,7 @@ toml::table parse(const std::string& text, const std::filesystem::path& file) {
 }
 
 bool valid_id(const std::string& id) {
-  return !id.empty() && id.front() >= 'a' && id.front() <= 'z' &&
+  return !id.empty() && id.size() <= max_name_length && id.front() >= 'a' && id.front() <= 'z' &&
          id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") == std::string::npos;
 }
 
@@ -496,7 +501,7 @@ std::vector<Method> read_section(const Document& doc, const toml::table& root, c
       throw TableError(doc.where(&value) + ": " + section + "." + printable(id) + ": must be a table ([" + section + "." + printable(id) + "])");
     if (!valid_id(id))
       throw TableError(doc.where(t) + ": " + section + "." + printable(id) + ": a method id is lowercase letters, digits, '-' or '_', "
-                                      "starting with a letter (it names rows of the results)");
+                                      "starting with a letter, at most " + std::to_string(max_name_length) + " of them (it names rows of the results)");
     const bool is_builtin = std::find(builtins.begin(), builtins.end(), id) != builtins.end();
     if (builtin && !is_builtin)
       throw TableError(doc.where(t) + ": " + section + "." + id + ": not a built-in integrator" + did_you_mean(id, builtins));
@@ -510,33 +515,51 @@ std::vector<Method> read_section(const Document& doc, const toml::table& root, c
   std::vector<std::string> base_ids = outer_ids;
   for (const auto& [id, t] : pending) base_ids.push_back(id);
   std::sort(base_ids.begin(), base_ids.end());
+  std::map<std::string, std::size_t> pending_at, read_at;  // id -> index in pending, in out
+  for (std::size_t i = 0; i < pending.size(); ++i) pending_at.emplace(pending[i].first, i);
   const Lookup base_of = [&](const std::string& id) -> const Exact* {
-    for (const auto& m : out)
-      if (m.table->id == id) return &m.exact;
+    if (const auto it = read_at.find(id); it != read_at.end()) return &out[it->second].exact;
     return outer ? outer(id) : nullptr;
   };
-  // Compositions last, each after its base (a composition of a composition: in rounds).
-  while (!pending.empty()) {
-    std::vector<std::pair<std::string, const toml::table*>> later;
-    for (const auto& [id, t] : pending) {
-      const auto base = (*t)["base"].value<std::string>();
-      const bool waits = (*t)["kind"].value<std::string>() == "composition" && base && !base_of(*base) &&
-                         std::any_of(pending.begin(), pending.end(), [&](const auto& p) { return p.first == *base; });
-      if (waits) {
-        later.emplace_back(id, t);
+  // The composition base of pending[i] when it is another table of this section.
+  auto base_here = [&](std::size_t i) -> std::optional<std::size_t> {
+    const toml::table& t = *pending[i].second;
+    const auto base = t["base"].value<std::string>();
+    if (t["kind"].value<std::string>() != "composition" || !base) return std::nullopt;
+    const auto it = pending_at.find(*base);
+    return it == pending_at.end() ? std::nullopt : std::optional<std::size_t>(it->second);
+  };
+  // Each table after its base (a composition of a composition): depth first with a stack of our own, so that a
+  // long chain neither recurses deeply nor costs more than its length (rounds over the rest cost its square).
+  enum : char { unread, waiting, read };
+  std::vector<char> state(pending.size(), unread);
+  for (std::size_t first = 0; first < pending.size(); ++first) {
+    std::vector<std::size_t> stack{first};
+    while (!stack.empty()) {
+      const std::size_t i = stack.back();
+      if (state[i] == read) {
+        stack.pop_back();
         continue;
       }
+      if (const auto b = base_here(i); b && state[*b] != read) {
+        if (state[i] == waiting || state[*b] == waiting)
+          throw TableError(doc.where(pending[i].second) + ": " + section + "." + pending[i].first +
+                           ".base: the compositions' bases form a cycle");
+        state[i] = waiting;
+        stack.push_back(*b);
+        continue;
+      }
+      const auto& [id, t] = pending[i];
       std::optional<int> order;
       if (builtin)
         ode::for_each_method([&](auto m) {
           if (m.info().id == id) order = m.info().order;
         });
       out.push_back(read_method(doc, section, id, *t, order, base_of, base_ids));
+      read_at.emplace(id, out.size() - 1);
+      state[i] = read;
+      stack.pop_back();
     }
-    if (later.size() == pending.size())  // a cycle: report the first
-      throw TableError(doc.where(later.front().second) + ": " + section + "." + later.front().first +
-                       ".base: the compositions' bases form a cycle");
-    pending = std::move(later);
   }
   return out;
 }

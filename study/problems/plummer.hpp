@@ -109,6 +109,8 @@ class Plummer {
 
   Real period() const { return boost::math::constants::two_pi<Real>(); }
   std::size_t bodies_present() const { return n_; }
+  /// n (n - 1) / 2 softened pair forces: the absent bodies cost nothing (the loops stop at n).
+  double evaluation_cost() const { return static_cast<double>(n_ * (n_ - 1)) / 2; }
 
  private:
   /// The cluster, sampled in double (every machine the same numbers) and held exactly in Real.

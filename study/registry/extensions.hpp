@@ -30,6 +30,9 @@ struct ProblemFacts {
   bool has_exact = false, conservative = true, bounded = false, periodic = false;
   bool velocity_dependent = false;  ///< its force reads velocities: integrators that need a(q) cannot run it
   double period = 1;                ///< its time scale (study/problems/concept.hpp)
+  /// What one force evaluation costs, in two-body evaluations: the problem's evaluation_cost() where it declares
+  /// one, else B(B - 1)/2 pair forces for B bodies (static `bodies`), else 1.  Cost estimates weigh steps by it.
+  double evaluation_cost = 1;
   std::string time_unit, length_unit;  ///< "" when dimensionless or not given
   std::vector<double> q0, v0;       ///< its initial state
   std::vector<ParamInfo> params;    ///< its parameters, with defaults
@@ -43,6 +46,8 @@ ProblemFacts facts_of(const P& p) {
   f.has_exact = P::has_exact, f.conservative = P::conservative, f.bounded = P::bounded, f.periodic = P::periodic;
   f.velocity_dependent = !ode::PositionForce<P>;
   f.period = static_cast<double>(p.period());
+  if constexpr (requires { static_cast<double>(p.evaluation_cost()); }) f.evaluation_cost = static_cast<double>(p.evaluation_cost());
+  else if constexpr (requires { static_cast<double>(P::bodies); }) f.evaluation_cost = std::max(1.0, P::bodies * (P::bodies - 1.0) / 2);
   if constexpr (requires { std::string_view(P::time_unit); }) f.time_unit = P::time_unit;
   if constexpr (requires { std::string_view(P::length_unit); }) f.length_unit = P::length_unit;
   const auto s = p.initial();

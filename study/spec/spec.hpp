@@ -2,6 +2,7 @@
 /// Stage 1 of a study, spec: which problem, which integrators, which step sizes, which metrics (TOML, study/specs/).
 /// The keys are documented in docs/specs.md; every error names the file, the line, the key and what is valid.
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -87,6 +88,8 @@ struct Spec {
   int samples = 64;                  ///< trajectory samples per run (max error, energy, plots)
   int local_points = 8;              ///< reference states the one-step error starts from
   double time_scale = 1;             ///< the problem's period or time scale (what the reference's cost scales with)
+  double evaluation_cost = 1;        ///< one force evaluation's cost in two-body evaluations (ProblemFacts)
+  std::size_t dim = 0;               ///< the problem's degrees of freedom (positions; as many velocities)
 
   double dt(std::size_t i) const { return t_end / static_cast<double>(steps[i]); }
   /// Time of grid point k of the sweep point with n steps (k = n gives t_end exactly).  Constant steps: k
@@ -130,14 +133,30 @@ inline constexpr double max_time_scales = 1e7;
 /// (earth-moon at a distance of 1e-150).
 std::string time_scale_problem(const std::string& problem, double time_scale);
 
-/// What a spec will cost before it runs: force evaluations of every run (auto sweeps: their whole budget of
-/// runs), its long energy run, and the reference counted as double evaluations; `biggest` says which part
-/// costs most, for the message that refuses it.
+/// What a spec will cost before it runs.  Work: force evaluations of every run (auto sweeps: their whole budget of
+/// runs), its long energy run, and its reference, each weighted by what one evaluation of the problem costs
+/// (ProblemFacts::evaluation_cost: pair forces for N bodies), so that the unit is one two-body evaluation whatever
+/// the problem.  Memory: the bytes the results hold until they are written (each run's samples with their
+/// reference states) and the largest of its CSV tables, built in memory before it is written.  `biggest` says
+/// which part of the work costs most, for the message that refuses it.
 struct CostEstimate {
-  double evaluations = 0;
+  double evaluations = 0;  ///< weighted: two-body force evaluations' worth
+  double held_bytes = 0;   ///< samples kept until the results are written
+  double text_bytes = 0;   ///< its samples.csv (built in memory, and copied once as it is written)
   std::string biggest;
+  std::size_t runs = 0;    ///< runs at most (auto sweeps: their budget)
 };
 CostEstimate estimate_cost(const Spec& spec);
+/// The work of a reference to t_end (two Bulirsch-Stoer solves in float128), in weighted evaluations.
+double reference_cost(double t_end, double time_scale, double evaluation_cost);
+/// The weighted work one evaluation of the reference solve stands for: a float128 evaluation and its share of the
+/// certifying solve's (Kepler e = 0.6, 10 periods: 1.4e4 evaluations per period took 3e6 double evaluations' time).
+inline constexpr double reference_work_per_evaluation = 200;
+/// The force evaluations each reference solve may take within a work limit (Options::max_evaluations): the
+/// estimate before the solve can be low (close encounters of N bodies take many more steps than an orbit).
+std::uint64_t reference_evaluation_budget(double max_work, double evaluation_cost);
+/// Bytes as text: "1.6 GB", "350 MB", "12 kB".
+std::string bytes_text(double bytes);
 
 /// The shipped specs (study/specs/*.toml), sorted by file name.
 std::vector<std::filesystem::path> shipped_specs();

@@ -103,11 +103,11 @@ expect "a subnormal dt is refused with the valid range" 2 "w.toml:6: dt: dt = 5e
   "$study" run "$tmp/w.toml" --out "$tmp/o1" --no-cache
 spec $'t_end = 10.0\ndt = [1e-7]\n'
 start=$(date +%s)
-expect "a request above --max-evaluations is refused before it runs, naming its biggest part and the option" 2 \
-  "about 4e\+08 force evaluations, above the limit of 1e\+06 \(most of it: rk4's 1 runs.*--max-evaluations" \
-  "$study" run "$tmp/w.toml" --out "$tmp/o2" --no-cache --max-evaluations 1e6
+expect "a request above --max-work is refused before it runs, naming its biggest part and the option" 2 \
+  "about 1.6e\+09 weighted force evaluations, above the limit of 1e\+06; most of it: rk4's 1 runs.*--max-work" \
+  "$study" run "$tmp/w.toml" --out "$tmp/o2" --no-cache --max-work 1e6
 printf 'name = "e"\nproblem = "kepler"\nintegrators = ["leapfrog"]\nt_end = 1.0\ndt = [0.1]\nenergy_t_end = 1e12\nenergy_dt = 1.0\n' > "$tmp/e.toml"
-expect "energy_t_end = 1e12 is refused by the default limit" 2 "1e\+12 force evaluations.*long energy run" \
+expect "energy_t_end = 1e12 is refused by the default limit" 2 "1e\+12 weighted force evaluations.*long energy run" \
   "$study" run "$tmp/e.toml" --out "$tmp/o3" --no-cache
 [ $(( $(date +%s) - start )) -lt 10 ] && [ ! -e "$tmp/o1" ] && [ ! -e "$tmp/o2" ] && [ ! -e "$tmp/o3" ] &&
   ok "refused requests return at once and write nothing" || bad "a refused request took time or wrote output"
@@ -121,7 +121,7 @@ expect "--cache-dir \"\" is refused" 2 "--cache-dir \"\": an empty value" "$stud
 expect "--problem \"\" is refused, not the default study" 2 "--problem \"\": an empty value" "$study" run --problem "" --out "$tmp/o5" --no-cache
 expect "an empty item in a list is refused" 2 "--dt '0.1,,0.05': an empty item" \
   "$study" run --problem harmonic --integrators rk4 --t-end 1 --dt 0.1,,0.05 --out "$tmp/o5" --no-cache
-expect "--max-evaluations nan is refused (the cost limit cannot be switched off)" 2 "max-evaluations.*finite" \
+expect "--max-evaluations nan is refused (the cost limit cannot be switched off)" 2 "max-work.*finite" \
   "$study" run "$tmp/w.toml" --out "$tmp/o5" --no-cache --max-evaluations nan
 expect "--gnuplot-timeout nan is refused" 2 "gnuplot-timeout.*finite" "$study" report "$tmp/o5" --gnuplot-timeout nan
 printf 'name = "plots"\nproblem = "harmonic"\nintegrators = ["rk4"]\nt_end = 1.0\ndt = [0.1]\n' > "$tmp/plots.toml"
@@ -217,13 +217,75 @@ wait $b; rb=$?
   ok "two reports of one folder at once both succeed, with every plot, the user's file kept" ||
   bad "concurrent reports: exit $ra/$rb: $(cat "$tmp/r1.out" "$tmp/r2.out" | head -c 400)"
 
-# Links in the output folder are carried as links, never followed (a link to a secret is not copied in).
+# Links in a results folder are carried by a report as links, never followed (a link to a secret is not copied
+# in); the next run replaces the folder whole, links and all, and leaves the secret where it was.
+timeout 30 "$study" run "$tmp/w.toml" --out "$tmp/linked" --no-cache -q > /dev/null 2>&1
 mkdir -p "$tmp/linked" && echo secret > "$tmp/secret.txt"
 ln -s "$tmp/secret.txt" "$tmp/linked/secret" && ln -s .. "$tmp/linked/loop"
-timeout 30 "$study" run "$tmp/w.toml" --out "$tmp/linked" --no-cache -q > "$tmp/linked.out" 2>&1
+timeout 30 "$study" report "$tmp/linked" > "$tmp/linked.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && [ -L "$tmp/linked/secret" ] && [ -L "$tmp/linked/loop" ] && [ -s "$tmp/linked/results.json" ] &&
-  ok "links in the output folder are carried as links, never followed" || bad "links: exit $rc: $(head -c 300 "$tmp/linked.out"); $(ls -la "$tmp/linked" | head -5)"
+  ok "links in a results folder are carried by a report as links, never followed" || bad "links: exit $rc: $(head -c 300 "$tmp/linked.out"); $(ls -la "$tmp/linked" | head -5)"
+timeout 30 "$study" run "$tmp/w.toml" --out "$tmp/linked" --no-cache -q > "$tmp/linked.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ ! -e "$tmp/linked/secret" ] && [ ! -L "$tmp/linked/loop" ] && [ "$(cat "$tmp/secret.txt")" = secret ] &&
+  ok "a run replaces its results folder whole: the links are gone, what they pointed to untouched" || bad "run over links: exit $rc"
+
+# The results folder: a marker says a run wrote it; --out onto a folder of the user's files is refused before any
+# work; a study of an earlier run does not survive into the new results, bench.json does; one run at a time.
+[ -f "$tmp/linked/.study-results" ] && ok "a results folder holds the marker .study-results" || bad "no marker in $(ls -a "$tmp/linked")"
+mkdir -p "$tmp/users" && echo mine > "$tmp/users/notes.txt"
+expect "--out onto a folder of the user's own files is refused, naming one of them" 2 \
+  "--out .*users: holds 1 entry \(notes.txt\) but is not a results folder \(no .study-results or results.json" \
+  "$study" run "$tmp/w.toml" --out "$tmp/users" --no-cache
+[ "$(cat "$tmp/users/notes.txt")" = mine ] && [ "$(ls -A "$tmp/users" | wc -l)" -eq 1 ] &&
+  ok "the user's folder is untouched" || bad "the user's folder changed: $(ls -A "$tmp/users")"
+"$study" run --problem harmonic --integrators rk4 --t-end 1 --dt 0.1,0.05 --name older --out "$tmp/whole" --no-cache -q > /dev/null 2>&1
+echo '{}' > "$tmp/whole/bench.json"
+"$study" run --problem harmonic --integrators rk4 --t-end 1 --dt 0.1,0.05 --name newer --out "$tmp/whole" --no-cache -q > /dev/null 2>&1
+[ -d "$tmp/whole/newer" ] && [ ! -e "$tmp/whole/older" ] && [ -f "$tmp/whole/bench.json" ] && ! grep -q older "$tmp/whole/REPORT.md" &&
+  ok "a run replaces its results folder whole: the earlier run's study is gone, bench.json kept" ||
+  bad "replace whole: $(ls -A "$tmp/whole")"
+spec $'t_end = 2e5\ndt = [1e-3]\n'
+"$study" run "$tmp/w.toml" --out "$tmp/locked" --no-cache --jobs 1 --max-work 1e12 -q > /dev/null 2>&1 &
+pid=$!
+sleep 0.5
+expect "a second run into a folder another run is writing is refused at once, naming the other" 1 \
+  "another study process \(pid $pid\) is writing .*locked now" \
+  "$study" run --problem harmonic --integrators rk4 --t-end 1 --dt 0.1 --out "$tmp/locked" --no-cache
+kill -TERM $pid; wait $pid 2> /dev/null
+spec $'t_end = 1.0\ndt = [0.1, 0.05]\n'
+"$study" run --problem harmonic --integrators rk4 --t-end 1 --dt 0.1,0.05 --out "$tmp/locked" --no-cache -q > /dev/null 2>&1 &&
+  ok "the lock goes with the process that held it (killed): the next run writes the folder" || bad "the lock outlived its process"
+expect "a report --out inside another results folder is refused" 2 "--out .*/whole/newer/page: lies in the results folder" \
+  "$study" report "$tmp/atomic" --out "$tmp/whole/newer/page"
+
+# Work and memory bounded by what they cost: N-body work weighted by its pair forces, the memory of the samples
+# kept, a reference's own work limit (also inside the solve, whose estimate can be low), one-line texts capped.
+printf 'name = "pl"\nproblem = "plummer"\nparams = { n = 16 }\nt_end = 5000\ndt = [0.1]\nintegrators = ["rk4"]\n' > "$tmp/pl.toml"
+expect "16 softened bodies are weighted by their 120 pair forces: refused by the default limit" 2 \
+  "about 2.9e\+11 weighted force evaluations, above the limit of 1e\+11; most of it: its reference" "$study" run "$tmp/pl.toml" --out "$tmp/o6" --no-cache
+printf 'name = "m"\nproblem = "plummer"\nparams = { n = 16 }\nt_end = 1\nsamples = 4096\nintegrators = ["leapfrog"]\nmetrics = ["global"]\ndt = { max = 0.01, min = 0.0001, per_decade = 100 }\n' > "$tmp/m.toml"
+expect "a 150-byte spec asking for gigabytes of samples is refused by --max-memory's default" 2 \
+  "would hold about 5.* GB in memory \(201 runs' samples.*above the limit of 2 GB.*--max-memory" \
+  "$study" run "$tmp/m.toml" --out "$tmp/o6" --no-cache
+expect "--max-memory takes units and refuses what is not a size" 2 "'3x' is not a size" \
+  "$study" run "$tmp/m.toml" --out "$tmp/o6" --no-cache --max-memory 3x
+expect "--max-memory 10GB lets it pass the memory check (the work check is next)" 2 "weighted force evaluations, above the limit of 1e\+06" \
+  "$study" run "$tmp/m.toml" --out "$tmp/o6" --no-cache --max-memory 10GB --max-work 1e6
+expect "study reference is bounded too: a reference over 1e6 time units of Kepler" 2 \
+  "a reference to t = 1e\+06 .*would take about 4.8e\+11 weighted force evaluations, above the limit of 1e\+11" \
+  "$study" reference kepler --at 1e6 --no-cache
+expect "the limit holds inside the reference solve when its estimate was low (close encounters)" 1 \
+  "failed in the reference solve \(tolerance 1e-28\).*more than 25000 force evaluations, the most the work limit allows \(--max-work\)" \
+  "$study" reference plummer -p n=5 --at 10 --no-cache --max-work 5e7
+[ ! -e "$tmp/o6" ] && ok "refused requests write nothing" || bad "a refused request wrote $tmp/o6"
+printf 'name = "t"\ntitle = "%s"\nproblem = "harmonic"\nintegrators = ["rk4"]\nt_end = 1.0\ndt = [0.1]\n' "$(head -c 1000 /dev/zero | tr '\0' x)" > "$tmp/t.toml"
+expect "a title longer than a line is refused, shown shortened" 2 "title: 'xxxx.*(1000 bytes).*is 1000 bytes long; at most 300" \
+  "$study" run "$tmp/t.toml" --out "$tmp/o6" --no-cache
+printf '[methods.x]\nkind = "composition"\norder = 2\nbase = "leapfrog"\nweights = ["1"]\nsummary = "%s"\n' "$(head -c 5000 /dev/zero | tr '\0' y)" > "$tmp/long-summary.toml"
+expect "a table's summary longer than a line is refused" 2 "methods.x.summary: .*is 5000 bytes long; at most 300" \
+  "$study" method "$tmp/long-summary.toml"
 
 # 11. A full disk (a file size limit: writes fail with EFBIG): the cache is one warning, the output folder stays
 # the old one, and the error names the file and the reason.

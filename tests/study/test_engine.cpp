@@ -527,18 +527,31 @@ TEST_CASE("unbounded work is refused before anything runs: tiny steps, huge span
 TEST_CASE("the cost estimate counts every run, pass and long energy run, and the reference by its span", "[spec][hardening]") {
   testing::TempDir dir("engine-cost");
   auto spec = [&](const std::string& text) { return study::load_spec(dir.file("c.toml", text)); };
-  // rk4 (4 evaluations a step) at 10 and 20 steps, global error only: 120 evaluations, and the reference over
-  // t_end / (2 pi) time scales at 3e6 each.
+  // rk4 (4 evaluations a step) at 10 and 20 steps, global error only: 120 evaluations, three times as many for
+  // their long double round-off shadows, and the reference over t_end / (2 pi) time scales at 3e6 each.
   const auto a = spec("name = \"a\"\nproblem = \"harmonic\"\nintegrators = [\"rk4\"]\nt_end = 1.0\ndt = [0.1, 0.05]\n"
                       "metrics = [\"global\"]\n");
   const double reference = 3e6 / (2 * std::numbers::pi);
-  CHECK_THAT(study::estimate_cost(a).evaluations, Catch::WithinRel(120 + reference, 1e-12));
+  CHECK_THAT(study::estimate_cost(a).evaluations, Catch::WithinRel(4 * 120 + reference, 1e-12));
   CHECK_THAT(study::estimate_cost(a).biggest, Catch::Contains("its reference (0.159"));
   // Reversibility doubles the runs; a long energy run of 1e6 steps of leapfrog (1 evaluation) adds 1e6.
   const auto b = spec("name = \"a\"\nproblem = \"harmonic\"\nintegrators = [\"rk4\", \"leapfrog\"]\nt_end = 1.0\n"
                       "dt = [0.1, 0.05]\nmetrics = [\"walltime\", \"reversibility\"]\nenergy_t_end = 1e5\nenergy_dt = 0.1\n");
   CHECK_THAT(study::estimate_cost(b).evaluations, Catch::WithinRel(2 * 120 + 2 * 30 + 4e6 + 1e6, 1e-12));
   CHECK_THAT(study::estimate_cost(b).biggest, Catch::Contains("rk4's long energy run (1e+06 steps to t = 1e+05)"));
+  // Every evaluation weighted by the problem's: 16 softened bodies are 16 * 15 / 2 = 120 pair forces, 5 are 10,
+  // the six of the outer solar system 15; Plummer's time scale is 2 pi.
+  const std::string walltime = "integrators = [\"rk4\"]\nt_end = 1.0\ndt = [0.1, 0.05]\nmetrics = [\"walltime\"]\n";
+  const auto c16 = spec("name = \"c\"\nproblem = \"plummer\"\nparams = { n = 16 }\n" + walltime);
+  CHECK_THAT(study::estimate_cost(c16).evaluations, Catch::WithinRel(120 * 120, 1e-12));
+  const auto c5 = spec("name = \"c\"\nproblem = \"plummer\"\nparams = { n = 5 }\nmetrics = [\"global\"]\n"
+                       "integrators = [\"rk4\"]\nt_end = 1.0\ndt = [0.1, 0.05]\n");
+  CHECK_THAT(study::estimate_cost(c5).evaluations, Catch::WithinRel(10 * (4 * 120 + reference), 1e-12));
+  const auto sun = spec("name = \"c\"\nproblem = \"outer-solar-system\"\n" + walltime);
+  CHECK_THAT(study::estimate_cost(sun).evaluations, Catch::WithinRel(15 * 120, 1e-12));
+  // The reference's budget of evaluations within a work limit: 1e11 / (200 per evaluation x 120 pairs).
+  CHECK(study::reference_evaluation_budget(1e11, 120) == 4166666);
+  CHECK(study::reference_evaluation_budget(1e18, 1) == 5'000'000'000'000'000);
 }
 
 TEST_CASE("dt = \"auto\": each integrator halves its step until its orders are decided, its error nears the noise floor, or "
