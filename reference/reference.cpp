@@ -154,7 +154,7 @@ Reference compute(const Request& request, const Options& options) {
 
   const Real tol = options.tolerance, check_tol = Real(options.tolerance) / Real(options.check_factor);
   const detail::Solved s = detail::solve_twice(request.problem, request.params, request.initial, request.times, tol,
-                                               check_tol, options.max_steps, options.max_evaluations, options.concurrent);
+                                               check_tol, options.max_steps, options.budget, options.concurrent);
   Reference r;
   r.problem = request.problem;
   r.params = s.params;

@@ -11,11 +11,13 @@
 #include <atomic>
 #include <filesystem>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "reference/budget.hpp"
 #include "reference/decimal.hpp"
 #include "study/common/printable.hpp"
 #include "study/problems/params.hpp"
@@ -38,8 +40,8 @@ struct Options {
   std::optional<std::filesystem::path> cache_dir;  ///< default: default_cache_dir()
   bool use_cache = true;
   std::uint64_t max_steps = 10'000'000;  ///< per interval between requested times; beyond it the solve fails
-  /// Force evaluations each solve may take (the command's work limit: --max-work); beyond it the solve fails.
-  std::uint64_t max_evaluations = std::numeric_limits<std::uint64_t>::max();
+  /// The work limit the solves share (--max-work): unbounded by default.
+  WorkBudget budget;
   bool concurrent = true;  ///< run the certifying solve on a second thread (same result; false: one thread only)
 };
 

@@ -71,8 +71,7 @@ Real time_of(const R& t) {
 template <class P>
 SolutionIn<typename P::real_type> solve(const P& p, const typename P::State& start,
                                         const std::vector<typename P::real_type>& times, typename P::real_type tol,
-                                        std::uint64_t max_steps,
-                                        std::uint64_t max_evaluations = std::numeric_limits<std::uint64_t>::max()) {
+                                        std::uint64_t max_steps, const WorkBudget& budget = {}) {
   namespace odeint = boost::numeric::odeint;
   using Real = typename P::real_type;
   constexpr std::size_t D = P::dim;
@@ -90,9 +89,10 @@ SolutionIn<typename P::real_type> solve(const P& p, const typename P::State& sta
   auto system = [&](const X& x, X& dx, Real tau) {
     study::stop_if_interrupted();  // a signal stops even one long solve
     reached = std::max(reached, tau * T);
-    if (++out.evaluations > max_evaluations)  // the estimate before the solve was too low: the work limit holds anyway
-      throw SolveFailure("it took more than " + std::to_string(max_evaluations) + " force evaluations, the most the work limit "
-                         "allows (--max-work)", time_of(reached));
+    ++out.evaluations;
+    if (!budget.take())  // the estimate before the solve was too low: the work limit holds anyway
+      throw SolveFailure("it reached the work limit (--max-work) that the request's reference solves share, after " +
+                         std::to_string(out.evaluations) + " force evaluations of its own", time_of(reached));
     typename P::Vec q, v, a;
     for (std::size_t i = 0; i < D; ++i) q[i] = x[i] * L, v[i] = x[D + i] * (L / T), dx[i] = x[D + i];
     ode::force(p, q, v, a);

@@ -17,12 +17,12 @@ Solved describe(const std::string& problem, const study::ParamValues& params,
 
 Solved solve_twice(const std::string& problem, const study::ParamValues& params,
                    const std::optional<std::pair<std::vector<Real>, std::vector<Real>>>& initial,
-                   const std::vector<Real>& times, Real tol, Real check_tol, std::uint64_t max_steps, std::uint64_t max_evaluations, bool concurrent) {
+                   const std::vector<Real>& times, Real tol, Real check_tol, std::uint64_t max_steps, const WorkBudget& budget, bool concurrent) {
   if (const UserSolver* user = find_user_solver(problem))
-    return user->solve_twice(params, initial, times, tol, check_tol, max_steps, max_evaluations, concurrent);
+    return user->solve_twice(params, initial, times, tol, check_tol, max_steps, budget, concurrent);
   Solved out;
   study::with_problem<Real>(problem, params, [&](const auto& p) {
-    out = solve_twice_of(p, problem, params, initial, times, tol, check_tol, max_steps, max_evaluations, concurrent);
+    out = solve_twice_of(p, problem, params, initial, times, tol, check_tol, max_steps, budget, concurrent);
   });
   return out;
 }

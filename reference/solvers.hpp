@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "reference/budget.hpp"
 #include "reference/decimal.hpp"
 #include "study/problems/params.hpp"
 
@@ -33,6 +34,6 @@ Solved describe(const std::string& problem, const study::ParamValues& params,
 /// Solves at tol and tol / factor; exact states too where the problem has them and the start is its own.
 Solved solve_twice(const std::string& problem, const study::ParamValues& params,
                    const std::optional<std::pair<std::vector<Real>, std::vector<Real>>>& initial,
-                   const std::vector<Real>& times, Real tol, Real check_tol, std::uint64_t max_steps, std::uint64_t max_evaluations, bool concurrent);
+                   const std::vector<Real>& times, Real tol, Real check_tol, std::uint64_t max_steps, const WorkBudget& budget, bool concurrent);
 
 }  // namespace reference::detail

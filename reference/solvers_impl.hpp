@@ -56,13 +56,13 @@ inline std::string tolerance_text(const Real& t) {
 template <class P>
 Solved solve_twice_of(const P& p, const std::string& problem, const study::ParamValues& params,
                       const std::optional<std::pair<std::vector<Real>, std::vector<Real>>>& initial,
-                      const std::vector<Real>& times, Real tol, Real check_tol, std::uint64_t max_steps, std::uint64_t max_evaluations, bool concurrent) {
+                      const std::vector<Real>& times, Real tol, Real check_tol, std::uint64_t max_steps, const WorkBudget& budget, bool concurrent) {
   Solved out;
   describe_into(p, params, out, initial, problem);
   const auto start = start_of(p, initial, problem);
   auto run = [&](Real t, const char* which) {
     try {
-      return solve(p, start, times, t, max_steps, max_evaluations);
+      return solve(p, start, times, t, max_steps, budget);
     } catch (const SolveFailure& f) {
       throw ReferenceError("reference for " + problem + " (" + describe_params(out) + ") failed in the " + which +
                            " solve (tolerance " + tolerance_text(t) + ") at t = " +

@@ -23,7 +23,7 @@ using Start = std::optional<std::pair<std::vector<Real>, std::vector<Real>>>;
 struct UserSolver {
   std::function<Solved(const study::ParamValues&, const Start&)> describe;
   std::function<Solved(const study::ParamValues&, const Start&, const std::vector<Real>& times, Real tol, Real check_tol,
-                       std::uint64_t max_steps, std::uint64_t max_evaluations, bool concurrent)>
+                       std::uint64_t max_steps, const WorkBudget& budget, bool concurrent)>
       solve_twice;
 };
 

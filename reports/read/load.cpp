@@ -226,7 +226,36 @@ Results load(const fs::path& dir) {
   require_regular(file);
   std::ifstream in(file);
   if (!in) throw ReportError(file.string() + ": no results file (run `study run --out " + dir.string() + "` first)");
-  return load_document(parse(in, file), file, dir);
+  Results res = load_document(parse(in, file), file, dir);
+  check_tables(res);
+  return res;
+}
+
+void check_tables(const Results& res) {
+  for (const Study& s : res.studies) {
+    if (s.runs.empty()) continue;
+    const fs::path runs_csv = res.dir / s.name / "runs.csv";  // samples.csv's rows are checked as they are read (all_samples)
+    const auto t = read_table(runs_csv);
+    if (!t) continue;  // results written without their tables (hand-made fixtures); a table present must agree
+    if (t->rows.size() != s.runs.size())
+      throw ReportError(fmt::format("{}: {} runs, but results.json has {} for {}: the table and the results disagree", runs_csv.string(),
+                                    t->rows.size(), s.runs.size(), s.name));
+    // Row r is runs[r] (both written in one order): what says which run it is, and its global error, to every digit.
+    for (std::size_t r = 0; r < t->rows.size(); ++r) {
+      const RunRow& run = s.runs[r];
+      auto disagree = [&](const std::string& column, const std::string& csv, const std::string& json) {
+        throw ReportError(fmt::format("{}:{}: {} is {}, but results.json has {} (studies '{}', runs[{}]): the table and the "
+                                      "results disagree (edited by hand?); run the study again",
+                                      runs_csv.string(), t->lines[r], column, csv, json, s.name, r));
+      };
+      auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+      if (t->text(r, "integrator") != run.integrator) disagree("integrator", t->text(r, "integrator"), run.integrator);
+      if (t->text(r, "status") != run.status) disagree("status", t->text(r, "status"), run.status);
+      if (!same(t->number(r, "dt"), run.dt)) disagree("dt", t->text(r, "dt"), num17(run.dt));
+      if (!same(t->number(r, "steps"), static_cast<double>(run.steps))) disagree("steps", t->text(r, "steps"), std::to_string(run.steps));
+      if (!same(t->number(r, "global"), run.global)) disagree("global", t->text(r, "global"), num17(run.global));
+    }
+  }
 }
 
 Results load_document(const nlohmann::json& doc, const fs::path& file, const fs::path& dir) {
@@ -624,6 +653,10 @@ std::vector<std::pair<double, std::map<std::string, std::vector<Sample>>>> all_s
       coords.emplace_back(c, h[0] == 'q');
   for (std::size_t r = 0; r < t->rows.size(); ++r) {
     const double dt = t->number(r, "dt");
+    if (!run_at(s, t->rows[r][integrator], dt))
+      throw ReportError(fmt::format("{}:{}: a sample of '{}' at dt {}, a run results.json does not have: the table and the results "
+                                    "disagree (edited by hand?); run the study again",
+                                    t->file.string(), t->lines[r], t->rows[r][integrator], t->text(r, "dt")));
     if (!only.empty() && std::none_of(only.begin(), only.end(), [&](double x) { return same_dt(x, dt); })) continue;
     auto group = std::find_if(out.begin(), out.end(), [&](const auto& x) { return same_dt(x.first, dt); });
     if (group == out.end()) group = out.insert(out.end(), {dt, {}});

@@ -186,6 +186,11 @@ std::optional<Table> read_table(const std::filesystem::path& file);
 /// The same for text already open (`file` names it in messages).
 Table parse_table(std::istream& in, const std::filesystem::path& file);
 
+/// The tables beside results.json say what it says: a study's runs.csv, where there is one, holds its runs in
+/// order (integrator, status, dt, steps and global error to every digit); samples.csv's rows each name a run
+/// (checked as they are read).  load() calls it.  Throws ReportError naming the file, line and what disagrees.
+void check_tables(const Results& res);
+
 /// One row of samples.csv.
 struct Sample {
   double t = 0, error = 0, energy = 0;

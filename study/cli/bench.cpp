@@ -9,6 +9,7 @@
 #include "study/cli/report.hpp"
 #include "study/common/atomic_file.hpp"
 #include "study/common/interrupt.hpp"
+#include "study/common/results_folder.hpp"
 #include "study/spec/spec.hpp"
 #ifndef STUDY_NO_BENCH
 #include "study/bench/steppers.hpp"
@@ -43,7 +44,11 @@ int run_bench(const BenchArgs& a) {
   const auto doc = bench::run(o, a.quiet ? static_cast<std::ostream&>(quiet_log) : std::cerr);
   stop_if_interrupted();  // a signal during the timing: nothing written, exit 130
   const std::filesystem::path file = std::filesystem::path(a.out) / "bench.json";
-  study::write_atomic(file, doc.dump(2) + "\n");
+  {  // not while a run publishes the folder (it carries bench.json over: a new one could be lost); released before
+     // the report, which takes the lock itself
+    const study::FolderLock lock(a.out, true);
+    study::write_atomic(file, doc.dump(2) + "\n");
+  }
   if (!a.quiet) {
     std::cout << "\n" << report::bench_markdown(*report::load_bench(a.out)) << "wrote " << file.string() << "\n";
   }

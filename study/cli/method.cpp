@@ -14,6 +14,12 @@ namespace {
 /// `study method FILE|ID...`: what the coefficients of each method say, without running anything.
 int run_method(const std::vector<std::string>& args) {
   for (const auto& arg : args) {
+    // A path (an id has no '.' or '/') is read at once: the libraries' tables are checked only when needed.
+    if (arg.find_first_of("./") != std::string::npos && std::filesystem::exists(arg)) {
+      const study::tables::Library file = study::tables::read_user_methods({arg}, study::spec_keys());
+      for (const auto* x : file.methods()) std::cout << study::tables::describe(*x) << "\n";
+      continue;
+    }
     const auto& builtin = study::tables::builtin_tables();
     if (const auto it = builtin.find(arg); it != builtin.end()) {
       std::cout << study::tables::describe(it->second) << "\n";

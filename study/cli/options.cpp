@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include "study/common/atomic_file.hpp"
+#include "study/common/results_folder.hpp"
 #include "study/spec/spec.hpp"
 
 namespace study::cli {
@@ -60,7 +61,12 @@ void add_limit_options(CLI::App* cmd, Limits& limits, bool memory) {
                     "refuse a request whose estimated memory (each run's samples with their reference states, and "
                     "the largest CSV table) is above this many bytes: 2e9, 2GB, 512MB (default 2e9)")
         ->transform(byte_size())
-        ->check(CLI::Range(1e6, 1e15));
+        ->check(CLI::Validator(
+            [](std::string& x) {
+              const double b = std::strtod(x.c_str(), nullptr);
+              return b >= 1e6 && b <= 1e15 ? "" : "must lie between 1 MB (1e6) and 1 PB (1e15)";
+            },
+            "1MB..1PB"));
 }
 
 void check_work(double work, const Limits& limits, const std::string& what, const std::string& help) {
@@ -157,6 +163,9 @@ void check_pages_folder(const std::string& out, const std::vector<std::string>& 
     if (within(target, source))
       throw SpecError("--out " + out + ": lies in the results folder " + in + ", which it would change; give a folder elsewhere");
   }
+  if (const fs::path up = results_folder_above(out); !up.empty())
+    throw SpecError("--out " + out + ": lies in the results folder " + up.string() + ", which the next run replaces whole; give "
+                    "a folder elsewhere");
   if (fs::is_directory(out, ec) && !fs::is_empty(out, ec)) {
     if (fs::exists(fs::path(out) / other_page, ec))
       throw SpecError("--out " + out + ": holds " + other_page + " (another command's pages, whose plots would be replaced); "

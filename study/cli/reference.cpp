@@ -1,7 +1,9 @@
 // `study reference PROBLEM --at T,...`: the certified float128 reference state of a problem, as JSON.
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,7 +69,8 @@ int run_reference(const ReferenceArgs& a) {
              "ask for earlier times");
   reference::Options options;
   options.tolerance = a.tolerance;
-  options.max_evaluations = reference_evaluation_budget(a.limits.work, evaluation_cost);
+  options.budget = {.left = std::make_shared<std::atomic<double>>(a.limits.work),
+                    .per_evaluation = reference_work_per_evaluation * evaluation_cost};
   options.use_cache = !a.no_cache;
   if (!a.cache_dir.empty()) options.cache_dir = a.cache_dir;
   const reference::Reference r = reference::compute(request, options);

@@ -48,10 +48,9 @@ int run_report(const ReportArgs& a, bool quiet) {
                                "out to render into " + a.results + " itself)");
       if (fs::exists(fs::path(a.out) / "results.json", ec) || fs::exists(fs::path(a.out) / study::results_marker, ec))
         throw study::SpecError("--out " + a.out + ": holds results of its own (results.json); to render those: study report " + a.out);
-      for (fs::path up = target.parent_path(); !up.empty() && up != up.parent_path(); up = up.parent_path())
-        if (fs::exists(up / "results.json", ec) || fs::exists(up / study::results_marker, ec))
-          throw study::SpecError("--out " + a.out + ": lies in the results folder " + up.string() + ", whose studies' folders "
-                                 "are its own; give a folder outside it");
+      if (const fs::path up = study::results_folder_above(a.out); !up.empty())
+        throw study::SpecError("--out " + a.out + ": lies in the results folder " + up.string() + ", whose studies' folders "
+                               "are its own; give a folder outside it");
       if (fs::is_directory(a.out, ec) && !fs::is_empty(a.out, ec) &&
           !(fs::exists(fs::path(a.out) / "REPORT.md", ec) && fs::is_directory(fs::path(a.out) / "plots", ec)))
         throw study::SpecError("--out " + a.out + ": a folder of other files (not an earlier report: no REPORT.md and plots/), and "
@@ -60,9 +59,13 @@ int run_report(const ReportArgs& a, bool quiet) {
   }
   const fs::path out = a.out.empty() ? a.results : a.out;
   check_output_dir(out.string(), a.out.empty() ? "results folder" : "--out", true);
+  // A run or another report writing the results (or the output): wait for it, then read what it wrote.  Results
+  // before output, always in that order (an output folder never holds results, so no two processes wait on each other).
+  const study::FolderLock lock(a.results, true);
+  std::optional<study::FolderLock> out_lock;
+  if (fs::weakly_canonical(out) != fs::weakly_canonical(a.results)) out_lock.emplace(out, true);
   const report::Results loaded = report::load(a.results);  // a missing or malformed results file: an error before anything is staged
   (void)report::load_bench(a.results);
-  const study::FolderLock lock(out, true);  // a run or another report writing it: wait for it
   study::StagedFolder staged(out);
   std::vector<std::string> studies;
   for (const auto& s : loaded.studies) studies.push_back(s.name);

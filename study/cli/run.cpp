@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <thread>
 
@@ -88,7 +90,7 @@ int run_study(const RunArgs& a) {
   if (!a.cache_dir.empty()) o.cache_dir = a.cache_dir;
   o.use_cache = !a.no_cache;
   o.reuse_runs = !a.rerun;
-  o.max_work = a.limits.work;
+  o.reference_work = std::make_shared<std::atomic<double>>(a.limits.work);
   const bool tty = ::isatty(STDERR_FILENO);
   int last_tenth = -1;
   std::string last_phase;

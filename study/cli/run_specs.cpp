@@ -1,5 +1,6 @@
 // The specs of `study run`: spec files or shipped names, standard input, a study from the command line, a profile,
 // or the default study; a user's --methods files.  Every error is found here, and the cost bounded, before any work.
+#include <algorithm>
 #include <charconv>
 #include <iostream>
 #include <optional>
@@ -11,8 +12,10 @@
 #include "study/cli/options.hpp"
 #include "study/cli/run.hpp"
 #include "study/common/input_file.hpp"
+#include "study/common/printable.hpp"
 #include "study/common/suggest.hpp"
 #include "study/methods/library.hpp"
+#include "study/registry/extensions.hpp"
 
 namespace study::cli {
 namespace {
@@ -50,6 +53,11 @@ study::Spec command_line_spec(const RunArgs& a, const study::tables::Library& me
     return x;
   };
   toml::table t;
+  // The name defaults to the problem's id: an unknown problem is named as such, not as a bad name.
+  const auto ids = study::all_problem_ids();
+  if (std::find(ids.begin(), ids.end(), a.problem) == ids.end())
+    throw study::SpecError("--problem " + study::printable(a.problem) + ": unknown problem" + study::did_you_mean(a.problem, ids) +
+                           "; problems: " + study::join(ids));
   t.insert("name", a.name.empty() ? a.problem : a.name);
   t.insert("problem", a.problem);
   toml::table params;
@@ -126,23 +134,29 @@ std::vector<Spec> specs_to_run(const RunArgs& a) {
 
   // The cost, before anything runs: a request that would compute for hours, or hold more than the memory allowed,
   // is refused, naming its biggest part.
-  double total = 0, held = 0, text = 0;
+  // Memory first, then work: each message then says the one limit that refuses.
+  double held = 0, text = 0;
   std::size_t runs = 0;
+  std::vector<study::CostEstimate> costs;
   for (const auto& spec : specs) {
-    const study::CostEstimate c = study::estimate_cost(spec);
-    total += c.evaluations, held += c.held_bytes, text = std::max(text, c.text_bytes), runs += c.runs;
-    check_work(c.evaluations, a.limits, spec.file.string() + ": this study", "most of it: " + c.biggest +
-               "; use larger step sizes or a shorter t_end");
+    costs.push_back(study::estimate_cost(spec));
+    held += costs.back().held_bytes, text = std::max(text, costs.back().text_bytes), runs += costs.back().runs;
   }
-  check_work(total, a.limits, fmt::format("these {} studies together", specs.size()), "run fewer at once");
   if (held + 2 * text > a.limits.memory)
     throw study::SpecError(fmt::format(
-        "{} would hold about {} in memory ({} runs' samples with their reference states: {}; the largest samples.csv, held "
-        "twice as it is written: {}), "
+        "{} would hold about {} in memory ({} runs' samples with their reference states: {}; the largest samples.csv: {}, "
+        "counted twice as it is built and written), "
         "above the limit of {}; keep fewer samples (samples = 64 is the default), run fewer step sizes or studies at once, "
         "or raise the limit with --max-memory",
         specs.size() == 1 ? specs.front().file.string() + ": this study" : fmt::format("these {} studies", specs.size()),
         study::bytes_text(held + 2 * text), runs, study::bytes_text(held), study::bytes_text(text), study::bytes_text(a.limits.memory)));
+  double total = 0;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    total += costs[i].evaluations;
+    check_work(costs[i].evaluations, a.limits, specs[i].file.string() + ": this study", "most of it: " + costs[i].biggest +
+               "; use larger step sizes or a shorter t_end");
+  }
+  check_work(total, a.limits, fmt::format("these {} studies together", specs.size()), "run fewer at once");
 
   return specs;
 }

@@ -26,21 +26,54 @@ inline constexpr const char* results_marker = ".study-results";
 inline constexpr const char* results_marker_text =
     "This folder was written by `study run` and is replaced whole by the next run into it: keep your own files elsewhere.\n";
 
+/// Whether `dir` is a results folder: it holds the marker, or (written before the marker existed, or by `study
+/// bench` alone) nothing but what a run or a bench writes there: results.json, REPORT.md, plots/, bench.json, and
+/// study folders holding runs.csv.  `foreign` gets the first entry that is none of those.
+inline bool is_results_folder(const std::filesystem::path& dir, std::string* foreign = nullptr) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return false;
+  if (fs::exists(dir / results_marker, ec)) return true;
+  bool any = false;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    std::error_code e2;
+    const bool ours = name == "results.json" || name == "REPORT.md" || name == "bench.json" ||
+                      (fs::is_directory(e.symlink_status(e2)) && (name == "plots" || fs::exists(e.path() / "runs.csv", e2)));
+    if (!ours) {
+      if (foreign) *foreign = name;
+      return false;
+    }
+    any = true;
+  }
+  return any && !ec;
+}
+
 /// Why `dir` cannot be a run's output folder (it exists and holds files that are not a run's results); "" when it
 /// is new, empty, or a results folder.
 inline std::string results_folder_problem(const std::filesystem::path& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec) || fs::is_empty(dir, ec)) return "";
-  if (fs::exists(dir / results_marker, ec) || fs::exists(dir / "results.json", ec)) return "";
-  std::string example;
-  std::size_t n = 0;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (n++ == 0) example = e.path().filename().string();
+  if (!fs::exists(dir, ec)) return "";
+  if (!fs::is_directory(dir, ec)) return "is not a folder";
+  const bool empty = fs::is_empty(dir, ec);
+  if (ec) return "cannot be read (" + ec.message() + ")";
+  std::string foreign;
+  if (empty || is_results_folder(dir, &foreign)) return "";
+  return "holds '" + printable(foreign) + "', and is not a results folder (no " + results_marker + " in it, nor only what a "
+         "run writes), and a run's results replace their folder whole; give a new or empty folder, or move your files";
+}
+
+/// The results folder that holds `path` (a folder above it), or "" when none does.
+inline std::filesystem::path results_folder_above(const std::filesystem::path& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path p = fs::weakly_canonical(fs::absolute(path), ec);
+  for (fs::path up = p.parent_path(); !up.empty(); up = up.parent_path()) {
+    if (fs::exists(up / results_marker, ec) || (fs::exists(up / "results.json", ec) && is_results_folder(up))) return up;
+    if (up == up.parent_path()) break;
   }
-  return "holds " + std::to_string(n) + " entr" + (n == 1 ? "y" : "ies") + " (" + printable(example) + (n > 1 ? ", ..." : "") +
-         ") but is not a results folder (no " + results_marker + " or results.json in it), and a run's results replace "
-         "their folder whole; give a new or empty folder";
+  return {};
 }
 
 /// An exclusive lock on writing `target` (a results or pages folder): a file ".NAME.lock" beside it, holding the
@@ -58,6 +91,7 @@ class FolderLock {
     if (ec) throw WriteError("cannot create " + t.parent_path().string() + ": " + ec.message());
     path_ = t.parent_path() / ("." + t.filename().string() + ".lock");
     fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd_ < 0 && errno == EACCES) fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);  // another user's: flock works
     if (fd_ < 0) throw WriteError("cannot open the lock file " + path_.string() + ": " + std::strerror(errno));
     for (bool said = false; ::flock(fd_, LOCK_EX | LOCK_NB) != 0;) {
       const int err = errno;

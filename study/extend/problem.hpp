@@ -76,9 +76,9 @@ void register_problem_checked() {
           return out;
         },
         [id](const ParamValues& values, const Start& initial, const std::vector<reference::Real>& times, reference::Real tol,
-             reference::Real check_tol, std::uint64_t max_steps, std::uint64_t max_evaluations, bool concurrent) {
+             reference::Real check_tol, std::uint64_t max_steps, const reference::WorkBudget& budget, bool concurrent) {
           const Wide p(values);
-          Solved out = reference::detail::solve_twice_of(p, id, values, initial, times, tol, check_tol, max_steps, max_evaluations, concurrent);
+          Solved out = reference::detail::solve_twice_of(p, id, values, initial, times, tol, check_tol, max_steps, budget, concurrent);
           out.fingerprint = extend_detail::fingerprint(p);
           return out;
         }};

@@ -216,6 +216,7 @@ std::vector<std::string> texts(const std::vector<Rational>& xs) {
 
 using Exact = Coefficients;
 /// Finds the exact coefficients of a method by id (a composition's base), or nullptr.
+using IdList = std::function<std::vector<std::string>()>;  // made on demand: only a message needs it
 using Lookup = std::function<const Exact*(const std::string&)>;
 
 /// Adjacent operations of one kind merged (their coefficients add), zero ones dropped, until none is left.
@@ -319,7 +320,7 @@ void build(Method& m, const Exact& x, ode::MethodTable& t) {
 
 /// Reads one [methods.ID] table.  `declared_order` set: a built-in's own ([builtin.ID]; the table has no order key).
 Method read_method(const Document& doc, const std::string& section, const std::string& id, const toml::table& t,
-                   std::optional<int> declared_order, const Lookup& base_of, const std::vector<std::string>& base_ids) {
+                   std::optional<int> declared_order, const Lookup& base_of, const IdList& base_ids) {
   const Reader r(doc, t, section + "." + id);
   Method m;
   m.origin = doc.where(&t);
@@ -412,8 +413,8 @@ Method read_method(const Document& doc, const std::string& section, const std::s
     m.base = r.string("base", true, "the id of the method composed, e.g. \"leapfrog\"");
     const Exact* base = base_of(m.base);
     if (!base)
-      r.fail(r.get("base"), "base", "'" + m.base + "' is not a method with known coefficients" + did_you_mean(m.base, base_ids) +
-                                        "; bases: " + join(base_ids));
+      r.fail(r.get("base"), "base", "'" + m.base + "' is not a method with known coefficients" + did_you_mean(m.base, base_ids()) +
+                                        "; bases: " + join(base_ids()));
     const auto w = r.list("weights", "the step fractions of the base method's steps");
     r.sums_to(w, 1, "weights", "the steps must add up to one step (the method is not consistent)");
     x.kind = base->kind;
@@ -486,7 +487,7 @@ bool valid_id(const std::string& id) {
 
 /// The methods of the [methods] table of a document, compositions after the tables they may compose.
 std::vector<Method> read_section(const Document& doc, const toml::table& root, const std::string& section, bool builtin,
-                                 const Lookup& outer, const std::vector<std::string>& outer_ids) {
+                                 const Lookup& outer, const IdList& outer_ids) {
   std::vector<Method> out;
   const toml::node* node = root.get(section);
   if (!node) return out;
@@ -512,9 +513,13 @@ std::vector<Method> read_section(const Document& doc, const toml::table& root, c
     pending.emplace_back(id, t);
   }
   // Bases: this section's methods read so far, then the outer ones.
-  std::vector<std::string> base_ids = outer_ids;
-  for (const auto& [id, t] : pending) base_ids.push_back(id);
-  std::sort(base_ids.begin(), base_ids.end());
+  // The ids a base may name, for the message about one that is none of them: made only then.
+  const IdList base_ids = [&] {
+    std::vector<std::string> ids = outer_ids ? outer_ids() : std::vector<std::string>{};
+    for (const auto& [id, t] : pending) ids.push_back(id);
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  };
   std::map<std::string, std::size_t> pending_at, read_at;  // id -> index in pending, in out
   for (std::size_t i = 0; i < pending.size(); ++i) pending_at.emplace(pending[i].first, i);
   const Lookup base_of = [&](const std::string& id) -> const Exact* {
@@ -543,7 +548,7 @@ std::vector<Method> read_section(const Document& doc, const toml::table& root, c
       }
       if (const auto b = base_here(i); b && state[*b] != read) {
         if (state[i] == waiting || state[*b] == waiting)
-          throw TableError(doc.where(pending[i].second) + ": " + section + "." + pending[i].first +
+          throw TableError(doc.where((*pending[i].second)["base"].node()) + ": " + section + "." + pending[i].first +
                            ".base: the compositions' bases form a cycle");
         state[i] = waiting;
         stack.push_back(*b);
@@ -596,17 +601,25 @@ void Library::add_document(const toml::table& root, const std::string& text, con
                            const Library* also) {
   // Bases a composition may name: this library's methods, `also`'s, the shipped library's (unless this is it), the
   // built-ins'.
-  const Library* shipped = this == building_shipped_ ? nullptr : &shipped_library();
-  std::vector<std::string> ids = ids_with_bases(shipped, also);
+  // The shipped library is read (its tables checked, tenths of a second) only when a composition names a base this
+  // file does not define: most files, and every error in one, need none of it.
+  const bool is_shipped = this == building_shipped_;
+  const Library* shipped_read = nullptr;
+  auto shipped = [&]() -> const Library* {
+    if (!is_shipped && !shipped_read) shipped_read = &shipped_library();
+    return shipped_read;
+  };
+  const IdList ids = [&] { return ids_with_bases(shipped(), also); };
   const Lookup outer = [&](const std::string& id) -> const Exact* {
     if (const Method* m = find(id)) return &m->exact;
     if (also)
       if (const Method* m = also->find(id)) return &m->exact;
-    if (shipped)
-      if (const Method* m = shipped->find(id)) return &m->exact;
+    // A built-in's table before the shipped library: no shipped id is a built-in's (the library refuses them).
     const auto& b = builtin_tables();
-    const auto it = b.find(id);
-    return it == b.end() ? nullptr : &it->second.exact;
+    if (const auto it = b.find(id); it != b.end()) return &it->second.exact;
+    if (const Library* s = shipped())
+      if (const Method* m = s->find(id)) return &m->exact;
+    return nullptr;
   };
   const Document doc(file, text);
   for (auto& m : read_section(doc, root, "methods", false, outer, ids)) add(std::move(m));
@@ -671,7 +684,7 @@ const std::map<std::string, Method>& builtin_tables() {
     const toml::table root = parse(text, file);
     const Document doc(file, text);
     reject_other_keys(doc, root, {"builtin"});
-    for (auto& m : read_section(doc, root, "builtin", true, nullptr, {})) out.emplace(m.table->id, std::move(m));
+    for (auto& m : read_section(doc, root, "builtin", true, nullptr, nullptr)) out.emplace(m.table->id, std::move(m));
     return out;
   }();
   return tables;
@@ -696,6 +709,18 @@ Library read_methods_file(const std::filesystem::path& file, const std::vector<s
   return l;
 }
 
+std::map<std::string, std::string> shipped_origins() {
+  std::map<std::string, std::string> out;
+  for (const auto& f : library_files()) {
+    const std::string text = read_text(f);
+    const toml::table root = parse(text, f);
+    const Document doc(f, text);
+    if (const toml::table* methods = root["methods"].as_table())
+      for (auto&& [key, value] : *methods) out.emplace(std::string(key.str()), doc.where(&value));
+  }
+  return out;
+}
+
 Library read_user_methods(const std::vector<std::string>& files, const std::vector<std::string>& spec_keys) {
   Library lib;
   for (const auto& f : files) lib.add_file(f, spec_keys);
@@ -706,9 +731,10 @@ Library read_user_methods(const std::vector<std::string>& files, const std::vect
     const auto canonical = std::filesystem::canonical(file, ec);
     return ec ? file : canonical;
   };
+  const std::map<std::string, std::string> shipped = shipped_origins();
   for (const auto* m : lib.methods())
-    if (const auto* shipped = shipped_library().find(m->table->id); shipped && file_of(m->origin) != file_of(shipped->origin))
-      throw TableError(m->origin + ": methods." + m->table->id + ": also a shipped method (" + shipped->origin +
+    if (const auto it = shipped.find(m->table->id); it != shipped.end() && file_of(m->origin) != file_of(it->second))
+      throw TableError(m->origin + ": methods." + m->table->id + ": also a shipped method (" + it->second +
                        "); give yours another id");
   return lib;
 }

@@ -68,7 +68,7 @@ RefTable build_reference(const Spec& spec, const ParamValues& params, const Engi
   ro.cache_dir = o.cache_dir;
   ro.use_cache = o.use_cache;
   ro.concurrent = o.jobs > 1;  // --jobs 1 means one thread
-  ro.max_evaluations = reference_evaluation_budget(o.max_work, facts.evaluation_cost);
+  ro.budget = {.left = o.reference_work, .per_evaluation = reference_work_per_evaluation * facts.evaluation_cost};
   const reference::Reference ref = reference::compute(request, ro);  // throws Interrupted on a signal
 
   RefTable table;

@@ -1,9 +1,11 @@
 #pragma once
 /// How a study is run (threads, caches, progress): read by the stages from the context on (study/engine.hpp).
 
+#include <atomic>
 #include <cstddef>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -14,7 +16,8 @@ struct EngineOptions {
   int jobs = 1;
   std::optional<std::filesystem::path> cache_dir;  ///< reference cache (default: reference::default_cache_dir())
   bool use_cache = true;  ///< read and write the caches: references, round-off shadows, whole runs
-  double max_work = 1e18;  ///< a reference solve stops beyond this weighted work (reference_evaluation_budget)
+  /// The weighted work (--max-work) the reference solves of the request share; null: unbounded.
+  std::shared_ptr<std::atomic<double>> reference_work;
   bool reuse_runs = true;  ///< take runs from the run cache (false: measure them again, and refresh the cache)
   /// Called from the main thread as work completes: (phase, done, total, what).
   std::function<void(const std::string&, std::size_t, std::size_t, const std::string&)> progress;

@@ -5,6 +5,7 @@
 /// no lock.  The shipped `study` registers nothing.
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <functional>
 #include <map>
@@ -48,6 +49,9 @@ ProblemFacts facts_of(const P& p) {
   f.period = static_cast<double>(p.period());
   if constexpr (requires { static_cast<double>(p.evaluation_cost()); }) f.evaluation_cost = static_cast<double>(p.evaluation_cost());
   else if constexpr (requires { static_cast<double>(P::bodies); }) f.evaluation_cost = std::max(1.0, P::bodies * (P::bodies - 1.0) / 2);
+  if (!(f.evaluation_cost >= 1) || !std::isfinite(f.evaluation_cost))  // else the cost estimate could be 0 or NaN
+    throw ParamError(std::string(P::id) + ": its evaluation_cost() is " + std::to_string(f.evaluation_cost) +
+                     "; it must be a finite number >= 1 (the cost of a force evaluation in two-body evaluations)");
   if constexpr (requires { std::string_view(P::time_unit); }) f.time_unit = P::time_unit;
   if constexpr (requires { std::string_view(P::length_unit); }) f.length_unit = P::length_unit;
   const auto s = p.initial();

@@ -572,6 +572,8 @@ void read_plot_dt(const Reader& r, Spec& s) {
   // (automatic sweeps: the third step of the ladder, which every integrator runs).
   s.plot_dt = s.dt(s.auto_dt ? 2 : s.steps.size() / 2);
   if (auto v = r.number("plot_dt")) {
+    // inf would match every step (|dt - inf| <= 1e-3 inf): a step size is finite and positive first.
+    if (!(*v > 0) || !std::isfinite(*v)) r.fail("plot_dt", "must be one of the sweep's step sizes, a finite number > 0");
     std::vector<std::string> dts;
     bool found = false;
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
@@ -591,7 +593,9 @@ void read_energy_run(const Reader& r, Spec& s, const ProblemFacts& f) {
                                  " is dissipative (its energy error is measured against the reference's, with metric energy)");
     s.energy_t_end = *v;
     s.energy_dt = r.number("energy_dt").value_or(s.dt(0));
-    r.steps_for(s.energy_dt, *v, r.get("energy_dt") ? r.get("energy_dt") : r.get("energy_t_end"), "energy_dt");
+    // Named after the key the user gave: energy_t_end alone takes the sweep's largest step.
+    const bool own_dt = r.get("energy_dt") != nullptr;
+    r.steps_for(s.energy_dt, *v, own_dt ? r.get("energy_dt") : r.get("energy_t_end"), own_dt ? "energy_dt" : "energy_t_end");
   } else if (r.get("energy_dt")) {
     r.fail("energy_dt", "is the step of the long energy run: give energy_t_end too");
   }
@@ -636,14 +640,11 @@ Spec parse_spec(const std::string& text, const std::filesystem::path& file, cons
 double reference_cost(double t_end, double time_scale, double evaluation_cost) {
   // Two Bulirsch-Stoer solves in float128: 1.5e4 evaluations per time scale (Kepler e = 0.6: 0.1 s for 10
   // periods, the certifying solve 100 x tighter) at the default tolerance 1e-28 (looser ones cost less).  A
-  // problem that needs more steps per time scale is stopped by reference_evaluation_budget.
+  // problem that needs more steps per time scale is stopped inside the solve (reference::WorkBudget).
   return 1.5e4 * reference_work_per_evaluation * t_end / time_scale * evaluation_cost;
 }
 
-std::uint64_t reference_evaluation_budget(double max_work, double evaluation_cost) {
-  const double n = max_work / (reference_work_per_evaluation * std::max(1.0, evaluation_cost));
-  return n >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(std::max(1.0, n));
-}
+
 
 std::string bytes_text(double bytes) {
   if (bytes >= 1e9) return fmt::format("{:.3g} GB", bytes / 1e9);

@@ -152,9 +152,7 @@ double reference_cost(double t_end, double time_scale, double evaluation_cost);
 /// The weighted work one evaluation of the reference solve stands for: a float128 evaluation and its share of the
 /// certifying solve's (Kepler e = 0.6, 10 periods: 1.4e4 evaluations per period took 3e6 double evaluations' time).
 inline constexpr double reference_work_per_evaluation = 200;
-/// The force evaluations each reference solve may take within a work limit (Options::max_evaluations): the
-/// estimate before the solve can be low (close encounters of N bodies take many more steps than an orbit).
-std::uint64_t reference_evaluation_budget(double max_work, double evaluation_cost);
+
 /// Bytes as text: "1.6 GB", "350 MB", "12 kB".
 std::string bytes_text(double bytes);
 

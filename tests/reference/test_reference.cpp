@@ -4,9 +4,11 @@
 
 #include "tests/support.hpp"
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <thread>
@@ -241,16 +243,21 @@ TEST_CASE("a failed solve names the problem, the parameters and the time reached
   o.max_steps = 20;  // far too few for 50 time units
   CHECK_THROWS_WITH(reference::compute({.problem = "kepler", .params = {{"e", "0.9"}}, .times = {Real(50)}, .initial = {}}, o),
                     Catch::Contains("reference for kepler (e = 0.9)") && Catch::Contains("at t = ") && Catch::Contains("of 50"));
-  // The work limit holds inside the solve: 1000 evaluations do not reach t = 50 (Kepler at e = 0.6 takes about
-  // 1.4e4 per period, and 50 time units are 8 of them), and 10^6 do.
+  // The work limit holds inside the solves, shared by both: 1000 evaluations do not reach t = 50 (Kepler at
+  // e = 0.6 takes about 1.4e4 per period, and 50 time units are 8 of them); what is left is what both took.
   reference::Options budget = no_cache();
-  budget.max_evaluations = 1000;
+  budget.budget = {.left = std::make_shared<std::atomic<double>>(1000.0), .per_evaluation = 1};
   const reference::Request far{.problem = "kepler", .params = {}, .times = {Real(50)}, .initial = {}};
   CHECK_THROWS_WITH(reference::compute(far, budget),
-                    Catch::Contains("reference for kepler") && Catch::Contains("more than 1000 force evaluations") &&
-                        Catch::Contains("--max-work"));
-  budget.max_evaluations = 1'000'000;
-  CHECK(reference::compute(far, budget).evaluations < 1'000'000);
+                    Catch::Contains("reference for kepler") && Catch::Contains("reached the work limit (--max-work)"));
+  CHECK(budget.budget.left->load() < 0);
+  CHECK(budget.budget.left->load() >= -2);  // each solve takes at most one evaluation past the end
+  // 10^6 weighted evaluations at 3 each reach it; the reference solve's evaluations and the certifying solve's
+  // (at least one more) were taken from it.
+  budget.budget = {.left = std::make_shared<std::atomic<double>>(1e6), .per_evaluation = 3};
+  const reference::Reference r = reference::compute(far, budget);
+  CHECK(budget.budget.left->load() < 1e6 - 3.0 * static_cast<double>(r.evaluations));
+  CHECK(budget.budget.left->load() > 0);
 }
 
 TEST_CASE("a reference can start from a given state", "[reference]") {
@@ -300,7 +307,7 @@ TEST_CASE("an exact solution that contradicts the equations of motion is refused
     s.evaluations = 100;
     return reference::detail::UserSolver{
         [s](const study::ParamValues&, const reference::detail::Start&) { return s; },
-        [s](const study::ParamValues&, const reference::detail::Start&, const std::vector<Real>&, Real, Real, std::uint64_t, std::uint64_t,
+        [s](const study::ParamValues&, const reference::detail::Start&, const std::vector<Real>&, Real, Real, std::uint64_t, const reference::WorkBudget&,
             bool) { return s; }};
   };
   const reference::Request request{.problem = "user-spring", .params = {}, .times = {Real(1)}, .initial = {}};
