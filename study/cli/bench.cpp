@@ -42,7 +42,7 @@ int run_bench(const BenchArgs& a) {
   o.min_time = a.min_time, o.repetitions = a.repetitions, o.filter = a.filter, o.console = a.console;
   std::ostringstream quiet_log;
   const auto doc = bench::run(o, a.quiet ? static_cast<std::ostream&>(quiet_log) : std::cerr);
-  stop_if_interrupted();  // a signal during the timing: nothing written, exit 130
+  stop_if_interrupted();  // a signal during the timing: nothing written, exit 130 (143 for SIGTERM)
   const std::filesystem::path file = std::filesystem::path(a.out) / "bench.json";
   {  // not while a run publishes the folder (it carries bench.json over: a new one could be lost); released before
      // the report, which takes the lock itself
@@ -65,7 +65,7 @@ int run_bench(const BenchArgs& a) {
     return run_report(rep, a.quiet);
   } catch (const Interrupted&) {  // the true cause: bench.json is there, only its report is not
     std::cerr << "\nstudy bench: interrupted; " << file.string() << " was written, the report was not\n";
-    return 130;
+    return interrupted_status();
   }
 #endif
 }

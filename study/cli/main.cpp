@@ -36,10 +36,12 @@
 namespace study::cli {
 namespace {
 
-extern "C" void on_interrupt(int) {
+extern "C" void on_interrupt(int sig) {
+  int none = 0;
+  interrupt_signal.compare_exchange_strong(none, sig);  // the first signal names the exit status
   if (interrupt_flag.exchange(true)) {  // a second Ctrl-C: stop now (files are written atomically), gnuplot too
     report::kill_running_groups();
-    std::_Exit(130);
+    std::_Exit(interrupted_status());
   }
 }
 
@@ -116,7 +118,7 @@ int study_main(int argc, char** argv) {
     return command->run();
   } catch (const Interrupted&) {
     std::cerr << "\nstudy " << name << ": interrupted; " << command->interrupted << "\n";
-    return 130;
+    return interrupted_status();
   } catch (const study::SpecError& e) {
     std::cerr << "study: " << study::printable_message(e.what()) << "\n";
     return 2;
@@ -158,12 +160,12 @@ namespace {
 
 /// The exit status of a command that returned `rc`, after its standard output is flushed: a write that failed (a
 /// full device, a closed pipe whose SIGPIPE is ignored) fails the command, with a message, whatever it computed: a
-/// CI job piping the gate's output must not pass on output nobody got.  An interrupted command keeps its 130.
+/// CI job piping the gate's output must not pass on output nobody got.  An interrupted command keeps its 130 or 143.
 int output_written(int rc, std::string_view command) {
   errno = 0;
   std::cout.flush();
   const bool failed = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
-  if (!failed || rc == 130) return rc;
+  if (!failed || is_interrupted_status(rc)) return rc;
   int err = errno;
   if (err == 0) {  // the write failed earlier, its errno since overwritten: one byte more says why (the output is lost)
     std::clearerr(stdout);

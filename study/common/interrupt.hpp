@@ -15,6 +15,18 @@ namespace study {
 inline std::atomic<bool> interrupt_flag{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "the signal handler stores into it");
 
+/// The signal that set it (SIGINT, SIGTERM): the exit status is 128 plus its number, as a shell reports a process
+/// that signal killed (130 for Ctrl-C, 143 for SIGTERM), so a job runner sees which one stopped the command.
+inline std::atomic<int> interrupt_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler stores into it");
+/// The exit status of a command the signal stopped.
+inline int interrupted_status() {
+  const int sig = interrupt_signal.load(std::memory_order_relaxed);
+  return 128 + (sig > 0 ? sig : 2);
+}
+/// Whether `rc` is such a status.
+inline bool is_interrupted_status(int rc) { return rc == 130 || rc == 143; }
+
 /// Whether the work should stop now.
 inline bool interrupted() { return interrupt_flag.load(std::memory_order_relaxed); }
 

@@ -174,7 +174,7 @@ stop_within_a_second() {
   kill -TERM $pid
   wait $pid
   local rc=$? ms=$(( ($(date +%s%N) - start) / 1000000 ))
-  [ $rc -eq 130 ] && [ $ms -lt 1000 ] && ok "$name (${ms} ms, exit 130)" || bad "$name: exit $rc after ${ms} ms: $(tail -c 300 "$tmp/long.out")"
+  [ $rc -eq 143 ] && [ $ms -lt 1000 ] && ok "$name (${ms} ms, exit 143)" || bad "$name: exit $rc after ${ms} ms: $(tail -c 300 "$tmp/long.out")"
 }
 spec $'t_end = 2e5\ndt = [1e-3]\n'
 stop_within_a_second "SIGTERM stops one long run within a second" "$study" run "$tmp/w.toml" --out "$tmp/l1" --no-cache --jobs 1 --max-evaluations 1e12
@@ -305,7 +305,7 @@ expect "a table's summary longer than a line is refused" 2 "methods.x.summary: .
 cp "$tmp/atomic/results.json" "$tmp/before.json"
 ( ulimit -f 2; trap '' XFSZ; exec "$study" run "$tmp/w.toml" --out "$tmp/atomic" --cache-dir "$tmp/full-cache" -q ) > "$tmp/full.out" 2>&1
 rc=$?
-[ $rc -ne 0 ] && [ $rc -ne 130 ] && grep -q "cannot write .*(File too large)" "$tmp/full.out" &&
+[ $rc -ne 0 ] && [ $rc -ne 130 ] && [ $rc -ne 143 ] && grep -q "cannot write .*(File too large)" "$tmp/full.out" &&
   [ "$(grep -c "warning: cannot write the cache file" "$tmp/full.out")" -eq 1 ] && cmp -s "$tmp/before.json" "$tmp/atomic/results.json" &&
   [ -z "$(find "$tmp" -maxdepth 1 -name '.atomic.tmp.*')" ] &&
   ok "a full disk: one warning for the cache, a clear error, the output folder unchanged" ||
@@ -372,7 +372,7 @@ for sig in INT TERM; do
   wait $pid
   rc=$? ms=$(( ($(date +%s%N) - start) / 1000000 ))
   exec 3>&-
-  [ $rc -eq 130 ] && [ $ms -lt 1000 ] && [ ! -e "$tmp/o14" ] && ok "SIG$sig stops study run - waiting on standard input (${ms} ms, exit 130)" ||
+  [ $rc -eq $((128 + $(kill -l $sig))) ] && [ $ms -lt 1000 ] && [ ! -e "$tmp/o14" ] && ok "SIG$sig stops study run - waiting on standard input (${ms} ms, exit $rc)" ||
     bad "SIG$sig while study run - waits on standard input: exit $rc after ${ms} ms: $(head -c 300 "$tmp/stdin.out")"
 done
 

@@ -3,14 +3,14 @@
 # command-line options given bad values, and results files broken one field at a time.  Each case expects a usage
 # error (exit 2) that names what a user must fix: for a file, the file, the line and the key (the requirement, not
 # this program's wording); for an option, the option.  Table-driven: a new key or value class is one word below.
-# Usage: hostile.sh STUDY FIXTURE_DIR (FIXTURE_DIR holds a results.json: tests/reports/fixture).  HOSTILE_EVERY=N
-# runs every Nth case only (the sanitizer build, where each start costs a tenth of a second).
+# Usage: hostile.sh STUDY FIXTURE_DIR [EVERY] (FIXTURE_DIR holds a results.json: tests/reports/fixture).  EVERY=N
+# runs every Nth case only (the sanitizer build, where each start costs a third of a second).
 set -u
 study=$(realpath "$1")
 fixture=$(realpath "$2")
 source "$(dirname "$0")/../support.sh"  # tmp, ok, bad, expect, finish
 cd "$tmp" || exit 1
-every=${HOSTILE_EVERY:-1}
+every=${3:-1}
 cases=0
 expect_case() {
   cases=$((cases + 1))
