@@ -3,10 +3,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -36,13 +38,29 @@
 namespace study::cli {
 namespace {
 
+/// CLOCK_MONOTONIC in ns; clock_gettime is async-signal-safe.
+long long monotonic_ns() {
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<long long>(now.tv_sec) * 1000000000LL + now.tv_nsec;
+}
+std::atomic<long long> first_signal_ns{0};
+static_assert(std::atomic<long long>::is_always_lock_free, "the signal handler stores into it");
+
 extern "C" void on_interrupt(int sig) {
   int none = 0;
   interrupt_signal.compare_exchange_strong(none, sig);  // the first signal names the exit status
-  if (interrupt_flag.exchange(true)) {  // a second Ctrl-C: stop now (files are written atomically), gnuplot too
-    report::kill_running_groups();
-    std::_Exit(interrupted_status());
+  const long long now = monotonic_ns();
+  if (!interrupt_flag.exchange(true)) {
+    first_signal_ns.store(now);
+    return;
   }
+  // A repeat within half a second is the same request, delivered twice: GNU timeout, a job runner or
+  // `kill -- -PGID` signals the process and then its group.  Only a later one means "stop now" (files are
+  // written atomically; staging folders are left for the next run to remove), gnuplot too.
+  if (now - first_signal_ns.load() < 500'000'000LL) return;
+  report::kill_running_groups();
+  std::_Exit(interrupted_status());
 }
 
 int study_main(int argc, char** argv) {

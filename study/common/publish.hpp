@@ -43,14 +43,8 @@ class StagedFolder {
   StagedFolder& operator=(const StagedFolder&) = delete;
   ~StagedFolder() {
     if (published_) return;
-    // A writer stopped by a signal (gnuplot, a thread still finishing a plot's file) can add an entry while the
-    // folder is being removed: remove_all then fails on a folder that is not empty, and is tried again.
-    for (int attempt = 0; attempt < 100; ++attempt) {
-      std::error_code ec;
-      std::filesystem::remove_all(staged_, ec);
-      if (!std::filesystem::exists(std::filesystem::symlink_status(staged_, ec))) return;
-      ::usleep(10000);
-    }
+    std::error_code ec;
+    std::filesystem::remove_all(staged_, ec);
   }
 
   const std::filesystem::path& path() const { return staged_; }
