@@ -27,7 +27,7 @@ std::vector<std::string> generated_entries(const std::vector<std::string>& studi
 Outcome render(const Options& options) {
   for (double t : options.accuracy)
     if (!(t >= 1e-300 && t < 1)) throw ReportError(fmt::format("--accuracy {:g}: a relative error from 1e-300 to below 1, e.g. 1e-8", t));
-  const Results results = load(options.results);
+  const Results results = load(options.results, options.max_memory);
   const fs::path out = options.out.empty() ? options.results : options.out;
   const fs::path plots_dir = out / "plots";
   fs::create_directories(plots_dir);

@@ -26,6 +26,7 @@ struct Options {
   /// from 1e-3 down to the smallest error reached); each in (0, 1).
   std::vector<double> accuracy;
   unsigned jobs = 0;  ///< gnuplot processes at once (0: one per core)
+  double max_memory = default_max_memory;  ///< of the results read (load)
 };
 
 struct Outcome {

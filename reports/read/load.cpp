@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reports/read/model.hpp"
+#include "study/common/bytes.hpp"
 #include "study/common/input_file.hpp"
 #include "study/common/names.hpp"
 #include "study/common/schema.hpp"
@@ -114,8 +115,12 @@ class Node {
   }
   /// The string, control characters made spaces: no text from a results file can break a line of the report, a
   /// table row or a script.
-  std::string text() const {
+  /// A string of at most `limit` bytes (what study writes is shorter: its longest, an order's advice, is under
+  /// 400), so that a hand-edited megabyte cannot become a report of megabytes.
+  std::string text(std::size_t limit = 4096) const {
     if (!j_.is_string()) fail("must be a string");
+    if (const std::size_t size = j_.get_ref<const std::string&>().size(); size > limit)
+      fail(fmt::format("is {} bytes long; at most {} (edited by hand?)", size, limit));
     std::string s = j_.get<std::string>();
     for (char& c : s)
       if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = ' ';
@@ -179,9 +184,36 @@ void agree_with_runs(const Study& st, const OrderRow& o, const Node& pts) {
   }
 }
 
+/// Refuses, before anything is parsed, a folder whose results.json and largest table would take more than
+/// `max_memory` bytes at once (the report holds one table at a time beside the results).
+void check_memory(const fs::path& dir, const fs::path& file, double max_memory) {
+  std::error_code ec;
+  const double json = static_cast<double>(fs::file_size(file, ec));
+  if (ec) return;  // the reader says what is wrong with it
+  double largest = 0;
+  fs::path largest_file;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!it->is_directory(ec) || it->is_symlink(ec)) continue;
+    for (const char* name : {"runs.csv", "samples.csv", "energy_long.csv", "orders.csv", "stability.csv"}) {
+      const fs::path table = it->path() / name;
+      const auto size = fs::is_regular_file(table, ec) ? fs::file_size(table, ec) : 0;
+      if (!ec && static_cast<double>(size) > largest) largest = static_cast<double>(size), largest_file = table;
+    }
+  }
+  const double need = parsed_bytes_per_byte * (json + largest);
+  if (need > max_memory)
+    throw ReportError(fmt::format("{}: reading these results would take about {} of memory (results.json {}{}, each held as "
+                                  "about {:g} times its size once parsed), above the limit of {}; raise it with --max-memory",
+                                  dir.string(), study::bytes_text(need), study::bytes_text(json),
+                                  largest_file.empty() ? std::string()
+                                                       : fmt::format(" and its largest table, {}, {}", largest_file.string(),
+                                                                     study::bytes_text(largest)),
+                                  parsed_bytes_per_byte, study::bytes_text(max_memory)));
+}
+
 }  // namespace
 
-Results load(const fs::path& dir) {
+Results load(const fs::path& dir, double max_memory) {
   std::error_code ec;
   // Pointed inside a results folder (at results.json, a study's folder or one of its CSV files): name the folder
   // to give instead, the nearest one above that holds results.json.
@@ -226,6 +258,7 @@ Results load(const fs::path& dir) {
   require_regular(file);
   std::ifstream in(file);
   if (!in) throw ReportError(file.string() + ": no results file (run `study run --out " + dir.string() + "` first)");
+  check_memory(dir, file, max_memory);
   Results res = load_document(parse(in, file), file, dir);
   check_tables(res);
   return res;
@@ -233,10 +266,23 @@ Results load(const fs::path& dir) {
 
 void check_tables(const Results& res) {
   for (const Study& s : res.studies) {
+    // What study run writes for a study: runs.csv and samples.csv when it has runs, energy_long.csv when it has
+    // long energy runs.  One missing is a folder copied in part or edited: the report would draw less, silently.
+    auto missing = [&](const char* table, std::size_t count, const char* what) {
+      const fs::path path = res.dir / s.name / table;
+      std::error_code ec;
+      if (count == 0 || fs::exists(fs::symlink_status(path, ec))) return;
+      throw ReportError(fmt::format("{}: missing, but results.json has {} {} for study '{}': the results folder is "
+                                    "incomplete (copied in part, or a file deleted); run the study again",
+                                    path.string(), count, what, s.name));
+    };
+    missing("runs.csv", s.runs.size(), "runs");
+    missing("samples.csv", s.runs.size(), "runs (their samples)");
+    missing("energy_long.csv", s.energy_long.size(), "long energy runs");
     if (s.runs.empty()) continue;
     const fs::path runs_csv = res.dir / s.name / "runs.csv";  // samples.csv's rows are checked as they are read (all_samples)
     const auto t = read_table(runs_csv);
-    if (!t) continue;  // results written without their tables (hand-made fixtures); a table present must agree
+    if (!t) continue;  // not there: said above
     if (t->rows.size() != s.runs.size())
       throw ReportError(fmt::format("{}: {} runs, but results.json has {} for {}: the table and the results disagree", runs_csv.string(),
                                     t->rows.size(), s.runs.size(), s.name));
@@ -280,7 +326,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
   for (std::size_t i = 0; i < studies.size(); ++i) {
     const Node s = studies.at(i);
     Study st;
-    st.name = s.at("name").text(), st.title = s.at("title").text(), st.problem = s.at("problem").text();
+    st.name = s.at("name").text(), st.title = s.at("title").text(study::max_text_length), st.problem = s.at("problem").text();
     // The name becomes a folder and plot file names: held to the spec's grammar, so that a results file from
     // elsewhere cannot reach outside its folder.
     if (const std::string why = study::name_problem(st.name); !why.empty())
@@ -671,8 +717,16 @@ std::vector<std::pair<double, std::map<std::string, std::vector<Sample>>>> all_s
 std::map<std::string, std::vector<std::pair<double, double>>> energy_long_samples(const Results& res, const Study& s) {
   std::map<std::string, std::vector<std::pair<double, double>>> out;
   if (const auto t = read_table(res.dir / s.name / "energy_long.csv"))
-    for (std::size_t r = 0; r < t->rows.size(); ++r)
-      out[t->text(r, "integrator")].emplace_back(t->number(r, "t"), t->number(r, "energy_rel"));
+    for (std::size_t r = 0; r < t->rows.size(); ++r) {
+      const std::string integrator = t->text(r, "integrator");
+      const double dt = t->number(r, "dt");
+      if (std::none_of(s.energy_long.begin(), s.energy_long.end(),
+                       [&](const LongRow& e) { return e.integrator == integrator && same_dt(e.dt, dt); }))
+        throw ReportError(fmt::format("{}:{}: a sample of '{}' at dt {}, a long energy run results.json does not have: the "
+                                      "table and the results disagree (edited by hand?); run the study again",
+                                      t->file.string(), t->lines[r], integrator, t->text(r, "dt")));
+      out[integrator].emplace_back(t->number(r, "t"), t->number(r, "energy_rel"));
+    }
   return out;
 }
 

@@ -186,9 +186,10 @@ std::optional<Table> read_table(const std::filesystem::path& file);
 /// The same for text already open (`file` names it in messages).
 Table parse_table(std::istream& in, const std::filesystem::path& file);
 
-/// The tables beside results.json say what it says: a study's runs.csv, where there is one, holds its runs in
-/// order (integrator, status, dt, steps and global error to every digit); samples.csv's rows each name a run
-/// (checked as they are read).  load() calls it.  Throws ReportError naming the file, line and what disagrees.
+/// The tables beside results.json say what it says: a study with runs has runs.csv and samples.csv, one with long
+/// energy runs energy_long.csv; runs.csv holds its runs in order (integrator, status, dt, steps and global error to
+/// every digit); samples.csv's and energy_long.csv's rows each name a run (checked as they are read).  load()
+/// calls it.  Throws ReportError naming the file, line and what is missing or disagrees.
 void check_tables(const Results& res);
 
 /// One row of samples.csv.
@@ -197,8 +198,15 @@ struct Sample {
   std::vector<double> q, v;
 };
 
-/// Reads DIR/results.json.  Throws ReportError naming the file and the field.
-Results load(const std::filesystem::path& dir);
+/// The default of --max-memory for the commands that read results (as study run's).
+inline constexpr double default_max_memory = 2e9;
+/// Bytes held per byte of text once parsed, for a JSON document (nlohmann's tree) and a CSV table (a string per
+/// field): about 6 measured (a 234 MB results.json took 1.4 GB; a 24 MB samples.csv, 160 MB at the report's peak),
+/// counted as 8.
+inline constexpr double parsed_bytes_per_byte = 8;
+/// Reads DIR/results.json.  Throws ReportError naming the file and the field, or, before parsing, when
+/// results.json and the largest table would take more than `max_memory` bytes once parsed.
+Results load(const std::filesystem::path& dir, double max_memory = default_max_memory);
 /// The same for a document already parsed (`file` names it in messages; `dir` is where its tables are).
 Results load_document(const nlohmann::json& doc, const std::filesystem::path& file, const std::filesystem::path& dir);
 /// The samples of every integrator of a study at step dt (from samples.csv), by integrator label.

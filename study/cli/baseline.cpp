@@ -17,11 +17,12 @@ namespace {
 struct BaselineArgs {
   std::string results = "results";
   std::string out;
+  double max_memory = report::default_max_memory;
 };
 
 int run_baseline(const BaselineArgs& a) {
   if (a.out.empty()) throw study::SpecError("--out \"\": give the baseline's file name, e.g. --out baseline.toml");
-  const report::Results results = report::load(a.results);
+  const report::Results results = report::load(a.results, a.max_memory);
   const check::Baseline fresh = check::baseline_of(results);
   const bool update = std::filesystem::exists(a.out);
   const check::Baseline before = update ? check::read_baseline(a.out) : check::Baseline{};
@@ -48,6 +49,7 @@ Command add_baseline(CLI::App& app) {
   cmd->add_option("results", a->results, "results directory holding results.json (default: results)");
   cmd->add_option("--out,-o", a->out, "the baseline file; an existing one is updated: its other studies and "
                                       "its tolerance are kept, and the changes are listed")->required();
+  add_memory_option(cmd, a->max_memory, results_memory_help());
   return {cmd, [a] { return run_baseline(*a); }};
 }
 

@@ -19,12 +19,13 @@ struct CheckArgs {
   double order_tolerance = check::Options{}.order_tolerance;
   std::vector<std::string> studies, integrators;
   bool verbose = false, strict = false;
+  double max_memory = report::default_max_memory;
 };
 
 /// Exit status: 0 no check failed, 1 some check failed (--strict: or is undetermined), 2 the input could not be read.
 int run_check(const CheckArgs& a) {
   if (!a.junit.empty()) check_junit_file(a.junit, {});  // beside the results or anywhere: the gate writes nothing else
-  const report::Results results = report::load(a.results);
+  const report::Results results = report::load(a.results, a.max_memory);
   std::optional<check::Baseline> baseline;
   if (!a.baseline.empty()) baseline = check::read_baseline(a.baseline);
   check::Options o;
@@ -63,6 +64,7 @@ Command add_check(CLI::App& app) {
                                                   "in the results");
   cmd->add_flag("--verbose,-v", a->verbose, "print every check, also those that pass");
   cmd->add_flag("--strict", a->strict, "an undetermined check fails too (for a CI that wants every check decided)");
+  add_memory_option(cmd, a->max_memory, results_memory_help());
   cmd->footer("Every check is PASS, FAIL, or UNDETERMINED when the data cannot decide (it then says why and what would\n"
               "decide it). One line per failed or undetermined check: study (problem) | integrator | metric | expected |\n"
               "observed | window | how far off, or why undetermined | to decide: what to do.\n"

@@ -25,6 +25,7 @@ struct CompareArgs {
   double error_tolerance = 0.01, order_tolerance = check::Options{}.order_tolerance, time_tolerance = NAN;
   bool quiet = false, verbose = false;
   PlotArgs plots;
+  double max_memory = report::default_max_memory;  ///< of each folder read
 };
 
 /// `study compare OLD NEW`: exit 0 nothing worse, 1 something worse (or nothing could be compared), 2 unreadable input.
@@ -32,7 +33,7 @@ int run_compare(const CompareArgs& a) {
   namespace fs = std::filesystem;
   if (!a.junit.empty()) check_junit_file(a.junit, {a.old_dir, a.new_dir});
   check_pages_folder(a.out, {a.old_dir, a.new_dir}, "COMPARE.md", "HISTORY.md");
-  const report::Results old = report::load(a.old_dir), now = report::load(a.new_dir);
+  const report::Results old = report::load(a.old_dir, a.max_memory), now = report::load(a.new_dir, a.max_memory);
   check::CompareOptions o;
   o.error_tolerance = a.error_tolerance, o.order_tolerance = a.order_tolerance, o.time_tolerance = a.time_tolerance;
   o.targets = report::sorted_targets(a.accuracy);
@@ -95,6 +96,7 @@ Command add_compare(CLI::App& app) {
   cmd->add_flag("--quiet,-q", a->quiet, "no table, only what got worse and the summary");
   cmd->add_flag("--verbose,-v", a->verbose, "print every comparison, also those not worse");
   add_plot_options(cmd, a->plots);
+  add_memory_option(cmd, a->max_memory, results_memory_help() + "; each folder by itself");
   cmd->footer("Runs are matched by study, method and step size; fits by study, method and metric. Added and removed studies and\n"
               "methods are listed, not judged. Exit status: 0 nothing got worse, 1 something got worse (or nothing could be\n"
               "compared), 2 unreadable results or a bad option.");

@@ -21,6 +21,7 @@ struct HistoryArgs {
   std::vector<double> accuracy;
   bool quiet = false;
   PlotArgs plots;
+  double max_memory = report::default_max_memory;  ///< of each folder read
 };
 
 /// `study history DIR...`: exit 0, or 2 when a folder cannot be read.
@@ -32,7 +33,7 @@ int run_history(const HistoryArgs& a) {
   h.names = a.dirs, h.targets = report::sorted_targets(a.accuracy);
   for (const auto& d : a.dirs) {
     stop_if_interrupted();
-    h.results.push_back(report::load(d));
+    h.results.push_back(report::load(d, a.max_memory));
   }
   if (!a.quiet) std::cout << report::history_text(h);
   const study::FolderLock lock(a.out, true);
@@ -62,6 +63,7 @@ Command add_history(CLI::App& app) {
       ->check(accuracy_target());
   cmd->add_flag("--quiet,-q", a->quiet, "no table on the terminal");
   add_plot_options(cmd, a->plots);
+  add_memory_option(cmd, a->max_memory, results_memory_help() + "; each folder by itself (all are held at once)");
   return {cmd, [a] { return run_history(*a); }, "the report was not written"};
 }
 

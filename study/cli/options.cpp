@@ -57,16 +57,27 @@ void add_limit_options(CLI::App* cmd, Limits& limits, bool memory) {
       ->check(CLI::Range(1.0, 1e18))
       ->check(finite());
   if (memory)
-    cmd->add_option("--max-memory", limits.memory,
-                    "refuse a request whose estimated memory (each run's samples with their reference states, and "
-                    "the largest CSV table) is above this many bytes: 2e9, 2GB, 512MB (default 2e9)")
-        ->transform(byte_size())
-        ->check(CLI::Validator(
-            [](std::string& x) {
-              const double b = std::strtod(x.c_str(), nullptr);
-              return b >= 1e6 && b <= 1e15 ? "" : "must lie between 1 MB (1e6) and 1 PB (1e15)";
-            },
-            "1MB..1PB"));
+    add_memory_option(cmd, limits.memory,
+                      "refuse a request whose estimated memory (each run's samples with their reference states, and "
+                      "the largest CSV table) is above this many bytes: 2e9, 2GB, 512MB (default 2e9)");
+}
+
+void add_memory_option(CLI::App* cmd, double& bytes, const std::string& help) {
+  cmd->add_option("--max-memory", bytes, help)
+      ->transform(byte_size())
+      ->check(CLI::Validator(
+          [](std::string& x) {
+            const double b = std::strtod(x.c_str(), nullptr);
+            return b >= 1e6 && b <= 1e15 ? "" : "must lie between 1 MB (1e6) and 1 PB (1e15)";
+          },
+          "1MB..1PB"));
+}
+
+const std::string& results_memory_help() {
+  static const std::string help =
+      "refuse, before reading, results whose results.json and largest table would take more than this many bytes "
+      "once parsed (about 8 times their size): 2e9, 2GB, 512MB (default 2e9)";
+  return help;
 }
 
 void check_work(double work, const Limits& limits, const std::string& what, const std::string& help) {

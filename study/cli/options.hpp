@@ -48,6 +48,10 @@ struct Limits {
 };
 /// --max-work (alias --max-evaluations); with `memory`, --max-memory too.
 void add_limit_options(CLI::App* cmd, Limits& limits, bool memory);
+/// --max-memory alone (bytes; units 2GB, 512MB, 4GiB accepted; 1 MB .. 1 PB).
+void add_memory_option(CLI::App* cmd, double& bytes, const std::string& help);
+/// --max-memory's help for the commands that read results folders (report, check, compare, history, baseline).
+const std::string& results_memory_help();
 /// Throws SpecError when `work` (weighted evaluations; `what` says of what) is above the limit, naming both and
 /// what would help.
 void check_work(double work, const Limits& limits, const std::string& what, const std::string& help);

@@ -23,6 +23,7 @@ report::Outcome render_report(const ReportArgs& a, const std::filesystem::path& 
   o.plots = !a.plots.no_plots;
   o.png = a.png;
   o.accuracy = a.accuracy;
+  o.max_memory = a.max_memory;
   o.gnuplot = a.plots.gnuplot;
   o.gnuplot_timeout = a.plots.timeout();
   return report::render(o);
@@ -64,7 +65,7 @@ int run_report(const ReportArgs& a, bool quiet) {
   const study::FolderLock lock(a.results, true);
   std::optional<study::FolderLock> out_lock;
   if (fs::weakly_canonical(out) != fs::weakly_canonical(a.results)) out_lock.emplace(out, true);
-  const report::Results loaded = report::load(a.results);  // a missing or malformed results file: an error before anything is staged
+  const report::Results loaded = report::load(a.results, a.max_memory);  // a missing or malformed results file: an error before anything is staged
   (void)report::load_bench(a.results);
   study::StagedFolder staged(out);
   std::vector<std::string> studies;
@@ -90,6 +91,7 @@ Command add_report(CLI::App& app) {
                                              "default: the decades from 1e-3 down to the smallest error reached)")
       ->check(accuracy_target());
   cmd->add_flag("--png", a->png, "draw a PNG beside each SVG plot (three times gnuplot's work)");
+  add_memory_option(cmd, a->max_memory, results_memory_help());
   return {cmd, [a, cmd] {
             a->out_given = cmd->count("--out") > 0;
             return run_report(*a);

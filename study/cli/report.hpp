@@ -17,6 +17,7 @@ struct ReportArgs {
   bool png = false;
   std::vector<double> accuracy;
   bool out_given = false;
+  double max_memory = report::default_max_memory;  ///< --max-memory: of the results read
 };
 
 /// Renders the report of the results in `results` into `staged` (a staging folder, published by the caller);

@@ -127,7 +127,7 @@ int run_study(const RunArgs& a) {
     if (!a.no_report) {
       ReportArgs rep;
       rep.results = a.out;
-      rep.png = a.png, rep.accuracy = a.accuracy;
+      rep.png = a.png, rep.accuracy = a.accuracy, rep.max_memory = a.limits.memory;
       try {
         rendered = render_report(rep, staged.path(), staged.path(), a.out);
       } catch (const report::ReportError& e) {
@@ -150,7 +150,7 @@ int run_study(const RunArgs& a) {
     return EXIT_FAILURE;
   }
   if (!a.quiet) {  // the answer to "which method for my accuracy", from the results just written
-    const report::Results written = report::load(a.out);
+    const report::Results written = report::load(a.out, a.limits.memory);
     const std::vector<double> targets = report::sorted_targets(a.accuracy);
     if (const std::string lines = report::accuracy_lines(written, report::summary_targets(targets, written)); !lines.empty())
       std::cout << "cheapest method to each accuracy (force evaluations, interpolated on its own runs; each study's REPORT.md has "

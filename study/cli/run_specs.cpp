@@ -10,7 +10,9 @@
 #include <toml++/toml.h>
 
 #include "study/cli/options.hpp"
+#include "reports/read/model.hpp"
 #include "study/cli/run.hpp"
+#include "study/common/bytes.hpp"
 #include "study/common/input_file.hpp"
 #include "study/common/printable.hpp"
 #include "study/common/suggest.hpp"
@@ -142,14 +144,19 @@ std::vector<Spec> specs_to_run(const RunArgs& a) {
     costs.push_back(study::estimate_cost(spec));
     held += costs.back().held_bytes, text = std::max(text, costs.back().text_bytes), runs += costs.back().runs;
   }
-  if (held + 2 * text > a.limits.memory)
+  // samples.csv is built in memory and then written (twice its text); the report then reads it back beside the
+  // results still held (report::parsed_bytes_per_byte its text).
+  const double text_factor = a.no_report ? 2 : report::parsed_bytes_per_byte;
+  if (held + text_factor * text > a.limits.memory)
     throw study::SpecError(fmt::format(
         "{} would hold about {} in memory ({} runs' samples with their reference states: {}; the largest samples.csv: {}, "
-        "counted twice as it is built and written), "
+        "counted {} times: {}), "
         "above the limit of {}; keep fewer samples (samples = 64 is the default), run fewer step sizes or studies at once, "
         "or raise the limit with --max-memory",
         specs.size() == 1 ? specs.front().file.string() + ": this study" : fmt::format("these {} studies", specs.size()),
-        study::bytes_text(held + 2 * text), runs, study::bytes_text(held), study::bytes_text(text), study::bytes_text(a.limits.memory)));
+        study::bytes_text(held + text_factor * text), runs, study::bytes_text(held), study::bytes_text(text), text_factor,
+        a.no_report ? "built and written" : "built, written and read back by the report (--no-report: 2 times)",
+        study::bytes_text(a.limits.memory)));
   double total = 0;
   for (std::size_t i = 0; i < specs.size(); ++i) {
     total += costs[i].evaluations;

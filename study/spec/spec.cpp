@@ -4,7 +4,6 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <limits>
 #include <sstream>
 
 #include <fstream>
@@ -645,13 +644,6 @@ double reference_cost(double t_end, double time_scale, double evaluation_cost) {
 }
 
 
-
-std::string bytes_text(double bytes) {
-  if (bytes >= 1e9) return fmt::format("{:.3g} GB", bytes / 1e9);
-  if (bytes >= 1e6) return fmt::format("{:.3g} MB", bytes / 1e6);
-  if (bytes >= 1e3) return fmt::format("{:.3g} kB", bytes / 1e3);
-  return fmt::format("{:.0f} bytes", bytes);
-}
 
 CostEstimate estimate_cost(const Spec& s) {
   CostEstimate c;

@@ -153,9 +153,6 @@ double reference_cost(double t_end, double time_scale, double evaluation_cost);
 /// certifying solve's (Kepler e = 0.6, 10 periods: 1.4e4 evaluations per period took 3e6 double evaluations' time).
 inline constexpr double reference_work_per_evaluation = 200;
 
-/// Bytes as text: "1.6 GB", "350 MB", "12 kB".
-std::string bytes_text(double bytes);
-
 /// The shipped specs (study/specs/*.toml), sorted by file name.
 std::vector<std::filesystem::path> shipped_specs();
 

@@ -4,6 +4,7 @@
 // other than the readers' own clear errors fails it.  Same seed, same inputs.
 #include <catch2/catch.hpp>
 
+#include "tests/reports/results_folder.hpp"
 #include "tests/support.hpp"
 
 #include <array>
@@ -220,7 +221,7 @@ TEST_CASE("the loaders never crash: 100 000 mutated results, bench and CSV files
       ++loaded;
       if (loaded % 500 == 0) {
         testing::TempDir case_dir("fuzz-case");
-        case_dir.file("results.json", doc.dump());
+        testing::write_results(case_dir.path, doc);  // with the tables it describes
         report::Options o;
         o.results = o.out = case_dir.path;
         o.plots = false;
@@ -270,7 +271,8 @@ TEST_CASE("the loaders never crash: 100 000 mutated results, bench and CSV files
       guard("csv in a report " + std::to_string(i), [&] {
         testing::TempDir case_dir("fuzz-csv");
         case_dir.file("results.json", results_text);
-        fs::create_directories(case_dir.path / "fixture");
+        fs::copy(fixtures / "fixture", case_dir.path / "fixture");  // the fixture's tables, one replaced
+        fs::remove(case_dir.path / (i % 2 ? "fixture/energy_long.csv" : "fixture/samples.csv"));
         case_dir.file(i % 2 ? "fixture/energy_long.csv" : "fixture/samples.csv", text);
         report::Options o;
         o.results = o.out = case_dir.path;

@@ -2,6 +2,7 @@
 // deterministic; clear errors for missing or malformed results; the Markdown survives a missing gnuplot.
 #include <catch2/catch.hpp>
 
+#include "tests/reports/results_folder.hpp"
 #include "tests/support.hpp"
 
 #include <algorithm>
@@ -142,8 +143,8 @@ TEST_CASE("order cells show the verdict of results.json and undetermined ones sa
     if (o["metric"] == "global") o["verdict"] = "undetermined", o["reason"] = "slopes still move", o["action"] = "extend the sweep below dt 0.006";
     if (o["metric"] == "local") o["verdict"] = "fail";
   }
-  std::ofstream(dir.path / "results.json") << doc.dump();
   fs::copy(fixture / "fixture", dir.path / "fixture");
+  testing::write_results(dir.path, doc);
   auto o = options(dir.path, dir.path);
   o.plots = false;
   report::render(o);
@@ -166,8 +167,8 @@ TEST_CASE("the largest stable step per force evaluation: each limit over the eva
   // evaluation (the A-stable implicit midpoint is left out): leapfrog's 2.000 is the largest; euler is never stable.
   nlohmann::json doc = nlohmann::json::parse(testing::read_file(fixture / "results.json"));
   for (auto& i : doc["studies"][1]["integrators"]) i["evals_per_step"] = i["id"] == "rk4" ? 4 : 1;
-  std::ofstream(dir.path / "results.json") << doc.dump();
   fs::copy(fixture / "fixture", dir.path / "fixture");
+  testing::write_results(dir.path, doc);
   o = options(dir.path, dir.path);
   o.plots = false;
   report::render(o);
@@ -178,7 +179,7 @@ TEST_CASE("the largest stable step per force evaluation: each limit over the eva
   doc["studies"][1]["stability"][2]["limit"] = 4 * 2 * std::sqrt(2.0);
   doc["studies"][1]["integrators"][2]["evals_per_step"] = 16;
   doc["studies"][1]["stability"][1]["limit"] = 0.5;  // and leapfrog made worse than rk4: 0.5 per evaluation
-  std::ofstream(dir.path / "results.json") << doc.dump();
+  testing::write_results(dir.path, doc);
   report::render(o);
   CHECK_THAT(testing::read_file(dir.path / "REPORT.md"),
              Catch::Contains("among explicit methods is 0.707, reached by rk4; unstable for every step: euler.\n"));
@@ -188,6 +189,7 @@ TEST_CASE("samples.csv's columns are found by their names, in any order", "[repo
   testing::TempDir dir("report-sample-columns");
   fs::copy_file(fixture / "results.json", dir.path / "results.json");
   fs::create_directories(dir.path / "fixture");
+  for (const char* table : {"runs.csv", "energy_long.csv"}) fs::copy_file(fixture / "fixture" / table, dir.path / "fixture" / table);
   // A coordinate first, the integrator in the middle, two positions and a velocity.
   std::ofstream(dir.path / "fixture" / "samples.csv") << "q1,dt,integrator,t,v0,error,q0,energy_rel\n"
                                                         "7,0.2,rk4,0.4,-1.5,1e-5,3,2e-6\n"
@@ -210,6 +212,7 @@ TEST_CASE("a long trajectory is thinned to 400 points evenly spread, its first a
   testing::TempDir dir("report-thin");
   fs::copy_file(fixture / "results.json", dir.path / "results.json");
   fs::create_directories(dir.path / "fixture");
+  for (const char* table : {"runs.csv", "energy_long.csv"}) fs::copy_file(fixture / "fixture" / table, dir.path / "fixture" / table);
   // 1001 samples of rk4 at the plot step 0.2: t = 0.004 k, relative energy error 1e-9 (k + 1).
   std::ostringstream csv;
   csv << "integrator,dt,t,error,energy_rel,q0,v0\n";
@@ -242,8 +245,8 @@ TEST_CASE("the summary's answer for a dissipative problem is given at the second
   testing::TempDir dir("report-dissipative");
   nlohmann::json doc = nlohmann::json::parse(testing::read_file(fixture / "results.json"));
   doc["studies"][0]["problem_info"]["conservative"] = false;
-  std::ofstream(dir.path / "results.json") << doc.dump();
   fs::copy(fixture / "fixture", dir.path / "fixture");
+  testing::write_results(dir.path, doc);
   auto o = options(dir.path, dir.path);
   o.plots = false;
   o.accuracy = {1e-4, 1e-6};
@@ -317,8 +320,8 @@ TEST_CASE("the summary counts the runs and the diverged ones, and the work-preci
     for (const auto& r : st["runs"]) ++runs, diverged += r["status"] != "ok";
   REQUIRE(diverged > 0);
   REQUIRE(diverged < runs);
-  std::ofstream(dir.path / "results.json") << doc.dump();
   fs::copy(fixture / "fixture", dir.path / "fixture");
+  testing::write_results(dir.path, doc);
   auto o = options(dir.path, dir.path / "all");
   o.plots = false;  // the plots' scripts are written all the same: a plot made is its .gp file
   report::render(o);
@@ -330,7 +333,7 @@ TEST_CASE("the summary counts the runs and the diverged ones, and the work-preci
   auto metrics_without = [&](const std::string& metric) {
     auto& m = doc["studies"][0]["metrics"];
     m.erase(std::remove(m.begin(), m.end(), metric), m.end());
-    std::ofstream(dir.path / "results.json") << doc.dump();
+    testing::write_results(dir.path, doc);
     o.out = dir.path / ("without-" + metric);
     report::render(o);
   };
@@ -408,11 +411,11 @@ TEST_CASE("the summary sorts long energy runs: flat below t^0.25, growing above 
   }
   // An expected order of 0 is within the schema (0 to 100): read as it is.
   doc["studies"][0]["orders"][0]["expected"] = 0;
-  std::ofstream(dir.path / "results.json") << doc.dump();
   fs::copy(fixture / "fixture", dir.path / "fixture");
+  testing::write_results(dir.path, doc);
   CHECK(report::load(dir.path).studies[0].orders[0].expected == 0);
   doc["studies"][0]["orders"][0]["expected"] = 1;
-  std::ofstream(dir.path / "results.json") << doc.dump();
+  testing::write_results(dir.path, doc);
   auto o = options(dir.path, dir.path);
   o.plots = false;
   report::render(o);
@@ -420,7 +423,7 @@ TEST_CASE("the summary sorts long energy runs: flat below t^0.25, growing above 
              Catch::Contains("energy error flat in time for velocity-verlet; growing for euler (t^1.20).\n"));
   // At the edges: t^0.25 is not flat, t^0.75 not growing; an error of 1 % at the end is growth whatever the slope.
   runs[1]["growth_exponent"] = 0.25, runs[0]["growth_exponent"] = 0.75, runs[2]["final_rel"] = -0.01;
-  std::ofstream(dir.path / "results.json") << doc.dump();
+  testing::write_results(dir.path, doc);
   report::render(o);
   CHECK_THAT(testing::read_file(dir.path / "REPORT.md"),
              Catch::Contains("energy error flat in time for none; growing for rk4 (error -0.01 at the end).\n"));
@@ -432,8 +435,8 @@ TEST_CASE("each sweep says where it ended: its runs, step sizes, smallest error 
   doc["studies"][0]["sweeps"] = nlohmann::json::array(
       {{{"integrator", "rk4"}, {"automatic", true}, {"dts", {0.5, 0.25, 0.125, 0.0625}}, {"stop", "every order is decided (global pass)"}},
        {{"integrator", "euler"}, {"automatic", false}, {"dts", {0.2, 0.1}}, {"stop", "the spec's step sizes"}}});
-  std::ofstream(dir.path / "results.json") << doc.dump();
   fs::copy(fixture / "fixture", dir.path / "fixture");
+  testing::write_results(dir.path, doc);
   auto o = options(dir.path, dir.path);
   o.plots = false;
   report::render(o);
@@ -464,6 +467,53 @@ TEST_CASE("a path inside a results folder is answered with the folder to give, a
   std::ofstream(dir.path / "spec.toml") << "name = \"x\"\n";
   CHECK_THROWS_WITH(report::load(dir.path / "spec.toml"), Contains("is a file, not a results folder"));
   CHECK_NOTHROW(report::load(res));
+}
+
+TEST_CASE("a results folder missing a table or with a table row results.json lacks or too large to read is refused", "[report][hardening]") {
+  using Catch::Contains;
+  testing::TempDir dir("report-tables");
+  const fs::path res = dir.path / "res";
+  auto fresh = [&] {
+    fs::remove_all(res);
+    fs::copy(fixture, res, fs::copy_options::recursive);
+  };
+  fresh();
+  CHECK_NOTHROW(report::load(res));
+  // Each table study run writes for this study (18 runs, 3 long energy runs), taken away in turn.
+  for (const auto& [table, says] : std::vector<std::pair<std::string, std::string>>{
+           {"runs.csv", "has 18 runs for study 'fixture'"},
+           {"samples.csv", "has 18 runs (their samples) for study 'fixture'"},
+           {"energy_long.csv", "has 3 long energy runs for study 'fixture'"}}) {
+    fresh();
+    fs::remove(res / "fixture" / table);
+    CHECK_THROWS_WITH(report::load(res), Contains((res / "fixture" / table).string() + ": missing, but results.json " + says) &&
+                                             Contains("run the study again"));
+  }
+  // A long energy run's sample whose (integrator, dt) results.json does not have: refused as the report reads it.
+  fresh();
+  std::ofstream(res / "fixture" / "energy_long.csv", std::ios::app) << "rk4,0.123,1,1e-9\n";
+  const report::Results loaded = report::load(res);
+  CHECK_THROWS_WITH(report::energy_long_samples(loaded, loaded.studies.front()),
+                    Contains("energy_long.csv:") && Contains("a sample of 'rk4' at dt 0.123, a long energy run results.json does not have"));
+  // Memory: 8 bytes held per byte of results.json and of the largest table, checked before parsing.
+  fresh();
+  const double json = static_cast<double>(fs::file_size(res / "results.json"));
+  double table = 0;
+  for (const char* t : {"runs.csv", "samples.csv", "energy_long.csv"})
+    table = std::max(table, static_cast<double>(fs::file_size(res / "fixture" / t)));
+  const double need = 8 * (json + table);
+  CHECK_NOTHROW(report::load(res, need * 1.001));
+  CHECK_THROWS_WITH(report::load(res, need * 0.999), Contains("reading these results would take about") &&
+                                                         Contains("above the limit of") && Contains("--max-memory"));
+  // A title longer than a spec allows (300 bytes), any other string longer than 4096: edited by hand.
+  nlohmann::json doc = nlohmann::json::parse(testing::read_file(fixture / "results.json"));
+  doc["studies"][0]["title"] = std::string(301, 't');
+  CHECK_THROWS_WITH(report::load_document(doc, "results.json", "."), Contains("title: is 301 bytes long; at most 300"));
+  doc["studies"][0]["title"] = std::string(300, 't');
+  doc["studies"][0]["orders"][0]["reason"] = std::string(4097, 'r');
+  CHECK_THROWS_WITH(report::load_document(doc, "results.json", "."), Contains("reason: is 4097 bytes long; at most 4096"));
+  doc["studies"][0]["orders"][0]["reason"] = std::string(4096, 'r');
+  CHECK_NOTHROW(report::load_document(doc, "results.json", "."));
 }
 
 TEST_CASE("missing or malformed results get clear errors", "[report]") {
@@ -569,7 +619,7 @@ std::string verdict_after(const std::string& claim, Edit edit) {
   testing::TempDir dir("report-claims");
   nlohmann::json doc = nlohmann::json::parse(testing::read_file(fixture.parent_path() / "claims-fixture" / "results.json"));
   edit(doc);
-  std::ofstream(dir.path / "results.json") << doc.dump();
+  testing::write_results(dir.path, doc);
   auto o = options(dir.path, dir.path);
   o.plots = false;
   const std::string md = testing::read_file(report::render(o).markdown);
@@ -666,7 +716,7 @@ namespace {
 /// The report of the claims fixture with `bench` beside it (none when null).
 std::string report_with_bench(const nlohmann::json& bench) {
   testing::TempDir dir("report-bench");
-  fs::copy_file(fixture.parent_path() / "claims-fixture" / "results.json", dir.path / "results.json");
+  fs::copy(fixture.parent_path() / "claims-fixture", dir.path, fs::copy_options::recursive);  // results.json and its tables
   if (!bench.is_null()) std::ofstream(dir.path / "bench.json") << bench.dump(2);
   auto o = options(dir.path, dir.path);
   o.plots = false;
@@ -831,8 +881,8 @@ TEST_CASE("a study with the longest valid name renders every plot, and wall time
   doc["studies"][0]["name"] = name;
   auto& metrics = doc["studies"][0]["metrics"];
   metrics.erase(std::remove(metrics.begin(), metrics.end(), "walltime"), metrics.end());
-  std::ofstream(dir.path / "results.json") << doc.dump();
   fs::copy(fixture / "fixture", dir.path / name);
+  testing::write_results(dir.path, doc);
   const auto outcome = report::render(options(dir.path, dir.path));
   CHECK(outcome.missing.empty());
   CHECK(std::count(outcome.plots.begin(), outcome.plots.end(), name + "-energy-dt") == 1);

@@ -159,7 +159,7 @@ rc=$?
 # Input files that are FIFOs are refused, never read (a read would block for ever).
 mkfifo "$tmp/spec.fifo"
 expect "a FIFO given as a spec is refused, not read" 2 "spec.fifo: is not a regular file" timeout 20 "$study" run "$tmp/spec.fifo" --out "$tmp/o8"
-mkdir -p "$tmp/fifo-results" && cp "$fixture/results.json" "$tmp/fifo-results/" && mkfifo "$tmp/fifo-results/bench.json"
+mkdir -p "$tmp/fifo-results" && cp -r "$fixture/results.json" "$fixture/fixture" "$tmp/fifo-results/" && mkfifo "$tmp/fifo-results/bench.json"
 expect "a FIFO as bench.json in a results folder is refused, not read" 2 "bench.json: is not a regular file" \
   timeout 20 "$study" report "$tmp/fifo-results" --no-plots
 
@@ -252,7 +252,7 @@ mkdir -p "$tmp/benched" && echo '{}' > "$tmp/benched/bench.json"
 "$study" run --problem harmonic --integrators rk4 --t-end 1 --dt 0.1,0.05 --name older --out "$tmp/whole" --no-cache -q > /dev/null 2>&1
 echo '{}' > "$tmp/whole/bench.json"
 "$study" run --problem harmonic --integrators rk4 --t-end 1 --dt 0.1,0.05 --name newer --out "$tmp/whole" --no-cache -q > /dev/null 2>&1
-[ -d "$tmp/whole/newer" ] && [ ! -e "$tmp/whole/older" ] && [ -f "$tmp/whole/bench.json" ] && ! grep -q older "$tmp/whole/REPORT.md" &&
+[ -d "$tmp/whole/newer" ] && [ ! -e "$tmp/whole/older" ] && [ -f "$tmp/whole/bench.json" ] && ! grep -q older "$tmp/whole/results.json" &&
   ok "a run replaces its results folder whole: the earlier run's study is gone, bench.json kept" ||
   bad "replace whole: $(ls -A "$tmp/whole")"
 spec $'t_end = 2e5\ndt = [1e-3]\n'
@@ -278,13 +278,15 @@ expect "16 softened bodies are weighted by their 120 pair forces: refused by the
   "about 2.9e\+11 weighted force evaluations, above the limit of 1e\+11; most of it: its reference" "$study" run "$tmp/pl.toml" --out "$tmp/o6" --no-cache
 printf 'name = "m"\nproblem = "plummer"\nparams = { n = 16 }\nt_end = 1\nsamples = 4096\nintegrators = ["leapfrog"]\nmetrics = ["global"]\ndt = { max = 0.01, min = 0.0001, per_decade = 100 }\n' > "$tmp/m.toml"
 expect "a 150-byte spec asking for gigabytes of samples is refused by --max-memory's default" 2 \
-  "would hold about 5.* GB in memory \(201 runs' samples.*above the limit of 2 GB.*--max-memory" \
+  "would hold about 10.1 GB in memory \(201 runs' samples.*samples.csv: 845 MB, counted 8 times.*above the limit of 2 GB.*--max-memory" \
   "$study" run "$tmp/m.toml" --out "$tmp/o6" --no-cache
 expect "--max-memory takes units and refuses what is not a size" 2 "'3x' is not a size" \
   "$study" run "$tmp/m.toml" --out "$tmp/o6" --no-cache --max-memory 3x
-expect "--max-memory 10GB lets it pass the memory check (checked before the work)" 2 "weighted force evaluations, above the limit of 1e\+06" \
-  "$study" run "$tmp/m.toml" --out "$tmp/o6" --no-cache --max-memory 10GB --max-work 1e6
-expect "memory is refused whatever the work allowed" 2 "would hold about 5.* GB in memory.*above the limit of 1 GB" \
+expect "--max-memory 20GB lets it pass the memory check (checked before the work)" 2 "weighted force evaluations, above the limit of 1e\+06" \
+  "$study" run "$tmp/m.toml" --out "$tmp/o6" --no-cache --max-memory 20GB --max-work 1e6
+expect "without its report a run holds samples.csv twice, not 8 times: 3.38 GB + 2 x 845 MB" 2 "would hold about 5.07 GB in memory" \
+  "$study" run "$tmp/m.toml" --out "$tmp/o6" --no-cache --no-report
+expect "memory is refused whatever the work allowed" 2 "would hold about 10.1 GB in memory.*above the limit of 1 GB" \
   "$study" run "$tmp/m.toml" --out "$tmp/o6" --no-cache --max-memory 1GB --max-work 1e18
 expect "study reference is bounded too: a reference over 1e6 time units of Kepler" 2 \
   "a reference to t = 1e\+06 .*would take about 4.8e\+11 weighted force evaluations, above the limit of 1e\+11" \

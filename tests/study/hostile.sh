@@ -170,8 +170,19 @@ csv_case "a run's row deleted" "runs.csv: 3 runs, but results.json has 4" sed -i
 csv_case "a run's status edited" "runs.csv:2: status is diverged" sed -i '2s/,ok,/,diverged,/' "$tmp/res/fixture/runs.csv"
 csv_case "a run's steps edited" "runs.csv:3: steps is 11" sed -i '3s/,20,ok,/,11,ok,/' "$tmp/res/fixture/runs.csv"
 csv_case "two runs' rows swapped" "runs.csv:2: (integrator|dt) is" sed -i '2{h;d};3{G}' "$tmp/res/fixture/runs.csv"
+csv_case "runs.csv deleted" "fixture/runs.csv: missing, but results.json has 4 runs" rm "$tmp/res/fixture/runs.csv"
+csv_case "samples.csv deleted" "fixture/samples.csv: missing, but results.json has 4 runs" rm "$tmp/res/fixture/samples.csv"
 # samples.csv is the report's (the gate does not read it): a sample of no run is refused as the report reads it.
 rm -rf "$tmp/res" && cp -r "$tmp/made" "$tmp/res" && sed -i '2s/^[^,]*,/ghost,/' "$tmp/res/fixture/samples.csv"
 expect_case "tables (a sample of a run that does not exist): report" 2 "samples.csv:2: a sample of 'ghost'" "$study" report "$tmp/res"
+# Results larger than --max-memory allows once parsed (8 bytes a byte of results.json and of the largest table:
+# here a samples.csv of 2 x 2 x 4096 rows, 2 MB).
+printf 'name = "big"\nproblem = "harmonic"\nintegrators = ["rk4", "leapfrog"]\nmetrics = ["global"]\nt_end = 100\ndt = [0.01, 0.005]\nsamples = 4096\n' > "$tmp/big.toml"
+"$study" run "$tmp/big.toml" --out "$tmp/big" -q --no-report > /dev/null 2>&1
+for cmd in check report baseline compare history; do
+  case $cmd in baseline) args=(--out "$tmp/b.toml") ;; compare | history) args=("$tmp/big" --out "$tmp/$cmd") ;; *) args=() ;; esac
+  expect_case "results beyond --max-memory: $cmd" 2 "big: reading these results would take about 1[0-9.]* MB of memory .*samples.csv.* above the limit of 10 MB; raise it with --max-memory" \
+    "$study" $cmd "$tmp/big" --max-memory 10MB "${args[@]}"
+done
 
 finish
