@@ -2,7 +2,8 @@
 /// Whole folders that are never seen half-written: a run or a report is built in a staging folder beside its
 /// target (".NAME.tmp.PID.N", unique per process) and published with one rename(2) -- renameat2 RENAME_EXCHANGE
 /// when the target exists, so that the target is at every instant either the old folder or the new one, whole.
-/// After SIGKILL or a full disk the target is untouched and the staging folder is removed by the next run.
+/// After SIGKILL or a full disk the target is untouched and the staging folder is removed by the next run (on a
+/// file system without RENAME_EXCHANGE, a kill between its two renames leaves the old folder aside: put back).
 
 #include <fcntl.h>
 #include <signal.h>
@@ -16,6 +17,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "study/common/atomic_file.hpp"
 
@@ -144,7 +146,8 @@ class StagedFolder {
     return p;
   }
 
-  /// Staging folders of this target left by processes that were killed.
+  /// Staging folders of this target left by processes that were killed.  A process killed between the two renames
+  /// of the fallback publication left no target and the old folder aside (".NAME.tmp.PID.old"): it is put back.
   void remove_abandoned(const std::filesystem::path& parent) const {
     namespace fs = std::filesystem;
     std::error_code ec;
@@ -152,8 +155,15 @@ class StagedFolder {
     for (const auto& e : fs::directory_iterator(parent, ec)) {
       const std::string name = e.path().filename().string();
       if (name.rfind(p, 0) != 0) continue;
-      const long pid = std::strtol(name.c_str() + p.size(), nullptr, 10);
-      if (pid > 0 && pid != ::getpid() && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) fs::remove_all(e.path(), ec);
+      char* end = nullptr;
+      const long pid = std::strtol(name.c_str() + p.size(), &end, 10);
+      if (pid <= 0 || pid == ::getpid() || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+      std::error_code missing;
+      if (std::string_view(end) == ".old" && !fs::exists(fs::symlink_status(target_, missing))) {
+        fs::rename(e.path(), target_, ec);
+        if (!ec) continue;
+      }
+      fs::remove_all(e.path(), ec);
     }
   }
 

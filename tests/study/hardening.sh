@@ -411,4 +411,60 @@ expect "the run warns of a reference whose bound is not 100 times below the larg
 expect "the gate refuses that study, naming the bound" 2 "study 'coarse': its reference's certified error bound 1\.[0-9]+e-12 is not 100 times below" \
   "$study" check "$tmp/coarse"
 
+# 17. Fault injection (issue 34; /dev/full, a closed pipe and ulimit -f are in 11 and 13): a read-only folder, and
+# SIGKILL at points spread over a run and its report, publishing included.  Each command that could not write
+# fails naming what, and the results folder is the old one or the new one, whole, never a mix.
+unprivileged() {  # root writes into read-only folders: drop the capabilities that let it
+  if [ "$(id -u)" -eq 0 ]; then setpriv --bounding-set=-dac_override,-dac_read_search,-fowner -- "$@"; else "$@"; fi
+}
+spec $'t_end = 1.0\ndt = [0.1, 0.05]\n'
+mkdir -p "$tmp/ro" && "$study" run "$tmp/w.toml" --out "$tmp/ro/res" -q > /dev/null 2>&1 && cp -a "$tmp/ro/res" "$tmp/ro-before"
+chmod 555 "$tmp/ro"
+expect "read-only folder: a run into a new folder there is refused before any work" 2 "--out .*/ro/new: .*/ro is not writable by this user" \
+  unprivileged "$study" run "$tmp/w.toml" --out "$tmp/ro/new"
+expect "read-only folder: a run replacing results there fails, naming what it could not create" 1 \
+  "cannot create .*/ro/\.res\.tmp\.[0-9.]*: Permission denied" unprivileged "$study" run "$tmp/w.toml" --out "$tmp/ro/res"
+expect "read-only folder: a report of results there fails the same way" 1 "cannot create .*/ro/\.res\.tmp\.[0-9.]*: Permission denied" \
+  unprivileged "$study" report "$tmp/ro/res"
+expect "read-only folder: a baseline written there fails, naming the file" 1 "cannot write .*ro/b.toml \(Permission denied\)" \
+  unprivileged "$study" baseline "$tmp/ro/res" --out "$tmp/ro/b.toml"
+expect "read-only folder: check --junit there is refused before judging" 2 "--junit's folder .*ro is not writable by this user" \
+  unprivileged "$study" check "$tmp/ro/res" --junit "$tmp/ro/j.xml"
+diff -r "$tmp/ro-before" "$tmp/ro/res" > /dev/null && [ "$(ls -A "$tmp/ro" | tr '\n' ' ')" = ".res.lock res " ] &&
+  ok "read-only folder: the results there unchanged, nothing added" || bad "read-only folder changed: $(ls -A "$tmp/ro")"
+chmod 755 "$tmp/ro"
+# SIGKILL: the old results are titled "old", the new "new"; a run with its report (gnuplot's plots) is killed at
+# 12 points spread over its measured duration and a bit beyond.  After each kill the folder must be read whole by
+# the gate (its tables agree with results.json: a mix is refused) and its REPORT.md must carry results.json's title.
+printf 'name = "k"\ntitle = "old"\nproblem = "harmonic"\nintegrators = ["rk4", "leapfrog"]\nt_end = 100\ndt = [0.02, 0.01]\nsamples = 1024\n' > "$tmp/k.toml"
+"$study" run "$tmp/k.toml" --out "$tmp/kill" -q > /dev/null 2>&1
+sed -i 's/title = "old"/title = "new"/; s/dt = \[0.02, 0.01\]/dt = [0.02, 0.01, 0.005]/' "$tmp/k.toml"
+cp -a "$tmp/kill" "$tmp/kill-old"
+start=$(date +%s%N)
+"$study" run "$tmp/k.toml" --out "$tmp/kill-timed" -q > /dev/null 2>&1
+span=$(( ($(date +%s%N) - start) / 1000 ))  # microseconds
+olds=0 news=0 mixed=""
+for k in $(seq 1 12); do
+  rm -rf "$tmp/kill" && cp -a "$tmp/kill-old" "$tmp/kill"
+  "$study" run "$tmp/k.toml" --out "$tmp/kill" -q > /dev/null 2>&1 &
+  pid=$!
+  sleep "$(awk -v s="$span" -v k="$k" 'BEGIN { printf "%.4f", s * k / 11 / 1e6 }')"
+  kill -KILL $pid 2> /dev/null
+  wait $pid 2> /dev/null
+  title=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["studies"][0]["title"])' "$tmp/kill/results.json" 2>&1)
+  "$study" check "$tmp/kill" > "$tmp/kill.out" 2>&1
+  rc=$?
+  if [ $rc -le 1 ] && grep -q "^# $title" "$tmp/kill/k/REPORT.md" 2> /dev/null && { [ "$title" = old ] || [ "$title" = new ]; }; then
+    [ "$title" = old ] && olds=$((olds + 1)) || news=$((news + 1))
+  else
+    mixed="$mixed kill $k: title '$title', check exit $rc: $(head -c 200 "$tmp/kill.out");"
+  fi
+done
+[ -z "$mixed" ] && [ $olds -ge 1 ] && [ $news -ge 1 ] &&
+  ok "SIGKILL at 12 points over a run and its report: $olds left the old results whole, $news the new, none a mix" ||
+  bad "SIGKILL: $olds old, $news new (each at least 1 expected);$mixed"
+"$study" run "$tmp/k.toml" --out "$tmp/kill" -q > /dev/null 2>&1
+[ -z "$(find "$tmp" -maxdepth 1 -name '.kill.tmp.*')" ] && ok "the next run removes what the killed ones left" ||
+  bad "left after the kills: $(find "$tmp" -maxdepth 1 -name '.kill.tmp.*')"
+
 finish

@@ -657,6 +657,17 @@ TEST_CASE("an output folder is published whole: old or new, the user's files kep
   fs::create_directories(dir.path / ".results.tmp.2147483646.0");
   { study::StagedFolder staged(target); }
   CHECK_FALSE(fs::exists(dir.path / ".results.tmp.2147483646.0"));
+  // Killed between the fallback's two renames (no RENAME_EXCHANGE): no target, the old folder aside.  The next one
+  // puts it back; with a target there, such a leftover is only removed.
+  fs::rename(target, dir.path / ".results.tmp.2147483646.old");
+  { study::StagedFolder staged(target); }
+  CHECK(testing::read_file(target / "results.json") == "new");
+  CHECK_FALSE(fs::exists(dir.path / ".results.tmp.2147483646.old"));
+  fs::create_directories(dir.path / ".results.tmp.2147483646.old");
+  dir.file(".results.tmp.2147483646.old/results.json", "older");
+  { study::StagedFolder staged(target); }
+  CHECK(testing::read_file(target / "results.json") == "new");
+  CHECK_FALSE(fs::exists(dir.path / ".results.tmp.2147483646.old"));
   // A first publication creates the folder.
   {
     study::StagedFolder staged(dir.path / "fresh");
