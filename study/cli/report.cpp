@@ -52,8 +52,7 @@ int run_report(const ReportArgs& a, bool quiet) {
       if (const fs::path up = study::results_folder_above(a.out); !up.empty())
         throw study::SpecError("--out " + a.out + ": lies in the results folder " + up.string() + ", whose studies' folders "
                                "are its own; give a folder outside it");
-      if (fs::is_directory(a.out, ec) && !fs::is_empty(a.out, ec) &&
-          !(fs::exists(fs::path(a.out) / "REPORT.md", ec) && fs::is_directory(fs::path(a.out) / "plots", ec)))
+      if (fs::is_directory(a.out, ec) && !fs::is_empty(a.out, ec) && !study::is_report_folder(a.out))
         throw study::SpecError("--out " + a.out + ": a folder of other files (not an earlier report: no REPORT.md and plots/), and "
                                "a report's pages replace theirs; give an empty or new folder");
     }

@@ -49,6 +49,14 @@ inline bool is_results_folder(const std::filesystem::path& dir, std::string* for
   return any && !ec;
 }
 
+/// Whether `dir` is a report rendered outside its results (`study report --out`): REPORT.md and plots/ in it, which
+/// the next report there replaces whole.  A results folder is not one (is_results_folder).
+inline bool is_report_folder(const std::filesystem::path& dir) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(dir / "REPORT.md", ec) && std::filesystem::is_directory(dir / "plots", ec) &&
+         !std::filesystem::exists(dir / "results.json", ec) && !std::filesystem::exists(dir / results_marker, ec);
+}
+
 /// Why `dir` cannot be a run's output folder (it exists and holds files that are not a run's results); "" when it
 /// is new, empty, or a results folder.
 inline std::string results_folder_problem(const std::filesystem::path& dir) {

@@ -13,7 +13,7 @@ ok() { passed=$((passed + 1)); }
 # A short run (timings meaningless, the plumbing is what is tested): the pairs are checked, bench.json written,
 # the table printed, and a results directory gets the section in its report.
 mkdir -p "$tmp/res"
-cp -r "$fixture" "$(dirname "$fixture")/fixture" "$tmp/res/"  # results.json and its tables
+cp -r "$(dirname "$fixture")/." "$tmp/res/"  # results.json and its tables
 "$study" bench --out "$tmp/res" --min-time 0.0001 --repetitions 2 --filter 'kepler/(rk4|velocity-verlet|yoshida4)' \
   > "$tmp/stdout" 2> "$tmp/stderr" || fail "study bench failed: $(cat "$tmp/stderr")"
 grep -q "ok   kepler  *rk4  *vs odeint runge_kutta4" "$tmp/stderr" || fail "no pair check for rk4: $(cat "$tmp/stderr")"
