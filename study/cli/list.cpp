@@ -55,7 +55,7 @@ void list_integrators() {
   print("  {:<24} {:>5} {:>9} {:>6} {:>10} {:>9}  {}\n", "id", "order", "predicted", "evals", "symplectic", "symmetric", "kind; source");
   for (const auto* m : tables::shipped_library().methods()) {
     const auto& t = *m->table;
-    print("  {:<24} {:>5} {:>9} {:>6} {:>10} {:>9}  {}{}; {}\n", t.id, t.order, m->predicted.order.order, t.evals_per_step,
+    print("  {:<24} {:>5} {:>9} {:>6} {:>10} {:>9}  {}{}; {}\n", t.id, t.order, m->predicted.order().order, t.evals_per_step,
                yes_no(t.symplectic), yes_no(t.symmetric), m->kind, m->base.empty() ? "" : " of " + m->base, t.source);
   }
   print("  Your own: [methods.ID] in a spec, or a file given with --methods (docs/method-tables.md).\n\n");

@@ -95,8 +95,12 @@ class Reader {
   Reader(const Document& doc, const toml::table& t, std::string prefix) : doc_(doc), t_(t), prefix_(std::move(prefix)) {}
 
   [[noreturn]] void fail(const toml::node* at, const std::string& key, const std::string& what) const {
+    throw TableError(where(at, key) + ": " + what);
+  }
+  /// "file:line: section.id.key", as fail() begins.
+  std::string where(const toml::node* at, const std::string& key) const {
     // Keys and ids may be quoted TOML keys holding line breaks: echoed on one line, escaped.
-    throw TableError(doc_.where(at ? at : &t_) + ": " + printable(prefix_) + (key.empty() ? "" : "." + printable(key)) + ": " + what);
+    return doc_.where(at ? at : &t_) + ": " + printable(prefix_) + (key.empty() ? "" : "." + printable(key));
   }
   const toml::node* get(const std::string& key) const { return t_.get(key); }
 
@@ -267,6 +271,7 @@ std::string identity_of(const ode::MethodTable& t) {
 /// Fills a MethodTable from exact coefficients, with the prediction and the cost.
 void build(Method& m, const Exact& x, ode::MethodTable& t) {
   t.kind = x.kind;
+  m.predicted.lazy = std::make_shared<LazyOrder>();
   switch (x.kind) {
     case Kind::splitting: {
       int kicks = 0;
@@ -274,7 +279,7 @@ void build(Method& m, const Exact& x, ode::MethodTable& t) {
       t.fsal = x.ops.size() > 1 && x.ops.front().first && x.ops.back().first;
       t.evals_per_step = kicks - (t.fsal ? 1 : 0), t.startup_evals = t.fsal ? 1 : 0;
       m.stages = static_cast<int>(x.ops.size());
-      m.predicted.order = nystrom_order(nystrom_of_ops(x.ops), x.precision);
+      m.predicted.lazy->compute = [ops = x.ops, p = x.precision] { return nystrom_order(nystrom_of_ops(ops), p); };
       m.predicted.symplectic = true;  // a composition of exact flows of Hamiltonian parts
       const auto c = canonical(x.ops);
       bool palindrome = true;
@@ -296,7 +301,7 @@ void build(Method& m, const Exact& x, ode::MethodTable& t) {
       for (std::size_t j = 0; j + 1 < s && t.fsal; ++j) t.fsal = x.a[s - 1][j] == x.b[j];
       t.evals_per_step = static_cast<int>(s) - (t.fsal ? 1 : 0), t.startup_evals = t.fsal ? 1 : 0;
       m.stages = static_cast<int>(s);
-      m.predicted.order = runge_kutta_order(x.a, x.b, x.precision);
+      m.predicted.lazy->compute = [a = x.a, b = x.b, p = x.precision] { return runge_kutta_order(a, b, p); };
       m.predicted.symplectic = runge_kutta_symplectic(x.a, x.b, x.precision);
       m.predicted.symmetric = runge_kutta_symmetric(x.a, x.b, x.precision);
       break;
@@ -308,7 +313,7 @@ void build(Method& m, const Exact& x, ode::MethodTable& t) {
       m.stages = static_cast<int>(x.b.size());
       Nystrom n;
       n.c = x.c, n.bbar = x.bbar, n.b = x.b, n.abar = x.a;
-      m.predicted.order = nystrom_order(n, x.precision);
+      m.predicted.lazy->compute = [n, p = x.precision] { return nystrom_order(n, p); };
       m.predicted.symplectic = nystrom_symplectic(n, x.precision);
       m.predicted.symmetric = false;  // not decided for Nyström tables: reported as "not checked"
       break;
@@ -320,7 +325,7 @@ void build(Method& m, const Exact& x, ode::MethodTable& t) {
 
 /// Reads one [methods.ID] table.  `declared_order` set: a built-in's own ([builtin.ID]; the table has no order key).
 Method read_method(const Document& doc, const std::string& section, const std::string& id, const toml::table& t,
-                   std::optional<int> declared_order, const Lookup& base_of, const IdList& base_ids) {
+                   std::optional<int> declared_order, const Lookup& base_of, const IdList& base_ids, bool shipped) {
   const Reader r(doc, t, section + "." + id);
   Method m;
   m.origin = doc.where(&t);
@@ -447,13 +452,25 @@ Method read_method(const Document& doc, const std::string& section, const std::s
   x.precision = r.precision();
   if (m.kind == "composition") x.precision = std::max(x.precision, base_of(m.base)->precision);
   build(m, x, *table);
-  const OrderAnalysis& p = m.predicted.order;
-  if (table->order > p.order) {
+  // The declared order against the coefficients': at once for a table of the user's (refused before any work),
+  // on first use for the shipped ones (a unit test holds each to its declared order).
+  auto order_problem = [declared = table->order](const OrderAnalysis& p) -> std::string {
+    if (declared <= p.order) return "";
     const Condition& f = p.first_failing;
-    r.fail(r.get("order") ? r.get("order") : &t, declared_order ? "" : "order",
-           fmt::format("declares order {}, but the coefficients have order {}: the order-{} condition {} (tree {}, {}) fails by {:.3g} "
+    return fmt::format("declares order {}, but the coefficients have order {}: the order-{} condition {} (tree {}, {}) fails by {:.3g} "
                        "(their precision explains {:.2g}); check the coefficients, or declare order = {}",
-                       table->order, p.order, f.order, f.formula, f.tree, p.trees, f.residual, f.tolerance, p.order));
+                       declared, p.order, f.order, f.formula, f.tree, p.trees, f.residual, f.tolerance, p.order);
+  };
+  const toml::node* order_at = r.get("order") ? r.get("order") : &t;
+  const std::string order_key = declared_order ? "" : "order";
+  if (shipped) {
+    m.predicted.lazy->compute = [compute = std::move(m.predicted.lazy->compute), order_problem, where = r.where(order_at, order_key)] {
+      OrderAnalysis p = compute();
+      if (const std::string why = order_problem(p); !why.empty()) throw TableError(where + ": " + why);
+      return p;
+    };
+  } else if (const std::string why = order_problem(m.predicted.order()); !why.empty()) {
+    r.fail(order_at, order_key, why);
   }
   const std::string evals = fmt::format("{} force evaluation{} per {}", table->evals_per_step, table->evals_per_step == 1 ? "" : "s",
                                         table->implicit ? "iteration" : "step");
@@ -487,7 +504,7 @@ bool valid_id(const std::string& id) {
 
 /// The methods of the [methods] table of a document, compositions after the tables they may compose.
 std::vector<Method> read_section(const Document& doc, const toml::table& root, const std::string& section, bool builtin,
-                                 const Lookup& outer, const IdList& outer_ids) {
+                                 const Lookup& outer, const IdList& outer_ids, bool shipped) {
   std::vector<Method> out;
   const toml::node* node = root.get(section);
   if (!node) return out;
@@ -560,7 +577,7 @@ std::vector<Method> read_section(const Document& doc, const toml::table& root, c
         ode::for_each_method([&](auto m) {
           if (m.info().id == id) order = m.info().order;
         });
-      out.push_back(read_method(doc, section, id, *t, order, base_of, base_ids));
+      out.push_back(read_method(doc, section, id, *t, order, base_of, base_ids, shipped));
       read_at.emplace(id, out.size() - 1);
       state[i] = read;
       stack.pop_back();
@@ -622,7 +639,7 @@ void Library::add_document(const toml::table& root, const std::string& text, con
     return nullptr;
   };
   const Document doc(file, text);
-  for (auto& m : read_section(doc, root, "methods", false, outer, ids)) add(std::move(m));
+  for (auto& m : read_section(doc, root, "methods", false, outer, ids, is_shipped)) add(std::move(m));
 }
 
 std::vector<std::string> Library::ids_with_bases(const Library* shipped, const Library* also) const {
@@ -684,7 +701,7 @@ const std::map<std::string, Method>& builtin_tables() {
     const toml::table root = parse(text, file);
     const Document doc(file, text);
     reject_other_keys(doc, root, {"builtin"});
-    for (auto& m : read_section(doc, root, "builtin", true, nullptr, nullptr)) out.emplace(m.table->id, std::move(m));
+    for (auto& m : read_section(doc, root, "builtin", true, nullptr, nullptr, true)) out.emplace(m.table->id, std::move(m));
     return out;
   }();
   return tables;
@@ -741,7 +758,7 @@ Library read_user_methods(const std::vector<std::string>& files, const std::vect
 
 std::string describe(const Method& m) {
   const ode::MethodTable& t = *m.table;
-  const OrderAnalysis& p = m.predicted.order;
+  const OrderAnalysis& p = m.predicted.order();
   std::string out = fmt::format("{}  ({})\n", t.id, m.origin);
   out += fmt::format("  kind         {}{}, {} {}{}\n", m.kind, m.base.empty() ? "" : " of " + m.base, m.stages,
                      t.kind == Kind::splitting ? "operation" : "stage", m.stages == 1 ? "" : "s");

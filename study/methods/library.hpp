@@ -5,8 +5,10 @@
 /// docs/method-tables.md.
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -25,10 +27,23 @@ struct TableError : study::OneLineError {  // its message echoes input: printabl
   using study::OneLineError::OneLineError;
 };
 
+/// The order the coefficients have, worked out on first use: Butcher's conditions in exact arithmetic take tens of
+/// milliseconds for an 8th-order composition, which every start of the program paid for every shipped table.
+/// Thread-safe; a computation that throws (a shipped table edited to declare more than it has) is tried again.
+struct LazyOrder {
+  std::once_flag once;
+  std::function<OrderAnalysis()> compute;
+  OrderAnalysis value;
+};
+
 /// What the coefficients say, beside what the table declares.
 struct Prediction {
-  OrderAnalysis order;
   bool symplectic = false, symmetric = false;
+  std::shared_ptr<LazyOrder> lazy;  ///< set when the table is read
+  const OrderAnalysis& order() const {
+    std::call_once(lazy->once, [this] { lazy->value = lazy->compute(); });
+    return lazy->value;
+  }
 };
 
 /// A method's exact coefficients (what a composition is built from).

@@ -107,7 +107,7 @@ const std::vector<std::string> known_keys{"name", "title", "problem", "params", 
 
 /// What a method's coefficients predict, for results.json and the report.
 PredictedOrder predicted_of(const tables::Method& m) {
-  const tables::OrderAnalysis& a = m.predicted.order;
+  const tables::OrderAnalysis& a = m.predicted.order();
   PredictedOrder p{.order = a.order, .exact_order = a.exact_order, .error_coefficient = a.error_coefficient,
                    .conditions = a.trees, .first_failing = {}};
   if (a.order < tables::max_checked_order)

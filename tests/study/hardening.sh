@@ -402,6 +402,17 @@ for d in specs methods; do ln -s "$(dirname "$fixture")/../../study/$d" "$tmp/da
 expect "an empty profile is refused before anything runs (results with no study would be refused by every reader)" 2 \
   "--profile empty: the profile holds no spec" env STUDY_DATA_DIR="$tmp/data" "$study" run --profile empty --out "$tmp/o16"
 
+# A shipped table's declared order is held to its coefficients' on first use (unit tests hold every shipped one):
+# an installed copy edited to declare 9 for yoshida8 is refused when a study uses it, naming the file and line.
+mkdir -p "$tmp/edited" && cp -r "$(dirname "$fixture")/../../study/methods" "$tmp/edited/methods"
+for d in specs profiles; do ln -s "$(dirname "$fixture")/../../study/$d" "$tmp/edited/$d"; done
+sed -i '30s/order = 8/order = 9/' "$tmp/edited/methods/composition.toml"
+expect "a shipped table edited to declare more than its coefficients have is refused when used (exit 2)" 2 \
+  "composition.toml:30: methods.yoshida8.order: declares order 9, but the coefficients have order 8" \
+  env STUDY_DATA_DIR="$tmp/edited" "$study" run --problem kepler --integrators yoshida8 --t-end 1 --dt 0.1 --out "$tmp/o17"
+expect "... and by study list, which shows every table's predicted order (exit 2)" 2 "methods.yoshida8.order: declares order 9" \
+  env STUDY_DATA_DIR="$tmp/edited" "$study" list --integrators
+
 # 16. A reference no finer than the errors measured against it: the run warns, the gate refuses the study (exit 2),
 # each naming the bound, the largest error and what would help.
 printf 'name = "coarse"\nproblem = "pendulum"\nintegrators = ["rk4"]\nt_end = 5.0\ndt = [0.004, 0.002, 0.001]\nreference_tol = 1e-10\n' > "$tmp/coarse.toml"
