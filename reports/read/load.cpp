@@ -193,7 +193,7 @@ void check_memory(const fs::path& dir, const fs::path& file, double max_memory) 
   double largest = 0;
   fs::path largest_file;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    if (!it->is_directory(ec) || it->is_symlink(ec)) continue;
+    if (!it->is_directory(ec)) continue;  // a study folder linked from elsewhere is read like one in place
     for (const char* name : {"runs.csv", "samples.csv", "energy_long.csv", "orders.csv", "stability.csv"}) {
       const fs::path table = it->path() / name;
       const auto size = fs::is_regular_file(table, ec) ? fs::file_size(table, ec) : 0;
