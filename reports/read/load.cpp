@@ -271,7 +271,7 @@ void check_tables(const Results& res) {
     auto missing = [&](const char* table, std::size_t count, const char* what) {
       const fs::path path = res.dir / s.name / table;
       std::error_code ec;
-      if (count == 0 || fs::exists(fs::symlink_status(path, ec))) return;
+      if (count == 0 || fs::exists(path, ec)) return;  // a dangling link is missing; a folder or FIFO is refused as read
       throw ReportError(fmt::format("{}: missing, but results.json has {} {} for study '{}': the results folder is "
                                     "incomplete (copied in part, or a file deleted); run the study again",
                                     path.string(), count, what, s.name));

@@ -51,10 +51,9 @@ extern "C" void on_interrupt(int sig) {
   int none = 0;
   interrupt_signal.compare_exchange_strong(none, sig);  // the first signal names the exit status
   const long long now = monotonic_ns();
-  if (!interrupt_flag.exchange(true)) {
-    first_signal_ns.store(now);
-    return;
-  }
+  long long unset = 0;
+  first_signal_ns.compare_exchange_strong(unset, now);  // before the flag: a repeat on another thread sees the time
+  if (!interrupt_flag.exchange(true)) return;
   // A repeat within half a second is the same request, delivered twice: GNU timeout, a job runner or
   // `kill -- -PGID` signals the process and then its group.  Only a later one means "stop now" (files are
   // written atomically; staging folders are left for the next run to remove), gnuplot too.

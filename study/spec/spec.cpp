@@ -151,6 +151,9 @@ ProblemFacts read_problem(const Reader& r, Spec& s) {
     for (auto&& [key, value] : *n->as_table()) {
       if (auto d = as_number(&value))
         s.params[std::string(key.str())] = shortest(*d);
+      else if (value.is_string() && value.as_string()->get().size() > 100)  // as a table's coefficients (float128: 34 digits)
+        r.fail(&value, "params." + std::string(key.str()),
+               fmt::format("a decimal string of {} characters; at most 100", value.as_string()->get().size()));
       else if (value.is_string())
         s.params[std::string(key.str())] = **value.as_string();
       else

@@ -489,6 +489,11 @@ TEST_CASE("a results folder missing a table or with a table row results.json lac
     CHECK_THROWS_WITH(report::load(res), Contains((res / "fixture" / table).string() + ": missing, but results.json " + says) &&
                                              Contains("run the study again"));
   }
+  // A dangling link in a table's place is missing too.
+  fresh();
+  fs::remove(res / "fixture" / "samples.csv");
+  fs::create_symlink(res / "nowhere.csv", res / "fixture" / "samples.csv");
+  CHECK_THROWS_WITH(report::load(res), Contains((res / "fixture" / "samples.csv").string() + ": missing"));
   // A long energy run's sample whose (integrator, dt) results.json does not have: refused as the report reads it.
   fresh();
   std::ofstream(res / "fixture" / "energy_long.csv", std::ios::app) << "rk4,0.123,1,1e-9\n";
