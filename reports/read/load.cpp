@@ -237,15 +237,18 @@ Results load(const fs::path& dir, double max_memory) {
   const fs::path file = dir / "results.json";
   // A study's folder is named after a study of the results; another folder inside them (plots/, results of their
   // own not yet written) keeps the messages below.
-  bool study_folder = false;
+  bool study_folder = false, unread = false;
   if (!results_dir.empty() && fs::is_directory(study_dir, ec)) {
+    // Read for its study names within the same memory bound; above it, the message below goes without them.
+    const auto size = fs::file_size(results_dir / "results.json", ec);
+    unread = ec || parsed_bytes_per_byte * static_cast<double>(size) > max_memory;
     std::ifstream names(results_dir / "results.json");
-    const Json doc = Json::parse(names, nullptr, false);
+    const Json doc = unread ? Json() : Json::parse(names, nullptr, false);
     if (doc.is_object() && doc.contains("studies") && doc["studies"].is_array())
       for (const auto& st : doc["studies"])
         study_folder = study_folder || (st.is_object() && st.contains("name") && st["name"] == study_dir.filename().string());
   }
-  if (!results_dir.empty() && exists && (is_file || (study_folder && !fs::exists(file, ec)))) {
+  if (!results_dir.empty() && exists && (is_file || ((study_folder || unread) && !fs::exists(file, ec)))) {
     if (named.filename() == "results.json")
       throw ReportError(dir.string() + ": is the results file itself: give the folder that holds it, " + results_dir.string());
     throw ReportError(dir.string() + ": lies inside the results folder " + results_dir.string() + ", which holds results.json: give that folder" +
@@ -595,6 +598,13 @@ Bench load_bench_document(const nlohmann::json& doc, const fs::path& file) {
 
 namespace {
 bool same_dt(double a, double b) { return std::abs(a - b) <= 1e-12 * std::abs(b); }
+
+/// A row of a samples table (samples.csv, energy_long.csv) of a run results.json does not have (`what`).
+[[noreturn]] void unknown_sample(const Table& t, std::size_t r, const std::string& integrator, const char* what) {
+  throw ReportError(fmt::format("{}:{}: a sample of '{}' at dt {}, {} results.json does not have: the table and the results "
+                                "disagree (edited by hand?); run the study again",
+                                t.file.string(), t.lines[r], integrator, t.text(r, "dt"), what));
+}
 }  // namespace
 
 std::size_t Table::column(const std::string& name) const {
@@ -699,10 +709,7 @@ std::vector<std::pair<double, std::map<std::string, std::vector<Sample>>>> all_s
       coords.emplace_back(c, h[0] == 'q');
   for (std::size_t r = 0; r < t->rows.size(); ++r) {
     const double dt = t->number(r, "dt");
-    if (!run_at(s, t->rows[r][integrator], dt))
-      throw ReportError(fmt::format("{}:{}: a sample of '{}' at dt {}, a run results.json does not have: the table and the results "
-                                    "disagree (edited by hand?); run the study again",
-                                    t->file.string(), t->lines[r], t->rows[r][integrator], t->text(r, "dt")));
+    if (!run_at(s, t->rows[r][integrator], dt)) unknown_sample(*t, r, t->rows[r][integrator], "a run");
     if (!only.empty() && std::none_of(only.begin(), only.end(), [&](double x) { return same_dt(x, dt); })) continue;
     auto group = std::find_if(out.begin(), out.end(), [&](const auto& x) { return same_dt(x.first, dt); });
     if (group == out.end()) group = out.insert(out.end(), {dt, {}});
@@ -722,9 +729,7 @@ std::map<std::string, std::vector<std::pair<double, double>>> energy_long_sample
       const double dt = t->number(r, "dt");
       if (std::none_of(s.energy_long.begin(), s.energy_long.end(),
                        [&](const LongRow& e) { return e.integrator == integrator && same_dt(e.dt, dt); }))
-        throw ReportError(fmt::format("{}:{}: a sample of '{}' at dt {}, a long energy run results.json does not have: the "
-                                      "table and the results disagree (edited by hand?); run the study again",
-                                      t->file.string(), t->lines[r], integrator, t->text(r, "dt")));
+        unknown_sample(*t, r, integrator, "a long energy run");
       out[integrator].emplace_back(t->number(r, "t"), t->number(r, "energy_rel"));
     }
   return out;

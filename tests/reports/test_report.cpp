@@ -457,6 +457,11 @@ TEST_CASE("a path inside a results folder is answered with the folder to give, a
   CHECK_THROWS_WITH(report::load(res.string() + "/fixture/"), Contains(folder) && Contains(study));
   CHECK_THROWS_WITH(report::load(res / "fixture" / "samples.csv"), Contains(folder) && Contains(study));
   CHECK_THROWS_WITH(report::load(res / "results.json"), Contains("is the results file itself: give the folder that holds it, " + res.string()));
+  // The enclosing results.json is read for its study names only within the memory limit: below 8 x its size, the
+  // folder is still named, without the --study hint.
+  const double json_size = static_cast<double>(fs::file_size(res / "results.json"));
+  CHECK_THROWS_WITH(report::load(res / "fixture", 8 * json_size + 1), Contains(folder) && Contains(study));
+  CHECK_THROWS_WITH(report::load(res / "fixture", 8 * json_size - 1), Contains(folder) && !Contains("--study"));
   std::ofstream(res / "notes.txt") << "mine\n";  // a file of the user's beside the results: no study to name
   CHECK_THROWS_WITH(report::load(res / "notes.txt"), Contains(folder) && !Contains("--study"));
   // A folder inside that is no study's (the report's plots/, results of their own not yet written): as elsewhere.
