@@ -42,7 +42,7 @@ void validate(const Request& r, const Options& o) {
 std::string key_text(const Request& r, const Options& o, const detail::Solved& d) {
   std::ostringstream k;
   k << "ode-study reference cache, format " << cache::format_version << "\n"
-    << "solver odeint bulirsch_stoer float128, scaled\n"
+    << "solver odeint bulirsch_stoer float128, scaled, landing on a copy\n"
     << "problem " << r.problem << "\n";
   if (!d.fingerprint.empty()) k << "code " << d.fingerprint << "\n";
   for (const auto& [name, value] : d.params) k << "param " << name << " " << value << "\n";
