@@ -130,16 +130,17 @@ SolutionIn<typename P::real_type> solve(const P& p, const typename P::State& sta
   const Real eps = std::numeric_limits<Real>::epsilon();  // times this close are the same time, as in integrate_times
   std::uint64_t steps = 0;  // since the last requested time
   int failed = 0;           // in a row
-  Real scale = 1;
+  Real scale = 1, from = 0;  // the attempt's real length per unit of the stepper's, and its start
   auto scaled = [&](const X& y, X& dy, Real tau) {
-    system(y, dy, tau);
+    system(y, dy, from + (tau - from) * scale);
     for (std::size_t i = 0; i < 2 * D; ++i) dy[i] *= scale;
   };
   // One attempt of step h from (y, tau), of real length h * scale; h becomes the stepper's next suggestion.
   auto attempt = [&](odeint::bulirsch_stoer<X, Real>& st, X& y, Real& tau, Real& h) -> bool {
     if (steps++ >= max_steps)
       throw SolveFailure("Max number of iterations exceeded (" + std::to_string(max_steps) + ").", time_of(Real(tau * T)));
-    const Real from = tau, length = h * scale;
+    from = tau;
+    const Real length = h * scale;
     if (st.try_step(scaled, y, tau, h) == odeint::success) {
       failed = 0;
       tau = from + length;
@@ -160,8 +161,11 @@ SolutionIn<typename P::real_type> solve(const P& p, const typename P::State& sta
         X y = x;
         Real t = tau, h = dtau;
         while (target - t > eps) {
-          scale = std::min(Real(1), (target - t) / h);
-          if (attempt(side, y, t, h) && scale < 1) t = target;  // it was that step's end, whatever the rounding
+          // A step the stepper suggests that would pass the time is shrunk onto it; after a rejection the
+          // scale stays, so that the shorter step the stepper asks for is a shorter real step too.
+          const bool aimed = target - t < h * scale;
+          if (aimed) scale = (target - t) / h;
+          if (attempt(side, y, t, h) && aimed) t = target;  // that step's end, whatever the rounding
         }
         scale = 1;
         record(y, target);
