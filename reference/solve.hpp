@@ -30,9 +30,9 @@ struct extract_value_type<boost::multiprecision::cpp_bin_float_50, void> {
 
 #include <algorithm>
 #include <array>
-#include <limits>
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>

@@ -242,7 +242,8 @@ Results load(const fs::path& dir, double max_memory) {
     // Read for its study names within the same memory bound; above it, the message below goes without them.
     const auto size = fs::file_size(results_dir / "results.json", ec);
     unread = ec || parsed_bytes_per_byte * static_cast<double>(size) > max_memory;
-    std::ifstream names(results_dir / "results.json");
+    std::ifstream names;
+    if (!unread) names.open(results_dir / "results.json");
     const Json doc = unread ? Json() : Json::parse(names, nullptr, false);
     if (doc.is_object() && doc.contains("studies") && doc["studies"].is_array())
       for (const auto& st : doc["studies"])

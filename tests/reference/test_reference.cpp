@@ -72,8 +72,8 @@ TEST_CASE("each requested time costs at most two full-order steps beyond the sol
   // order takes one derivative at its start and sum n_k = 90 more, 91 evaluations.  A requested time reached on a
   // copy of the stepper costs one such step, more only where one is rejected (then a shorter step and the rest):
   // two per time on average allow a rejection at every other time.  The free steps are those of the solve to the
-  // last time alone: they do not depend on the times requested.  (Cutting the free step to land, as integrate_times does, reset the stepper's order
-  // at every time: harmonic at 699 times took 585 evaluations per time.)
+  // last time alone: they do not depend on the times requested.  (Cutting the free step to land, as
+  // integrate_times does, reset the stepper's order at every time: harmonic at 699 times took 585 per time.)
   const int n = 699;
   std::vector<Real> many;
   for (int k = 1; k <= n; ++k) many.push_back(Real(0.0731) * k);
