@@ -99,7 +99,6 @@ struct StudyResult {
   std::string time_unit, length_unit;          ///< the problem's units ("" dimensionless), for the report
   double position_scale = 1, velocity_scale = 1;
   double reference_bound = 0, reference_tolerance = 0;
-  std::uint64_t reference_evaluations = 0;
   std::vector<Run> runs;
   std::vector<Sweep> sweeps;  ///< one per integrator, when the spec has a sweep
   std::vector<Order> orders;
