@@ -6,7 +6,8 @@
 ///   growth/bodies    a softened cluster of 5 to 16 bodies (Plummer, velocity-verlet): time per pair force.
 /// Wall time (the engine's work runs on a thread of its own). Every iteration is cold where the benchmark says so: the caches it does not keep are emptied (untimed) first.
 /// Counters: runs, steps (summed over runs), evaluations (the runs' force evaluations), time_per_eval, peak_heap_MB
-/// (the most heap held at once during the iteration, counted by this program's operator new).
+/// (the most heap held at once during the iteration: what this program's operator new hands out; C libraries'
+/// malloc and over-aligned allocations are not counted).
 #include <benchmark/benchmark.h>
 
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -28,12 +30,13 @@
 #include "study/problems/kepler.hpp"
 #include "study/spec/spec.hpp"
 
-// ---- heap accounting: every allocation of this program, its size kept in a header in front of the block ----
+// ---- heap accounting: what operator new hands out, its size kept in a header in front of the block ----
 namespace {
 std::atomic<long long> heap_now{0}, heap_peak{0};
 constexpr std::size_t header = alignof(std::max_align_t);
 
 void* take(std::size_t n) {
+  if (n > SIZE_MAX - header) throw std::bad_alloc();
   void* raw = std::malloc(n + header);
   if (!raw) throw std::bad_alloc();
   *static_cast<std::size_t*>(raw) = n;
@@ -79,8 +82,8 @@ const fs::path& cache() {
   return dir;
 }
 
-/// What an iteration keeps from the last one: references (a warm-reference study, as a user's second run of a
-/// spec they edit), or nothing (cold).
+/// What an iteration starts with: the reference, computed by an untimed run before the first (warm, as a user's
+/// second run of a spec they edit), or an empty cache (cold).
 enum class Keep { references, nothing };
 
 /// The engine on `toml`, every iteration; counters from the last one.
