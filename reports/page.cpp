@@ -176,7 +176,7 @@ void accuracy(std::ostringstream& md, const Study& s, const PageContext& c) {
     for (const auto& r : s.runs)
       if (r.integrator == w.integrator && r.status == "ok" && r.global > 0) smallest = std::min(smallest, r.global);
     rows += fmt::format("| {} | {} | {}–{} | {} | {} |\n", cell(w.integrator), w.dts.size(), g(w.dts.front()), g(w.dts.back()), sci(smallest),
-                        w.automatic ? cell(w.stop) : "the spec's step sizes");
+                        w.automatic || !w.stop.empty() ? cell(w.stop) : "the spec's step sizes");
   }
   if (!rows.empty())
     md << "Where each sweep ended" << (s.auto_runs > 0 ? " (dt = \"auto\": chosen per method while it ran)" : "") << ":\n\n"

@@ -46,6 +46,7 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
   parallel(tasks.size(), o.jobs, [&](std::size_t k) {
     const engine::Task& t = tasks[k];
     if (t.automatic) engine::auto_sweep(t, specs[t.spec], contexts[t.spec], results[t.spec], run_task);
+    else if (t.to_floor) engine::sweep_to_floor(t, specs[t.spec], contexts[t.spec], results[t.spec], run_task);
     else run_task(t.kind, specs[t.spec], specs[t.spec].integrators[t.integrator], t.steps, contexts[t.spec], results[t.spec], t.slot);
   }, o, "runs", [&](std::size_t k) { return engine::describe(tasks[k], specs); });
   for (auto& res : results) std::erase_if(res.runs, [](const Run& r) { return r.steps == 0; });  // unused ladder slots

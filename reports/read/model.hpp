@@ -84,7 +84,7 @@ struct SweepRow {
   bool automatic = false;
   std::vector<double> dts;
   std::string stop;
-  std::string stop_cause;  ///< the rule that stopped an automatic sweep ("" for none; study/fit/sweep_advice.hpp)
+  std::string stop_cause;  ///< the rule that stopped an automatic sweep or a range at dt.past_floor ("" for none; study/fit/sweep_advice.hpp)
   std::string halvings_end;  ///< what ended its halvings when levels between them followed ("" for none)
 };
 struct Study {

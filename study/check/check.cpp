@@ -59,12 +59,14 @@ bool exact_on_constant_acceleration(const Study& s, const report::IntegratorRow&
   return !study::exact_on_constant_acceleration(s.problem, "global", d.expected_global).empty();
 }
 
-/// How the integrator's sweep ended, from results.json (none for the spec's own step sizes, and for a file that
-/// does not say).
+/// How the integrator's sweep ended, from results.json (none for the spec's own step sizes run to the end, and for a
+/// file that does not say; an automatic sweep's cause, or the noise floor that ended a range with dt.past_floor).
 study::SweepEnd sweep_end(const Study& s, const std::string& label) {
   const auto sweep = std::find_if(s.sweeps.begin(), s.sweeps.end(), [&](const auto& w) { return w.integrator == label; });
-  if (sweep == s.sweeps.end() || !sweep->automatic) return {};
-  return {study::stop_from_name(sweep->stop_cause), sweep->dts.size(), study::stop_from_name(sweep->halvings_end)};
+  if (sweep == s.sweeps.end()) return {};
+  const study::SweepStop cause = study::stop_from_name(sweep->stop_cause);
+  if (!sweep->automatic && cause != study::SweepStop::floor) return {};  // a range stops at its noise floor only
+  return {cause, sweep->dts.size(), study::stop_from_name(sweep->halvings_end), sweep->automatic};
 }
 
 /// An order's sweep as results.json holds it: (dt, error, noise floor) per run.

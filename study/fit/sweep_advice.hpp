@@ -18,7 +18,8 @@ namespace study {
 /// Why a sweep ran no smaller step: `none` for the spec's own step sizes; for dt = "auto" (study/measure/sweep.cpp)
 /// the orders were decided, the error neared its noise floor, the budget of runs or seconds was spent, the
 /// ladder of halvings ended, or (after the noise floor, the seconds or the ladder ended the halvings) the step
-/// sizes between the halvings that could decide were all run and did not.  results.json: sweeps[].stop_cause, and
+/// sizes between the halvings that could decide were all run and did not; a range with dt.past_floor, only the noise
+/// floor.  results.json: sweeps[].stop_cause, and
 /// what ended the halvings when levels between them followed: sweeps[].halvings_end.
 enum class SweepStop { none, decided, floor, runs, seconds, ladder, between };
 
@@ -47,6 +48,7 @@ struct SweepEnd {
   SweepStop stop = SweepStop::none;
   std::size_t runs = 0;  ///< runs the sweep made
   SweepStop halvings = SweepStop::none;  ///< what ended the halvings, when levels between them followed
+  bool automatic = false;  ///< dt = "auto" (else a range that dt.past_floor stopped)
 };
 
 /// "E1 at dt A, E2 at dt B" when the errors at the sweep's smallest finished steps, over a factor of at least 8 in dt
@@ -120,7 +122,7 @@ inline OrderVerdict advise(OrderVerdict v, const OrderFit& f, const std::vector<
     v.action += fmt::format(" (dt = \"auto\": raise dt.runs, now {} runs)", e.runs);
   } else if (extend && e.stop == SweepStop::seconds) {
     v.action += " (dt = \"auto\": raise dt.seconds, whose budget stopped the sweep)";
-  } else if (between) {
+  } else if (between && e.automatic) {
     v.action += " (dt = \"auto\" takes at most two step sizes per halving: give dt as a range with a larger per_decade there)";
   }
   return v;

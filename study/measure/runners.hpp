@@ -52,6 +52,9 @@ inline const TaskRunner* find_runner(const IntegratorChoice& c, std::string_view
 namespace engine {
 /// dt = "auto": the task's integrator down the spec's ladder of halvings (sweep.cpp), each run through `run`.
 void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult& res, const TaskRunner& run);
+/// dt = { ..., past_floor = K }: the task's integrator over the spec's step sizes, largest first, until K in a row
+/// lie at the noise floor (sweep.cpp), each run through `run`.
+void sweep_to_floor(const Task& t, const Spec& spec, const Context& ctx, StudyResult& res, const TaskRunner& run);
 }  // namespace engine
 
 }  // namespace study

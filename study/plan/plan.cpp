@@ -17,6 +17,10 @@ std::vector<Task> plan(const std::vector<Spec>& specs, std::vector<StudyResult>&
       if (sweeps && spec.auto_dt) {
         tasks.push_back({TaskKind::run, s, i, 0, res.runs.size(), true, res.sweeps.size()});
         res.runs.resize(res.runs.size() + spec.steps.size() + spec.auto_dt->between.size()), res.sweeps.emplace_back();
+      } else if (sweeps && spec.past_floor > 0) {
+        tasks.push_back({TaskKind::run, s, i, 0, res.runs.size(), false, res.sweeps.size(), true});
+        res.runs.resize(res.runs.size() + spec.steps.size());
+        res.sweeps.push_back({spec.integrators[i].choice.label(), false, {}, ""});
       } else if (sweeps) {
         Sweep fixed{spec.integrators[i].choice.label(), false, {}, "the spec's step sizes"};
         for (std::size_t k = 0; k < spec.steps.size(); ++k)
@@ -30,6 +34,7 @@ std::vector<Task> plan(const std::vector<Spec>& specs, std::vector<StudyResult>&
   // Longest first, so that the pool does not end waiting on one big run (the order of results is fixed by slots).
   auto cost = [&](const Task& t) {
     if (t.automatic) return 2.0 * static_cast<double>(specs[t.spec].steps[std::min<std::size_t>(specs[t.spec].steps.size(), specs[t.spec].auto_dt->runs) - 1]);
+    if (t.to_floor) return 2.0 * static_cast<double>(specs[t.spec].steps.back());  // at most: the whole range
     return t.kind == TaskKind::energy ? static_cast<double>(*specs[t.spec].energy_t_end / specs[t.spec].energy_dt)
                                   : static_cast<double>(t.steps);
   };
@@ -40,7 +45,7 @@ std::vector<Task> plan(const std::vector<Spec>& specs, std::vector<StudyResult>&
 std::string describe(const Task& t, const std::vector<Spec>& specs) {
   const Spec& spec = specs[t.spec];
   return spec.name + ": " + spec.integrators[t.integrator].choice.label() +
-         (t.automatic ? " (automatic sweep)"
+         (t.automatic ? " (automatic sweep)" : t.to_floor ? " (step sizes to the noise floor)"
           : t.kind == TaskKind::run ? " dt=" + std::to_string(spec.t_end / static_cast<double>(t.steps)) : "");
 }
 

@@ -24,10 +24,11 @@ struct Task {
   std::size_t slot = 0;  ///< where its result goes (an automatic sweep: its first run)
   bool automatic = false;  ///< the integrator's whole automatic sweep, one run after the other
   std::size_t sweep = 0;   ///< its slot in res.sweeps
+  bool to_floor = false;   ///< the spec's step sizes one after the other, largest first, to dt.past_floor
 };
 
 /// Every run, long energy run and stability search, each with its own result slot in `results` (an automatic
-/// sweep reserves a slot for every step of its ladder); longest first.
+/// sweep, and a range with dt.past_floor, reserve a slot for every step of its ladder); longest first.
 std::vector<Task> plan(const std::vector<Spec>& specs, std::vector<StudyResult>& results);
 /// What progress says of a task.
 std::string describe(const Task& t, const std::vector<Spec>& specs);

@@ -56,7 +56,7 @@ void fit_orders(StudyResult& res) {
       order.verdict = judge_order(order.fit, context);
       SweepEnd end;
       for (const Sweep& w : res.sweeps)
-        if (w.integrator == label) end = {w.cause, w.dts.size(), w.halvings};
+        if (w.integrator == label) end = {w.cause, w.dts.size(), w.halvings, w.automatic};
       order.verdict = advise(order.verdict, order.fit, order.points, end);
       res.orders.push_back(std::move(order));
     }

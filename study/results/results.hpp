@@ -87,7 +87,7 @@ struct Sweep {
   bool automatic = false;
   std::vector<double> dts;  ///< largest first
   std::string stop;         ///< why no smaller step was run
-  SweepStop cause = SweepStop::none;  ///< the rule that stopped an automatic sweep (what more runs could change)
+  SweepStop cause = SweepStop::none;  ///< the rule that stopped an automatic sweep, or a range at dt.past_floor (noise floor)
   SweepStop halvings = SweepStop::none;  ///< when it went on with levels between the halvings: what ended those
 };
 

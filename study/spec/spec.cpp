@@ -211,13 +211,20 @@ void read_auto_sweep(const Reader& r, const toml::node* dt, Spec& s, const Probl
                          " would exceed " + std::to_string(AutoSweep::max_steps) + " steps; give the step sizes");
 }
 
-/// dt = { max, min, per_decade }: a geometric range.
+/// dt = { max, min, per_decade [, past_floor] }: a geometric range.
 void read_dt_range(const Reader& r, const toml::node* dt, const toml::table& range, Spec& s) {
+  constexpr std::array<std::string_view, 4> keys{"max", "min", "per_decade", "past_floor"};
   for (auto&& [key, v] : range)
-    if (key.str() != "max" && key.str() != "min" && key.str() != "per_decade")
-      r.fail(&v, "dt." + std::string(key.str()), "unknown key of a range of step sizes" +
-                                                     did_you_mean(key.str(), std::array<std::string_view, 3>{"max", "min", "per_decade"}) +
-                                                     "; keys: max, min, per_decade");
+    if (std::find(keys.begin(), keys.end(), key.str()) == keys.end())
+      r.fail(&v, "dt." + std::string(key.str()), "unknown key of a range of step sizes" + did_you_mean(key.str(), keys) +
+                                                     "; keys: max, min, per_decade, past_floor");
+  if (const toml::node* past = range.get("past_floor")) {
+    const auto k = past->value<int64_t>();
+    if (!k || !past->is_integer() || *k < 1 || *k > 20)
+      r.fail(past, "dt.past_floor", "must be a whole number from 1 to 20: the step sizes in a row at the noise floor after which "
+                                    "an integrator's sweep stops (leave it out to run every step size)");
+    s.past_floor = static_cast<int>(*k);
+  }
   const auto hi = as_number(range["max"].node()), lo = as_number(range["min"].node());
   const auto per = range["per_decade"].value<int64_t>();
   if (!hi || !lo || !per) r.fail(dt, "dt", "a range needs max, min (numbers) and per_decade (a whole number)");
@@ -301,6 +308,8 @@ void read_metrics(const Reader& r, Spec& s) {
   }
   if (s.wants("roundoff") && !s.wants("global"))
     r.fail("metrics", "'roundoff' measures the round-off in each run's global error: use it with 'global'");
+  if (s.past_floor > 0 && !s.wants("global"))
+    r.fail("metrics", "dt.past_floor stops a sweep at the global error's noise floor: include 'global'");
   if (s.auto_dt && !s.wants("global") && !s.wants("local"))
     r.fail("metrics", "dt = \"auto\" chooses the step sizes from the errors: include 'global' or 'local'");
   if (s.wants("stability") && s.problem != "harmonic")
@@ -571,8 +580,8 @@ void read_varying_dt(const Reader& r, Spec& s) {
 
 void read_plot_dt(const Reader& r, Spec& s) {
   // The step the report's trajectory and energy-against-time plots show: by default the middle of the sweep
-  // (automatic sweeps: the third step of the ladder, which every integrator runs).
-  s.plot_dt = s.dt(s.auto_dt ? 2 : s.steps.size() / 2);
+  // (automatic sweeps, and ranges with past_floor, which every integrator runs at least to: the third step).
+  s.plot_dt = s.dt(s.auto_dt || s.past_floor > 0 ? std::min<std::size_t>(2, s.steps.size() - 1) : s.steps.size() / 2);
   if (auto v = r.number("plot_dt")) {
     // inf would match every step (|dt - inf| <= 1e-3 inf): a step size is finite and positive first.
     if (!(*v > 0) || !std::isfinite(*v)) r.fail("plot_dt", "must be one of the sweep's step sizes, a finite number > 0");

@@ -76,6 +76,9 @@ struct Spec {
   std::vector<SpecIntegrator> integrators;
   std::vector<long> steps;           ///< N per sweep point; dt = t_end / N (largest dt first); auto: the ladder
   std::optional<AutoSweep> auto_dt;  ///< set by dt = "auto": each integrator runs a prefix of `steps`
+  /// dt = { max, min, per_decade, past_floor = K }: each integrator runs the range largest step first and stops
+  /// after K step sizes in a row at its noise floor (study/measure/sweep.cpp); 0: every step size.
+  int past_floor = 0;
   std::set<std::string> metrics;     ///< subset of metric_names()
   /// Varying steps (varying_dt): "" (constant), or "alternating": steps dt (1 + a), dt (1 - a), ... (N even).
   std::string dt_pattern;

@@ -125,6 +125,10 @@ TEST_CASE("an undetermined order's advice follows from why its sweep stopped", "
   CHECK_THAT(line(), !Contains("dt = \"auto\"") && Contains("extend the sweep below dt 0.05"));
   s.sweeps[0].stop_cause = "runs", s.sweeps[0].automatic = false;
   CHECK_THAT(line(), !Contains("dt = \"auto\""));
+  // A range that dt.past_floor stopped at its noise floor: the floor's advice, and nothing of dt = "auto".
+  s.sweeps[0].stop_cause = "noise-floor";
+  CHECK_THAT(line(), Contains("the sweep stopped within 100 x the noise floor at dt 0.05, so smaller steps reach round-off") &&
+                         !Contains("dt = \"auto\""));
 
   // The error does not decrease over three halvings (0.02, 0.019, 0.021, 0.02 at dt 0.1 .. 0.0125): no step size can
   // decide it, whatever stopped the sweep.

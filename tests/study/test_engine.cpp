@@ -475,6 +475,19 @@ TEST_CASE("dt = \"auto\": a ladder of halvings from the problem's time scale, ba
   CHECK_THAT(message(head + "dt = { auto = true, run = 4 }\n"), Contains("dt.run: unknown key of an automatic sweep (did you mean 'runs'?)"));
   CHECK_THAT(message(head + "dt = { auto = false }\n"), Contains("dt.auto: must be true"));
   CHECK_THAT(message(head + "dt = \"auto\"\nmetrics = [\"energy\"]\n"), Contains("metrics: dt = \"auto\" chooses the step sizes from the errors"));
+  // dt.past_floor: a whole number from 1 to 20, with the global error whose floor it stops at.
+  for (const std::string bad : {"0", "21", "2.5", "\"2\"", "true"})
+    CHECK_THAT(message(head + "dt = { max = 0.1, min = 0.01, per_decade = 2, past_floor = " + bad + " }\n"),
+               Contains("bad.toml:5: dt.past_floor: must be a whole number from 1 to 20"));
+  CHECK(message(head + "dt = { max = 0.1, min = 0.01, per_decade = 2, past_floor = 2 }\n") == "no error");
+  const auto past = study::load_spec(dir.file("p.toml", head + "dt = { max = 0.1, min = 0.01, per_decade = 2, past_floor = 3 }\n"));
+  CHECK(past.past_floor == 3);
+  CHECK(past.plot_dt == past.dt(2));  // the third step, which every integrator runs (not the middle one, dt(1))
+  CHECK(study::load_spec(dir.file("q.toml", head + "dt = { max = 0.1, min = 0.01, per_decade = 2 }\n")).past_floor == 0);
+  CHECK_THAT(message(head + "dt = { max = 0.1, min = 0.01, per_decade = 2, past_floor = 2 }\nmetrics = [\"local\"]\n"),
+             Contains("metrics: dt.past_floor stops a sweep at the global error's noise floor: include 'global'"));
+  CHECK_THAT(message(head + "dt = { max = 0.1, min = 0.01, per_decade = 2, past_flor = 2 }\n"),
+             Contains("dt.past_flor: unknown key of a range of step sizes (did you mean 'past_floor'?)"));
   CHECK_THAT(message("name = \"a\"\nproblem = \"harmonic\"\nt_end = 1e7\nintegrators = [\"rk4\"]\ndt = \"auto\"\n"),
              Contains("would exceed 16777216 steps"));
 }

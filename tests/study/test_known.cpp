@@ -463,6 +463,91 @@ struct FakeSweep {
 
 }  // namespace
 
+namespace {
+
+/// A range with dt.past_floor = K over N = 4, 8, ..., 2048 steps of t_end = 2 (dt = 0.5 ... 2^-10), run with a fake
+/// runner: its global error is `error(dt)`, its round-off 1e-6 whatever the step.
+struct FloorSweep {
+  study::Spec spec;
+  study::StudyResult res;
+  std::function<double(double)> error = [](double dt) { return 0.1 * dt * dt; };
+
+  explicit FloorSweep(int past_floor) {
+    spec.problem = "harmonic", spec.t_end = 2, spec.metrics = {"global"}, spec.past_floor = past_floor;
+    for (long n = 4; n <= 2048; n *= 2) spec.steps.push_back(n);
+    study::SpecIntegrator si;
+    si.choice.id = "fake";
+    si.expected_global = 2, si.expected_local = 3;
+    spec.integrators.push_back(si);
+  }
+
+  /// The step counts run, largest dt first.
+  std::vector<long> run() {
+    res = {};
+    res.spec = spec;
+    res.runs.resize(spec.steps.size());
+    res.sweeps.resize(1);
+    const study::engine::Task t{study::TaskKind::run, 0, 0, 0, 0, false, 0, true};
+    const study::TaskRunner fake = [&](study::TaskKind, const study::Spec& s, const study::SpecIntegrator& si, long n,
+                                       const study::engine::Context&, study::StudyResult& r, std::size_t slot) {
+      study::Run& run = r.runs[slot];
+      run.integrator = si.choice.label(), run.id = si.choice.id, run.steps = n, run.dt = s.t_end / static_cast<double>(n);
+      run.global = run.max = error(run.dt);
+      run.roundoff = 1e-6;
+    };
+    study::engine::sweep_to_floor(t, spec, study::engine::Context{}, res, fake);
+    std::vector<long> ns;
+    for (const auto& r : res.runs)
+      if (r.steps > 0) ns.push_back(r.steps);
+    return ns;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a range with dt.past_floor stops after that many step sizes in a row within 10 x the floor, not after one",
+          "[known]") {
+  // 0.1 dt^2 against a floor of 1e-6: 2.44e-5 at N = 128 (above 10 x the floor), 6.10e-6 at N = 256 and 1.53e-6 at
+  // N = 512 (within it): the second in a row ends the sweep, and the two smaller step sizes are never run.
+  FloorSweep f(2);
+  CHECK(f.run() == std::vector<long>{4, 8, 16, 32, 64, 128, 256, 512});
+  CHECK(f.res.sweeps[0].stop ==
+        "the global error 1.53e-06 at dt 0.003906 is within 10 x its noise floor 1e-06, at 2 step size(s) in a row "
+        "(dt.past_floor = 2): the 2 smaller step size(s) of the range would measure round-off alone");
+  CHECK(f.res.sweeps[0].cause == study::SweepStop::floor);
+  CHECK(f.res.sweeps[0].dts == std::vector<double>{0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625});
+  // An error crossing zero at N = 64 (1e-7: within the floor) and back above it at N = 128 starts the count again.
+  f.error = [](double dt) { return dt == 2.0 / 64 ? 1e-7 : 0.1 * dt * dt; };
+  CHECK(f.run() == std::vector<long>{4, 8, 16, 32, 64, 128, 256, 512});
+  // Three in a row: N = 256, 512, 1024; one step size left out.
+  FloorSweep three(3);
+  CHECK(three.run() == std::vector<long>{4, 8, 16, 32, 64, 128, 256, 512, 1024});
+  CHECK_THAT(three.res.sweeps[0].stop, Catch::EndsWith("the 1 smaller step size(s) of the range would measure round-off alone"));
+  // Never that many in a row before the range ends: every step size, as without the key.
+  FloorSweep many(5);
+  CHECK(many.run().size() == 10);
+  CHECK(many.res.sweeps[0].stop == "the spec's step sizes");
+  CHECK(many.res.sweeps[0].cause == study::SweepStop::none);
+  // Never before plot_dt, the step the report draws every method at: at N = 1024 here, the third in a row.
+  FloorSweep plotted(2);
+  plotted.spec.plot_dt = 2.0 / 1024;
+  CHECK(plotted.run() == std::vector<long>{4, 8, 16, 32, 64, 128, 256, 512, 1024});
+  CHECK_THAT(plotted.res.sweeps[0].stop, Catch::Contains("at 3 step size(s) in a row"));
+  // 100 x the floor (the automatic sweep's stop) is not the rule: 2.44e-5 at N = 128 is within it, not within 10 x.
+  FloorSweep near(1);
+  CHECK(near.run() == std::vector<long>{4, 8, 16, 32, 64, 128, 256});
+}
+
+TEST_CASE("advice after a range that dt.past_floor stopped says nothing of dt = auto's step sizes", "[known]") {
+  const study::OrderVerdict v{"undetermined", "the interval straddles the band", "add step sizes per decade in dt 0.002..0.01"};
+  const study::OrderFit no_fit;
+  const auto range = study::advise(v, no_fit, {}, {study::SweepStop::floor, 9, study::SweepStop::none, false});
+  CHECK(range.action == v.action);
+  const auto automatic = study::advise(v, no_fit, {}, {study::SweepStop::floor, 9, study::SweepStop::none, true});
+  CHECK(automatic.action == v.action + " (dt = \"auto\" takes at most two step sizes per halving: give dt as a range with a "
+                                       "larger per_decade there)");
+}
+
 TEST_CASE("an automatic sweep stops once every order is decided over 4 points, not before", "[known]") {
   FakeSweep f(12);
   f.error = [](double dt) { return 0.1 * dt * dt; };  // exactly second order: decided (pass) as soon as it may be
