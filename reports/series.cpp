@@ -20,17 +20,23 @@ std::string family_of(const Study& s, const std::string& label) {
 }
 
 /// Two methods' curves coincide: at every step both ran, the same outcome, and (when both ended well) global errors
-/// within the round-off of the two runs; at least two steps where both ended well, and neither ran a step the
-/// other did not.
+/// within the round-off of the two runs; at least two steps where both ended well; and the same steps down to the
+/// smaller of their smallest steps, below which only one of them ran (ranges that dt.past_floor, or dt = "auto",
+/// stopped apart at the noise floor; series_of draws the line of the one that ran more, so no point is lost).
 bool coincide(const Study& s, const std::string& a, const std::string& b, bool same_cost) {
   constexpr double eps = std::numeric_limits<double>::epsilon();
-  std::size_t common = 0, runs_a = 0, runs_b = 0;
+  double smallest_a = INFINITY, smallest_b = INFINITY;
   for (const auto& r : s.runs) {
-    if (r.integrator == b) ++runs_b;
-    if (r.integrator != a) continue;
-    ++runs_a;
-    const RunRow* o = run_at(s, b, r.dt);
-    if (!o) return false;
+    if (r.integrator == a) smallest_a = std::min(smallest_a, r.dt);
+    if (r.integrator == b) smallest_b = std::min(smallest_b, r.dt);
+  }
+  const double shared = std::max(smallest_a, smallest_b);
+  std::size_t common = 0;
+  for (const auto& r : s.runs) {
+    if ((r.integrator != a && r.integrator != b) || r.dt < shared) continue;
+    const RunRow* o = run_at(s, r.integrator == a ? b : a, r.dt);
+    if (!o) return false;  // a step only one of them ran
+    if (r.integrator == b) continue;  // each pair once
     if ((r.status == "ok") != (o->status == "ok")) return false;
     if (same_cost && r.force_evals != o->force_evals) return false;
     if (r.status != "ok") continue;  // two runs that failed alike say nothing of two curves being one
@@ -41,7 +47,12 @@ bool coincide(const Study& s, const std::string& a, const std::string& b, bool s
     if (std::abs(r.global - o->global) > 10 * (roundoff(r) + roundoff(*o))) return false;
     ++common;  // runs that ended well and agree
   }
-  return common >= 2 && runs_a == runs_b;
+  return common >= 2;
+}
+
+/// How many runs a method made.
+std::size_t runs_of(const Study& s, const std::string& label) {
+  return static_cast<std::size_t>(std::count_if(s.runs.begin(), s.runs.end(), [&](const RunRow& r) { return r.integrator == label; }));
 }
 
 const std::vector<std::string> family_order{"explicit-rk", "splitting", "implicit", "own"};
@@ -69,7 +80,9 @@ std::vector<Series> series_of(const Study& s, bool merge, bool same_cost) {
     if (merge) {
       const auto joined = std::find_if(out.begin(), out.end(), [&](const Series& x) { return coincide(s, x.members.front(), label, same_cost); });
       if (joined != out.end()) {
-        joined->members.push_back(label);
+        // The line drawn is the first member's: the one that ran the most steps goes first.
+        if (runs_of(s, label) > runs_of(s, joined->members.front())) joined->members.insert(joined->members.begin(), label);
+        else joined->members.push_back(label);
         continue;
       }
     }

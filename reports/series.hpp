@@ -17,10 +17,10 @@ inline constexpr std::size_t max_series = 7;
 
 /// One line of a plot.
 struct Series {
-  std::vector<std::string> members;  ///< integrator labels, in spec order; the first one's runs are drawn
+  std::vector<std::string> members;  ///< integrator labels in spec order, but the one with the most runs first: its runs are drawn
   std::string family;                ///< explicit-rk, splitting, implicit, own
   int order = 0;                     ///< the first member's expected global order
-  std::size_t colour = 0;            ///< the first member's position in the spec: its colour in every plot
+  std::size_t colour = 0;            ///< the spec position of the member first in the spec: its colour in every plot
   /// "leapfrog = position-verlet"
   std::string label() const;
 };

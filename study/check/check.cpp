@@ -69,6 +69,16 @@ study::SweepEnd sweep_end(const Study& s, const std::string& label) {
   return {cause, sweep->dts.size(), study::stop_from_name(sweep->halvings_end), sweep->automatic};
 }
 
+/// Why `label` has no run at dt, which a baseline has: its range stopped at the noise floor above it, or the spec's
+/// step sizes changed.
+std::string why_no_run(const Study& s, const std::string& label, double dt) {
+  const auto sweep = std::find_if(s.sweeps.begin(), s.sweeps.end(), [&](const auto& w) { return w.integrator == label; });
+  if (sweep != s.sweeps.end() && !sweep->automatic && study::stop_from_name(sweep->stop_cause) == study::SweepStop::floor &&
+      !sweep->dts.empty() && dt < sweep->dts.back())
+    return fmt::format("its range stopped at the noise floor at dt {} (dt.past_floor)", g(sweep->dts.back()));
+  return "the spec's step sizes changed";
+}
+
 /// An order's sweep as results.json holds it: (dt, error, noise floor) per run.
 std::vector<study::ErrorPoint> error_points(const report::OrderRow& order) {
   std::vector<study::ErrorPoint> points;
@@ -456,7 +466,7 @@ void check_baseline(const Study& s, const Baseline& b, Checks& c) {
       if (!r || r->status != "ok" || !std::isfinite(r->global)) {
         x.status = Outcome::fail;
         x.observed = r ? fmt::format("{} at dt {}", r->status == "ok" ? "no global error" : r->status, g(p.dt))
-                       : fmt::format("no run at dt {} (the spec's step sizes changed: regenerate the baseline)", g(p.dt));
+                       : fmt::format("no run at dt {} ({}: regenerate the baseline)", g(p.dt), why_no_run(s, label, p.dt));
         x.window = fmt::format("dt {}", g(p.dt));
         x.off = "no error to compare";
         worst = INFINITY;

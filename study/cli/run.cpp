@@ -52,7 +52,7 @@ void print_summary(const std::vector<StudyResult>& results, const Meta& meta, co
     if (diverged) std::cout << ", " << diverged << " diverged";
     std::cout << "; reference bound " << fmt::format("{:.1e}", r.reference_bound) << "\n";
     for (const auto& w : r.sweeps)
-      if (w.automatic && !w.dts.empty())
+      if ((w.automatic || w.cause != SweepStop::none) && !w.dts.empty())
         std::cout << "  " << fmt::format("{:<34} sweep  {} runs, dt {:.3g}..{:.3g}: {}", w.integrator, w.dts.size(), w.dts.front(),
                                          w.dts.back(), w.stop)
                   << "\n";

@@ -117,7 +117,7 @@ inline OrderVerdict advise(OrderVerdict v, const OrderFit& f, const std::vector<
   } else if (extend && e.stop == SweepStop::floor) {
     v.action = fmt::format("the sweep stopped within {} x the noise floor at dt {}, so smaller steps reach round-off: judge it on a "
                            "shorter t_end or other parameters, or give dt as a range with a larger per_decade above it",
-                           o.near_floor_factor, short_num(f.sweep_dt_min));
+                           e.automatic ? o.near_floor_factor : o.floor_factor, short_num(f.sweep_dt_min));
   } else if (extend && e.stop == SweepStop::runs) {
     v.action += fmt::format(" (dt = \"auto\": raise dt.runs, now {} runs)", e.runs);
   } else if (extend && e.stop == SweepStop::seconds) {

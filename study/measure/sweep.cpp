@@ -40,7 +40,8 @@ bool within_floor(const ErrorPoint& p, double factor, const FitOptions& o) {
 }  // namespace
 
 /// dt = { ..., past_floor = K }: the spec's step sizes one after the other, largest first, until K in a row lie at
-/// the noise floor -- within floor_factor (10) x it, where a fit leaves a point out.  Round-off grows as the steps
+/// the noise floor -- the global error and the largest error over the run both within floor_factor (10) x it,
+/// where a fit leaves a point out; the last step size is run whatever.  Round-off grows as the steps
 /// shrink while the truncation error falls, so the smaller step sizes would measure round-off alone: their runs, and
 /// their long double shadows, were most of a study's time (the default study: 58 % of its runs' force evaluations;
 /// cold on 2 jobs 37.8 s -> 21.0 s, every order's fit and verdict the same).  K in a row, not one: an error that crosses zero near t_end (a phase
@@ -60,10 +61,14 @@ void sweep_to_floor(const Task& t, const Spec& spec, const Context& ctx, StudyRe
     run(TaskKind::run, spec, si, spec.steps[k], ctx, res, t.slot + k);
     const Run& r = res.runs[t.slot + k];
     sweep.dts.push_back(r.dt);
+    // The global error, and the largest over the run (fitted apart, as t_end can fall where errors cancel).
     const ErrorPoint p = error_point(r, "global", res.reference_bound);
-    in_a_row = within_floor(p, fit_options.floor_factor, fit_options) ? in_a_row + 1 : 0;
+    const bool floor = within_floor(p, fit_options.floor_factor, fit_options) &&
+                       within_floor(error_point(r, "max", res.reference_bound), fit_options.floor_factor, fit_options);
+    in_a_row = floor ? in_a_row + 1 : 0;
     if (in_a_row >= spec.past_floor && k >= plot_level && k + 1 < spec.steps.size()) {
-      sweep.stop = fmt::format("the global error {:.3g} at dt {} is within {} x its noise floor {:.3g}, at {} step size(s) in a row "
+      sweep.stop = fmt::format("the global error {:.3g} at dt {} is within {} x its noise floor {:.3g} (the largest over the run "
+                               "too), at {} step size(s) in a row "
                                "(dt.past_floor = {}): the {} smaller step size(s) of the range would measure round-off alone",
                                p.error, short_num(r.dt), fit_options.floor_factor, p.floor, in_a_row, spec.past_floor,
                                spec.steps.size() - k - 1);

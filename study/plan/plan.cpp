@@ -34,7 +34,7 @@ std::vector<Task> plan(const std::vector<Spec>& specs, std::vector<StudyResult>&
   // Longest first, so that the pool does not end waiting on one big run (the order of results is fixed by slots).
   auto cost = [&](const Task& t) {
     if (t.automatic) return 2.0 * static_cast<double>(specs[t.spec].steps[std::min<std::size_t>(specs[t.spec].steps.size(), specs[t.spec].auto_dt->runs) - 1]);
-    if (t.to_floor) return 2.0 * static_cast<double>(specs[t.spec].steps.back());  // at most: the whole range
+    if (t.to_floor) return 2.0 * static_cast<double>(specs[t.spec].steps.back());  // about the whole range at 4 per decade
     return t.kind == TaskKind::energy ? static_cast<double>(*specs[t.spec].energy_t_end / specs[t.spec].energy_dt)
                                   : static_cast<double>(t.steps);
   };

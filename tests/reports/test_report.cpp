@@ -292,7 +292,16 @@ TEST_CASE("plot lines merge where two methods' errors coincide within round-off 
   CHECK(lines(true, false) == L{"a = b"});
   s.runs[3].force_evals = 200;
   // A step only one of them ran, or fewer than two steps where both ended well: two lines.
-  s.runs.push_back(run("b", 0.025, 3.9e-7, 1e-12, 400));
+  s.runs.push_back(run("b", 0.075, 1e-5, 1e-12, 150));
+  CHECK(lines(true) == L{"a", "b"});
+  s.runs.pop_back();
+  // ... unless it lies below the other's smallest step (ranges that dt.past_floor stopped one step apart): one line,
+  // drawn from (and named first) the method that ran more, so that it has every point of both.
+  s.runs.push_back(run("a", 0.025, 3.9e-7, 1e-12, 400));
+  CHECK(lines(true) == L{"a = b"});
+  s.runs.back().integrator = "b";
+  CHECK(lines(true) == L{"b = a"});
+  s.runs.back().dt = 0.075;  // inside a's range: a step a did not run
   CHECK(lines(true) == L{"a", "b"});
   s.runs.pop_back();
   s.runs[1].status = s.runs[3].status = "diverged";

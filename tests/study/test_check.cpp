@@ -125,9 +125,9 @@ TEST_CASE("an undetermined order's advice follows from why its sweep stopped", "
   CHECK_THAT(line(), !Contains("dt = \"auto\"") && Contains("extend the sweep below dt 0.05"));
   s.sweeps[0].stop_cause = "runs", s.sweeps[0].automatic = false;
   CHECK_THAT(line(), !Contains("dt = \"auto\""));
-  // A range that dt.past_floor stopped at its noise floor: the floor's advice, and nothing of dt = "auto".
+  // A range that dt.past_floor stopped at its noise floor (within 10 x it): the floor's advice, nothing of dt = "auto".
   s.sweeps[0].stop_cause = "noise-floor";
-  CHECK_THAT(line(), Contains("the sweep stopped within 100 x the noise floor at dt 0.05, so smaller steps reach round-off") &&
+  CHECK_THAT(line(), Contains("the sweep stopped within 10 x the noise floor at dt 0.05, so smaller steps reach round-off") &&
                          !Contains("dt = \"auto\""));
 
   // The error does not decrease over three halvings (0.02, 0.019, 0.021, 0.02 at dt 0.1 .. 0.0125): no step size can
@@ -594,6 +594,13 @@ TEST_CASE("error constants: within the baseline's tolerance on both sides, and e
   CHECK(status_of(s, "error constant", &b) == Outcome::fail);
   s.runs.pop_back();  // the step size is gone from the results
   CHECK(status_of(s, "error constant", &b) == Outcome::fail);
+  CHECK(outcomes(s, "error constant", &b).front().observed ==
+        "no run at dt 0.05 (the spec's step sizes changed: regenerate the baseline)");
+  // ... because its range stopped at the noise floor above it (dt.past_floor): said so.
+  s.sweeps = {{"m", false, {0.1}, "the global error ... (dt.past_floor = 2): ...", "noise-floor", ""}};
+  CHECK(outcomes(s, "error constant", &b).front().observed ==
+        "no run at dt 0.05 (its range stopped at the noise floor at dt 0.1 (dt.past_floor): regenerate the baseline)");
+  s.sweeps.clear();
   b.entries[0].points.clear();  // nothing worth comparing when the baseline was written
   CHECK(status_of(s, "error constant", &b) == Outcome::undetermined);
   b.entries.clear();  // not baselined at all

@@ -471,6 +471,7 @@ struct FloorSweep {
   study::Spec spec;
   study::StudyResult res;
   std::function<double(double)> error = [](double dt) { return 0.1 * dt * dt; };
+  std::function<double(double)> largest;  ///< the largest error over the run (default: the global error)
 
   explicit FloorSweep(int past_floor) {
     spec.problem = "harmonic", spec.t_end = 2, spec.metrics = {"global"}, spec.past_floor = past_floor;
@@ -492,7 +493,7 @@ struct FloorSweep {
                                        const study::engine::Context&, study::StudyResult& r, std::size_t slot) {
       study::Run& run = r.runs[slot];
       run.integrator = si.choice.label(), run.id = si.choice.id, run.steps = n, run.dt = s.t_end / static_cast<double>(n);
-      run.global = run.max = error(run.dt);
+      run.global = error(run.dt), run.max = largest ? largest(run.dt) : run.global;
       run.roundoff = 1e-6;
     };
     study::engine::sweep_to_floor(t, spec, study::engine::Context{}, res, fake);
@@ -512,12 +513,18 @@ TEST_CASE("a range with dt.past_floor stops after that many step sizes in a row 
   FloorSweep f(2);
   CHECK(f.run() == std::vector<long>{4, 8, 16, 32, 64, 128, 256, 512});
   CHECK(f.res.sweeps[0].stop ==
-        "the global error 1.53e-06 at dt 0.003906 is within 10 x its noise floor 1e-06, at 2 step size(s) in a row "
+        "the global error 1.53e-06 at dt 0.003906 is within 10 x its noise floor 1e-06 (the largest over the run too), at 2 "
+        "step size(s) in a row "
         "(dt.past_floor = 2): the 2 smaller step size(s) of the range would measure round-off alone");
   CHECK(f.res.sweeps[0].cause == study::SweepStop::floor);
   CHECK(f.res.sweeps[0].dts == std::vector<double>{0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625});
   // An error crossing zero at N = 64 (1e-7: within the floor) and back above it at N = 128 starts the count again.
   f.error = [](double dt) { return dt == 2.0 / 64 ? 1e-7 : 0.1 * dt * dt; };
+  CHECK(f.run() == std::vector<long>{4, 8, 16, 32, 64, 128, 256, 512});
+  // A global error that cancels at t_end from N = 64 on (1e-7) while the largest error over the run is 0.1 dt^2:
+  // the largest error decides, as above.
+  f.error = [](double dt) { return dt <= 2.0 / 64 ? 1e-7 : 0.1 * dt * dt; };
+  f.largest = [](double dt) { return 0.1 * dt * dt; };
   CHECK(f.run() == std::vector<long>{4, 8, 16, 32, 64, 128, 256, 512});
   // Three in a row: N = 256, 512, 1024; one step size left out.
   FloorSweep three(3);
