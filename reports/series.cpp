@@ -19,10 +19,18 @@ std::string family_of(const Study& s, const std::string& label) {
   return d && !d->family.empty() ? d->family : "explicit-rk";
 }
 
+/// Whether the method's sweep stopped short of its smallest step for a reason of its own: at the noise floor (a range
+/// with dt.past_floor) or as dt = "auto" chose.
+bool stopped_early(const Study& s, const std::string& label) {
+  const auto w = std::find_if(s.sweeps.begin(), s.sweeps.end(), [&](const SweepRow& x) { return x.integrator == label; });
+  return w != s.sweeps.end() && (w->automatic || w->stop_cause == "noise-floor");
+}
+
 /// Two methods' curves coincide: at every step both ran, the same outcome, and (when both ended well) global errors
 /// within the round-off of the two runs; at least two steps where both ended well; and the same steps down to the
-/// smaller of their smallest steps, below which only one of them ran (ranges that dt.past_floor, or dt = "auto",
-/// stopped apart at the noise floor; series_of draws the line of the one that ran more, so no point is lost).
+/// larger of their smallest steps, below which only the other ran when the one that stopped there stopped on its own
+/// (ranges that dt.past_floor, or dt = "auto", stopped apart at the noise floor).  The line drawn has every member's
+/// steps (series_points).
 bool coincide(const Study& s, const std::string& a, const std::string& b, bool same_cost) {
   constexpr double eps = std::numeric_limits<double>::epsilon();
   double smallest_a = INFINITY, smallest_b = INFINITY;
@@ -31,6 +39,7 @@ bool coincide(const Study& s, const std::string& a, const std::string& b, bool s
     if (r.integrator == b) smallest_b = std::min(smallest_b, r.dt);
   }
   const double shared = std::max(smallest_a, smallest_b);
+  if (smallest_a != smallest_b && !stopped_early(s, smallest_a > smallest_b ? a : b)) return false;
   std::size_t common = 0;
   for (const auto& r : s.runs) {
     if ((r.integrator != a && r.integrator != b) || r.dt < shared) continue;
@@ -50,10 +59,6 @@ bool coincide(const Study& s, const std::string& a, const std::string& b, bool s
   return common >= 2;
 }
 
-/// How many runs a method made.
-std::size_t runs_of(const Study& s, const std::string& label) {
-  return static_cast<std::size_t>(std::count_if(s.runs.begin(), s.runs.end(), [&](const RunRow& r) { return r.integrator == label; }));
-}
 
 const std::vector<std::string> family_order{"explicit-rk", "splitting", "implicit", "own"};
 
@@ -80,9 +85,7 @@ std::vector<Series> series_of(const Study& s, bool merge, bool same_cost) {
     if (merge) {
       const auto joined = std::find_if(out.begin(), out.end(), [&](const Series& x) { return coincide(s, x.members.front(), label, same_cost); });
       if (joined != out.end()) {
-        // The line drawn is the first member's: the one that ran the most steps goes first.
-        if (runs_of(s, label) > runs_of(s, joined->members.front())) joined->members.insert(joined->members.begin(), label);
-        else joined->members.push_back(label);
+        joined->members.push_back(label);
         continue;
       }
     }

@@ -17,10 +17,10 @@ inline constexpr std::size_t max_series = 7;
 
 /// One line of a plot.
 struct Series {
-  std::vector<std::string> members;  ///< integrator labels in spec order, but the one with the most runs first: its runs are drawn
+  std::vector<std::string> members;  ///< integrator labels, in spec order; the line has every member's steps (the first's where both ran)
   std::string family;                ///< explicit-rk, splitting, implicit, own
   int order = 0;                     ///< the first member's expected global order
-  std::size_t colour = 0;            ///< the spec position of the member first in the spec: its colour in every plot
+  std::size_t colour = 0;            ///< the first member's position in the spec: its colour in every plot
   /// "leapfrog = position-verlet"
   std::string label() const;
 };
@@ -36,7 +36,8 @@ struct Panel {
 std::string family_name(const std::string& family);
 
 /// The study's integrators as lines; with `merge`, those whose global errors coincide at every step size both ran
-/// (at least two, all of each one's; within 10 times the sum of the two runs' measured round-off, or 100 eps per step
+/// (at least two, and all of each one's down to where the one that stopped first stopped at its noise floor or as
+/// dt = "auto" chose; within 10 times the sum of the two runs' measured round-off, or 100 eps per step
 /// where it was not measured) and, with `same_cost`, whose force evaluations are equal too, become one line.
 std::vector<Series> series_of(const Study& s, bool merge, bool same_cost = true);
 

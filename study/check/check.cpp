@@ -73,9 +73,11 @@ study::SweepEnd sweep_end(const Study& s, const std::string& label) {
 /// step sizes changed.
 std::string why_no_run(const Study& s, const std::string& label, double dt) {
   const auto sweep = std::find_if(s.sweeps.begin(), s.sweeps.end(), [&](const auto& w) { return w.integrator == label; });
-  if (sweep != s.sweeps.end() && !sweep->automatic && study::stop_from_name(sweep->stop_cause) == study::SweepStop::floor &&
-      !sweep->dts.empty() && dt < sweep->dts.back())
-    return fmt::format("its range stopped at the noise floor at dt {} (dt.past_floor)", g(sweep->dts.back()));
+  if (sweep == s.sweeps.end() || sweep->dts.empty() || study::stop_from_name(sweep->stop_cause) != study::SweepStop::floor)
+    return "the spec's step sizes changed";
+  const double smallest = *std::min_element(sweep->dts.begin(), sweep->dts.end());
+  if (dt < smallest)
+    return fmt::format("its sweep stopped at the noise floor at dt {} ({})", g(smallest), sweep->automatic ? "dt = \"auto\"" : "dt.past_floor");
   return "the spec's step sizes changed";
 }
 

@@ -295,15 +295,19 @@ TEST_CASE("plot lines merge where two methods' errors coincide within round-off 
   s.runs.push_back(run("b", 0.075, 1e-5, 1e-12, 150));
   CHECK(lines(true) == L{"a", "b"});
   s.runs.pop_back();
-  // ... unless it lies below the other's smallest step (ranges that dt.past_floor stopped one step apart): one line,
-  // drawn from (and named first) the method that ran more, so that it has every point of both.
-  s.runs.push_back(run("a", 0.025, 3.9e-7, 1e-12, 400));
+  // ... unless it lies below the other's smallest step and the other's sweep stopped there on its own (a range that
+  // dt.past_floor stopped at its noise floor, or dt = "auto"): one line, with both methods' steps.
+  s.runs.push_back(run("b", 0.025, 3.9e-7, 1e-12, 400));
+  s.sweeps = {{"a", false, {0.1, 0.05}, "the global error ...", "noise-floor", ""}, {"b", false, {0.1, 0.05, 0.025}, "the spec's step sizes", "", ""}};
   CHECK(lines(true) == L{"a = b"});
-  s.runs.back().integrator = "b";
-  CHECK(lines(true) == L{"b = a"});
+  s.sweeps[0].stop_cause = "";  // a stopped for no reason the results give: its missing step is a difference
+  CHECK(lines(true) == L{"a", "b"});
+  s.sweeps[0].automatic = true;
+  CHECK(lines(true) == L{"a = b"});
   s.runs.back().dt = 0.075;  // inside a's range: a step a did not run
   CHECK(lines(true) == L{"a", "b"});
   s.runs.pop_back();
+  s.sweeps.clear();
   s.runs[1].status = s.runs[3].status = "diverged";
   CHECK(lines(true) == L{"a", "b"});
 }

@@ -599,7 +599,7 @@ TEST_CASE("error constants: within the baseline's tolerance on both sides, and e
   // ... because its range stopped at the noise floor above it (dt.past_floor): said so.
   s.sweeps = {{"m", false, {0.1}, "the global error ... (dt.past_floor = 2): ...", "noise-floor", ""}};
   CHECK(outcomes(s, "error constant", &b).front().observed ==
-        "no run at dt 0.05 (its range stopped at the noise floor at dt 0.1 (dt.past_floor): regenerate the baseline)");
+        "no run at dt 0.05 (its sweep stopped at the noise floor at dt 0.1 (dt.past_floor): regenerate the baseline)");
   s.sweeps.clear();
   b.entries[0].points.clear();  // nothing worth comparing when the baseline was written
   CHECK(status_of(s, "error constant", &b) == Outcome::undetermined);
