@@ -30,8 +30,14 @@ struct BenchArgs {
 int run_bench(const BenchArgs& a) {
 #ifdef STUDY_NO_BENCH
   (void)a;
+#if defined(__SANITIZE_ADDRESS__)
   throw study::SpecError("bench: this `study` is the sanitizer build, which times nothing; use the release build "
-                         "(cmake --workflow --preset build)");
+                         "(./study/scripts/bench builds it and runs the benchmark)");
+#else
+  throw study::SpecError("bench: this `study` was built without the stepper benchmark (HARNESS_STEPPER_BENCH=OFF, as "
+                         "the first build of ./study/scripts/main is); ./study/scripts/bench builds it and runs the "
+                         "benchmark, or: cmake --preset release && cmake --build --preset study");
+#endif
 #else
 #if !defined(NDEBUG) || defined(__SANITIZE_ADDRESS__)
   std::cerr << "study bench: warning: this `study` is a debug or sanitizer build; its timings say little about the "
