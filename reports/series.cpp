@@ -22,8 +22,8 @@ std::string family_of(const Study& s, const std::string& label) {
 /// Whether the method's sweep stopped short of its smallest step for a reason of its own: at the noise floor (a range
 /// with dt.past_floor) or as dt = "auto" chose.
 bool stopped_early(const Study& s, const std::string& label) {
-  const auto w = std::find_if(s.sweeps.begin(), s.sweeps.end(), [&](const SweepRow& x) { return x.integrator == label; });
-  return w != s.sweeps.end() && (w->automatic || w->stop_cause == "noise-floor");
+  const SweepRow* w = find_sweep(s, label);
+  return w && (w->automatic || w->stop_cause == "noise-floor");
 }
 
 /// Two methods' curves coincide: at every step both ran, the same outcome, and (when both ended well) global errors

@@ -742,6 +742,12 @@ const OrderRow* find_order(const Study& s, const std::string& integrator, const 
   return nullptr;
 }
 
+const SweepRow* find_sweep(const Study& s, const std::string& integrator) {
+  for (const auto& w : s.sweeps)
+    if (w.integrator == integrator) return &w;
+  return nullptr;
+}
+
 const RunRow* run_at(const Study& s, const std::string& integrator, double dt) {
   for (const auto& r : s.runs)
     if (r.integrator == integrator && same_dt(r.dt, dt)) return &r;

@@ -229,6 +229,8 @@ inline constexpr double order_tolerance = 0.2;
 
 const OrderRow* find_order(const Study& s, const std::string& integrator, const std::string& metric);
 const RunRow* run_at(const Study& s, const std::string& integrator, double dt);
+/// The integrator's sweep (the step sizes it ran and why it stopped), or nullptr.
+const SweepRow* find_sweep(const Study& s, const std::string& integrator);
 const RunRow* finest_ok(const Study& s, const std::string& integrator);
 const Study* study_named(const Results& r, const std::string& name);
 /// The run with the smallest global error of a study (stands for the true solution in pictures).

@@ -62,8 +62,8 @@ bool exact_on_constant_acceleration(const Study& s, const report::IntegratorRow&
 /// How the integrator's sweep ended, from results.json (none for the spec's own step sizes run to the end, and for a
 /// file that does not say; an automatic sweep's cause, or the noise floor that ended a range with dt.past_floor).
 study::SweepEnd sweep_end(const Study& s, const std::string& label) {
-  const auto sweep = std::find_if(s.sweeps.begin(), s.sweeps.end(), [&](const auto& w) { return w.integrator == label; });
-  if (sweep == s.sweeps.end()) return {};
+  const report::SweepRow* sweep = report::find_sweep(s, label);
+  if (!sweep) return {};
   const study::SweepStop cause = study::stop_from_name(sweep->stop_cause);
   if (!sweep->automatic && cause != study::SweepStop::floor) return {};  // a range stops at its noise floor only
   return {cause, sweep->dts.size(), study::stop_from_name(sweep->halvings_end), sweep->automatic};
@@ -72,8 +72,8 @@ study::SweepEnd sweep_end(const Study& s, const std::string& label) {
 /// Why `label` has no run at dt, which a baseline has: its range stopped at the noise floor above it, or the spec's
 /// step sizes changed.
 std::string why_no_run(const Study& s, const std::string& label, double dt) {
-  const auto sweep = std::find_if(s.sweeps.begin(), s.sweeps.end(), [&](const auto& w) { return w.integrator == label; });
-  if (sweep == s.sweeps.end() || sweep->dts.empty() || study::stop_from_name(sweep->stop_cause) != study::SweepStop::floor)
+  const report::SweepRow* sweep = report::find_sweep(s, label);
+  if (!sweep || sweep->dts.empty() || study::stop_from_name(sweep->stop_cause) != study::SweepStop::floor)
     return "the spec's step sizes changed";
   const double smallest = *std::min_element(sweep->dts.begin(), sweep->dts.end());
   if (dt < smallest)
