@@ -234,12 +234,14 @@ struct TableMethod {
           kx[i] = u;
           force(p, x, u, kv[i]);
         }
+        // Positions, then velocities: in one loop, GCC (-O3 -march=native) fused both into one vector addition,
+        // so that Euler's next position, which needs no force, waited for this one (1.85 x its built-in's time).
 #pragma GCC unroll 8
         for (std::size_t i = 0; i < n; ++i)
-          if (b_[i] != 0) {
-            const Real w = S ? hb[i] : h * b_[i];
-            drift(q, kx[i], w), kick(v, kv[i], w);
-          }
+          if (b_[i] != 0) drift(q, kx[i], S ? hb[i] : h * b_[i]);
+#pragma GCC unroll 8
+        for (std::size_t i = 0; i < n; ++i)
+          if (b_[i] != 0) kick(v, kv[i], S ? hb[i] : h * b_[i]);
         if constexpr (Fsal) acc_ = kv[n - 1], reuse = true;  // kept for a next step from this state, as step() does
         t += h;
       }

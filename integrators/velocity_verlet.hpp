@@ -25,14 +25,20 @@ struct VelocityVerlet {
     using Real = typename P::real_type;
     explicit Stepper(const VelocityVerlet&) {}
 
-    void step(typename P::State& s, Real h, const P& p) {
-      if (!cached_ || !same(s.q, cached_q_)) p.accel(s.q, a_);  // the cache is valid only for this exact q
+    void step(typename P::State& s, Real h, const P& p) { advance(s, h, p, 1); }
+    /// n steps, the cache checked once: no one else touches the state between them (Odeint's stepper never
+    /// checks; comparing q at every step cost 6 % on outer-solar-system).
+    void advance(typename P::State& s, Real h, const P& p, long n) {
+      if (n <= 0) return;
+      if (!cached_ || !same(s.q, cached_q_)) p.accel(s.q, a_);
       const Real half = h / 2;
-      kick(s.v, a_, half);
-      drift(s.q, s.v, h);
-      p.accel(s.q, a_);
-      kick(s.v, a_, half);
-      s.t += h;
+      for (long k = 0; k < n; ++k) {
+        kick(s.v, a_, half);
+        drift(s.q, s.v, h);
+        p.accel(s.q, a_);
+        kick(s.v, a_, half);
+        s.t += h;
+      }
       cached_q_ = s.q;
       cached_ = true;
     }

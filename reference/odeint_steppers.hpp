@@ -68,6 +68,46 @@ class Symplectic {
 };
 template <class P>
 using SymplecticEuler = Symplectic<oi::symplectic_euler<typename P::Vec>, P>;
+
+/// Odeint's generic symplectic Nyström stepper (the base of its symplectic_euler and McLachlan steppers) with a
+/// drift-kick table of ours: drift a_l h, then kick b_l h, for each stage l.  A table of m kicks and m + 1 drifts
+/// (ours start and end with a drift) takes m + 1 stages, the last kick of weight 0: Odeint evaluates the force
+/// there too.  So it runs our method, step for step, in Odeint's own algorithm.
+template <std::size_t Stages, unsigned short Order, class Vec>
+class Nystroem
+    : public oi::symplectic_nystroem_stepper_base<Stages, Order, Vec, Vec, double, Vec, Vec, double,
+                                                  typename oi::algebra_dispatcher<Vec>::algebra_type,
+                                                  typename oi::operations_dispatcher<Vec>::operations_type, oi::initially_resizer> {
+  using Base = oi::symplectic_nystroem_stepper_base<Stages, Order, Vec, Vec, double, Vec, Vec, double,
+                                                    typename oi::algebra_dispatcher<Vec>::algebra_type,
+                                                    typename oi::operations_dispatcher<Vec>::operations_type, oi::initially_resizer>;
+
+ public:
+  Nystroem(const typename Base::coef_type& a, const typename Base::coef_type& b) : Base(a, b) {}
+};
+/// A drift-kick table (Kicks kicks, Kicks + 1 drifts, as doubles) run by Odeint's Nyström stepper.
+template <std::size_t Kicks, unsigned short Order, class P>
+class SymplecticTable {
+ public:
+  using Stepper = Nystroem<Kicks + 1, Order, typename P::Vec>;
+  SymplecticTable(const P& p, const std::array<double, Kicks + 1>& drift, const std::array<double, Kicks>& kick)
+      : p_(p), stepper_(coefficients(drift), coefficients(kick)) {}
+  void step(typename P::State& s, double h) {
+    stepper_.do_step([this](const typename P::Vec& q, typename P::Vec& a) { p_.accel(q, a); },
+                     std::make_pair(std::ref(s.q), std::ref(s.v)), s.t, h);
+    s.t += h;
+  }
+
+ private:
+  template <std::size_t N>
+  static typename Stepper::coef_type coefficients(const std::array<double, N>& c) {
+    typename Stepper::coef_type out{};  // a missing last kick stays 0
+    for (std::size_t i = 0; i < N; ++i) out[i] = c[i];
+    return out;
+  }
+  const P& p_;
+  Stepper stepper_;
+};
 template <class P>
 using McLachlan4 = Symplectic<oi::symplectic_rkn_sb3a_mclachlan<typename P::Vec>, P>;
 

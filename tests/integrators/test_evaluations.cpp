@@ -71,6 +71,32 @@ TEST_CASE("velocity Verlet reuses the end-of-step force only while the state is 
   CHECK(p.evaluations() == 5);
 }
 
+TEMPLATE_LIST_TEST_CASE("n steps at once (ode::advance) are the same bits and evaluations as n steps", "[evaluations]",
+                        ode::AllMethods) {
+  using P = study::Counted<study::Kepler<double>>;
+  const TestType method{};
+  INFO(method.info().id);
+  P one, many;
+  auto s = one.initial(), x = many.initial();
+  auto a = ode::make_stepper<P>(method), b = ode::make_stepper<P>(method);
+  for (int k = 0; k < 50; ++k) a.step(s, 0.01, one);
+  ode::advance(b, x, 0.01, many, 20);
+  ode::advance(b, x, 0.01, many, 0);
+  for (int k = 0; k < 5; ++k) b.step(x, 0.01, many);
+  ode::advance(b, x, 0.01, many, 25);
+  CHECK(s.q == x.q);
+  CHECK(s.v == x.v);
+  CHECK(s.t == x.t);
+  CHECK(one.evaluations() == many.evaluations());
+  // Moved from outside between two calls: a force kept from the last step (velocity Verlet) is stale.
+  s.q[0] += 1e-3, x.q[0] += 1e-3;
+  for (int k = 0; k < 10; ++k) a.step(s, 0.01, one);
+  ode::advance(b, x, 0.01, many, 10);
+  CHECK(s.q == x.q);
+  CHECK(s.v == x.v);
+  CHECK(one.evaluations() == many.evaluations());
+}
+
 TEST_CASE("methods for general forces accept a velocity-dependent force, splitting methods refuse it", "[evaluations]") {
   using Damped = study::DampedOscillator<double>;
   STATIC_REQUIRE(ode::accepts<ode::Rk4, Damped>);
