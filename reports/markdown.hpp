@@ -16,6 +16,7 @@ struct PageContext {
   std::vector<double> targets;          ///< the user's (--accuracy), or empty: each study's decades
   std::set<std::string> drawn;          ///< plots whose pictures exist
   std::map<std::string, std::vector<Plot>> plots;  ///< by study
+  std::map<std::string, std::vector<Plot>> scan_plots;  ///< by scan
   std::string shown_results;            ///< how the report names the results folder
   std::string missing;                  ///< why plots are missing ("" when none are)
   std::size_t missing_count = 0;
@@ -35,6 +36,13 @@ std::vector<double> study_targets(const PageContext& c, const Study& s);
 std::vector<double> summary_targets(const std::vector<double>& user, const Results& r);
 /// "rk4 5.31e+03 (+35 % over yoshida4)" / "rk4 ≈2.1e+03 (tie with ...)" / "none reached it": one cell of the answer.
 std::string winner_cell(const Study& s, double target, bool by_time);
+
+/// What the gate says of a study: its checks passed, failed and undetermined (`study check`'s own rules; results
+/// before the gate: the orders' verdicts), and its diverged runs.
+struct VerdictCounts {
+  std::size_t pass = 0, fail = 0, undetermined = 0, diverged = 0;
+};
+VerdictCounts verdict_counts(const Results& r, const Study& s);
 
 std::string summary_page(const Results& r, const PageContext& c);
 std::string study_page(const Results& r, const Study& s, const PageContext& c);

@@ -5,11 +5,14 @@
 /// panel, a title that says what is plotted for which problem and parameters, and units on its axes.  The SVG
 /// uses three font sizes a reader (and tests/reports) can tell apart: the title 13, axis labels 11, the rest 10.
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <chrono>
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -45,6 +48,35 @@ std::optional<Plot> energy_long_plot(const Results& res, const Study& s, const s
 std::optional<Plot> trajectory_plot(const Study& s, const StudySamples& samples, const std::filesystem::path& dir);
 /// Measured largest stable omega h against the theoretical value.
 std::optional<Plot> stability_plot(const Study& s, const std::filesystem::path& dir);
+
+std::string script_text(const std::string& x);
+
+/// The extent of the data drawn, for axes shared by every panel.
+struct Extent {
+  double x_lo = INFINITY, x_hi = -INFINITY, y_lo = INFINITY, y_hi = -INFINITY;
+  void add(double x, double y) { x_lo = std::min(x_lo, x), x_hi = std::max(x_hi, x), y_lo = std::min(y_lo, y), y_hi = std::max(y_hi, y); }
+  bool empty() const { return !(x_hi >= x_lo); }
+  /// gnuplot ranges: log axes padded by factors, linear ones by a fraction of the span.
+  std::string ranges(bool log_x, bool log_y, double pad_y = 10) const {
+    if (empty()) return "";
+    auto range = [](double lo, double hi, bool log, double pad) {
+      if (log) return "[" + num17(lo / pad) + ":" + num17(hi * pad) + "]";
+      const double d = hi > lo ? 0.05 * (hi - lo) : std::max(1e-300, std::abs(hi) * 0.05 + 1e-300);
+      return "[" + num17(lo - d) + ":" + num17(hi + d) + "]";
+    };
+    return "  set xrange " + range(x_lo, x_hi, log_x, 1.5) + "\n  set yrange " + range(y_lo, y_hi, log_y, pad_y) + "\n";
+  }
+};
+
+/// Data blocks: each `add` starts a new index of NAME.dat.
+struct Blocks {
+  std::ostringstream data;
+  int index = 0;
+  int add(const std::string& comment, const std::string& rows) {
+    data << "# " << script_text(comment) << '\n' << rows << "\n\n";
+    return index++;
+  }
+};
 
 /// One panel of a plot: its title, the gnuplot commands that set its labels, and its plot elements (each "DATA using
 /// ... title ...", joined into one plot command).

@@ -11,6 +11,7 @@
 #include "reports/markdown.hpp"
 #include "reports/read/model.hpp"
 #include "reports/plots.hpp"
+#include "reports/scan.hpp"
 #include "study/common/atomic_file.hpp"
 #include "study/common/interrupt.hpp"
 
@@ -18,9 +19,10 @@ namespace report {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> generated_entries(const std::vector<std::string>& studies) {
+std::vector<std::string> generated_entries(const std::vector<std::string>& studies, const std::vector<std::string>& scans) {
   std::vector<std::string> out{"REPORT.md", "CLAIMS.md", "BENCH.md", "plots"};
   for (const auto& s : studies) out.push_back(s + "/REPORT.md");
+  for (const auto& s : scans) out.push_back(scan_page_file(s));
   return out;
 }
 
@@ -52,6 +54,13 @@ Outcome render(const Options& options) {
                    energy_time_plot(s, samples, plots_dir), energy_long_plot(results, s, plots_dir), trajectory_plot(s, samples, plots_dir),
                    stability_plot(s, plots_dir)})
       if (p) list.push_back(*p);
+    for (const auto& p : list) names.push_back(p.name);
+  }
+  const std::vector<ScanGroup> scans = scans_of(results);
+  for (const auto& sg : scans) {
+    stop();
+    auto& list = c.scan_plots[sg.name];
+    list = scan_plots(sg, scan_target(c), plots_dir);
     for (const auto& p : list) names.push_back(p.name);
   }
   const Gnuplot gnuplot{options.gnuplot, options.png, options.gnuplot_timeout};
@@ -92,6 +101,11 @@ Outcome render(const Options& options) {
     fs::create_directories(out / s.name);
     study::write_atomic(out / s.name / "REPORT.md", study_page(results, s, c));
     outcome.pages.push_back(out / s.name / "REPORT.md");
+  }
+  for (const auto& sg : scans) {
+    stop();
+    study::write_atomic(out / scan_page_file(sg.name), scan_page(results, sg, c));
+    outcome.pages.push_back(out / scan_page_file(sg.name));
   }
   outcome.markdown = out / "REPORT.md";
   study::write_atomic(outcome.markdown, summary_page(results, c));

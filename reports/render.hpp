@@ -43,6 +43,6 @@ Outcome render(const Options& options);
 
 /// What render() writes into its output folder for these studies, as StagedFolder::carry_forward names them (paths
 /// relative to the folder): a regenerated report replaces these whole, and carries everything else.
-std::vector<std::string> generated_entries(const std::vector<std::string>& studies);
+std::vector<std::string> generated_entries(const std::vector<std::string>& studies, const std::vector<std::string>& scans = {});
 
 }  // namespace report

@@ -8,6 +8,7 @@
 #include "reports/read/accuracy.hpp"
 #include "reports/claims.hpp"
 #include "reports/markdown.hpp"
+#include "reports/scan.hpp"
 #include "study/check/check.hpp"
 
 namespace report {
@@ -19,7 +20,7 @@ std::string page_link(const Study& s, const std::string& anchor = "") { return s
 std::string more_answers(const Results& res, double target) {
   std::ostringstream md;
   for (const auto& s : res.studies) {
-    if (s.energy_long.empty()) continue;
+    if (s.energy_long.empty() || !s.scan.name.empty()) continue;  // a scan's page draws its points
     // Bounded: flat in time (exponent < 1/4) and small; an error of order one that no longer grows is a lost orbit.
     std::vector<std::string> flat, drift;
     for (const auto& e : s.energy_long) {
@@ -33,7 +34,7 @@ std::string more_answers(const Results& res, double target) {
        << "): energy error flat in time for " << cell(join(flat)) << "; growing for " << cell(join(drift)) << ".\n";
   }
   for (const auto& s : res.studies) {
-    if (s.stability.empty()) continue;
+    if (s.stability.empty() || !s.scan.name.empty()) continue;
     // Largest stable step per force evaluation, explicit methods only (an implicit method's cost per step varies):
     // the evaluations a step takes as declared, else as its runs counted them; a method with neither is left out.
     std::vector<std::pair<std::string, double>> per_eval;
@@ -60,7 +61,7 @@ std::string more_answers(const Results& res, double target) {
          << (never_list.empty() ? "" : "; unstable for every step: " + cell(join_names(never_list))) << ".\n";
   }
   for (const auto& s : res.studies) {
-    if (s.conservative || !s.wants("global")) continue;
+    if (s.conservative || !s.wants("global") || !s.scan.name.empty()) continue;
     md << "- **A dissipative, velocity-dependent force** ([" << cell(s.title) << "](" << page_link(s) << ")): the splitting methods do "
        << "not apply; to " << target_text(target) << ", " << winner_cell(s, target, false) << " force evaluations.\n";
   }
@@ -68,6 +69,20 @@ std::string more_answers(const Results& res, double target) {
 }
 
 }  // namespace
+
+VerdictCounts verdict_counts(const Results& res, const Study& s) {
+  VerdictCounts v;
+  try {
+    check::Options o;
+    o.studies = {s.name};
+    for (const auto& x : check::run_checks(res, nullptr, o).outcomes)
+      (x.status == check::Outcome::pass ? v.pass : x.status == check::Outcome::fail ? v.fail : v.undetermined)++;
+  } catch (const std::exception&) {  // results from before `study check`: the orders' own verdicts
+    for (const auto& o : s.orders) (o.verdict == "pass" ? v.pass : o.verdict == "fail" ? v.fail : v.undetermined)++;
+  }
+  for (const auto& r : s.runs) v.diverged += r.status != "ok";
+  return v;
+}
 
 std::string summary_page(const Results& res, const PageContext& c) {
   std::ostringstream md;
@@ -85,22 +100,25 @@ std::string summary_page(const Results& res, const PageContext& c) {
   // Verdicts: the gate's, per study.
   md << "## Verdicts\n\n| study | problem | checks passed | failed | undetermined | diverged runs |\n|---|---|---:|---:|---:|---:|\n";
   std::size_t pass = 0, fail = 0, undetermined = 0;
+  std::map<std::string, VerdictCounts> scans;  // a scan's points: one row for the scan, its page has each
   for (const auto& s : res.studies) {
-    std::size_t p = 0, f = 0, u = 0, d = 0;
-    try {
-      check::Options o;
-      o.studies = {s.name};
-      for (const auto& x : check::run_checks(res, nullptr, o).outcomes)
-        (x.status == check::Outcome::pass ? p : x.status == check::Outcome::fail ? f : u)++;
-    } catch (const std::exception&) {  // results from before `study check`: the orders' own verdicts
-      for (const auto& o : s.orders) (o.verdict == "pass" ? p : o.verdict == "fail" ? f : u)++;
+    const VerdictCounts v = verdict_counts(res, s);
+    pass += v.pass, fail += v.fail, undetermined += v.undetermined;
+    if (!s.scan.name.empty()) {
+      auto& t = scans[s.scan.name];
+      t.pass += v.pass, t.fail += v.fail, t.undetermined += v.undetermined, t.diverged += v.diverged;
+      continue;
     }
-    for (const auto& r : s.runs) d += r.status != "ok";
-    pass += p, fail += f, undetermined += u;
-    md << "| [" << cell(s.title) << "](" << page_link(s) << ") | `" << s.problem << "` | " << p << " | "
-       << (f ? fmt::format("[**{}**]({})", f, page_link(s, "failed")) : "0") << " | "
-       << (u ? fmt::format("[{}]({})", u, page_link(s, "undetermined")) : "0") << " | "
-       << (d ? fmt::format("[{}]({})", d, page_link(s, "diverged")) : "0") << " |\n";
+    md << "| [" << cell(s.title) << "](" << page_link(s) << ") | `" << s.problem << "` | " << v.pass << " | "
+       << (v.fail ? fmt::format("[**{}**]({})", v.fail, page_link(s, "failed")) : "0") << " | "
+       << (v.undetermined ? fmt::format("[{}]({})", v.undetermined, page_link(s, "undetermined")) : "0") << " | "
+       << (v.diverged ? fmt::format("[{}]({})", v.diverged, page_link(s, "diverged")) : "0") << " |\n";
+  }
+  for (const auto& sg : scans_of(res)) {
+    const VerdictCounts& t = scans[sg.name];
+    md << "| [" << cell(sg.title) << "](" << scan_page_file(sg.name) << ") (a scan of " << sg.points.size() << " studies over "
+       << cell(join_names(sg.axes)) << ") | `" << sg.problem << "` | " << t.pass << " | " << (t.fail ? fmt::format("**{}**", t.fail) : "0")
+       << " | " << t.undetermined << " | " << t.diverged << " |\n";
   }
   md << "\nIn all, " << pass + fail + undetermined << " checks: " << pass << " passed, " << (fail ? "**" : "") << fail << " failed"
      << (fail ? "**" : "") << ", " << undetermined << " undetermined (`study check` judges the same, and exits 1 on a failure; "
@@ -120,7 +138,7 @@ std::string summary_page(const Results& res, const PageContext& c) {
   for (std::size_t k = 0; k < targets.size(); ++k) md << "---|";
   md << "\n";
   for (const auto& s : res.studies) {
-    if (!s.wants("global")) continue;
+    if (!s.wants("global") || !s.scan.name.empty()) continue;  // a scan's page answers for its points
     md << "| [" << cell(s.title) << "](" << page_link(s, "accuracy") << ") |";
     for (double t : targets) md << " " << winner_cell(s, t, false) << " |";
     md << "\n";

@@ -338,6 +338,18 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
     for (const auto& other : r.studies)
       if (other.name == st.name) s.at("name").fail("'" + st.name + "' is the name of an earlier study too");
     st.t_end = s.at("t_end").positive();
+    if (s.has("scan")) {
+      const Node scan = s.at("scan");
+      st.scan.name = scan.at("name").text();
+      if (const std::string why = study::name_problem(st.scan.name); !why.empty())
+        scan.at("name").fail("'" + study::printable(st.scan.name) + "' " + why);
+      const Node axes = scan.at("axes"), values = scan.at("values");
+      if (axes.size() == 0 || axes.size() != values.size())
+        axes.fail(fmt::format("has {} axes and {} values: one value per axis, at least one", axes.size(), values.size()));
+      for (std::size_t k = 0; k < axes.size(); ++k) st.scan.axes.push_back(axes.at(k).text()), st.scan.values.push_back(values.at(k).number());
+      st.scan.count = static_cast<std::size_t>(scan.at("count").whole(1, static_cast<long>(study::max_scan_points)));
+      st.scan.index = static_cast<std::size_t>(scan.at("index").whole(0, static_cast<long>(st.scan.count) - 1));
+    }
     if (s.has("spec")) st.spec_file = s.at("spec").text();
     if (s.has("params"))
       for (const auto& k : s.at("params").keys()) st.params.emplace_back(k, s.at("params").at(k).text());

@@ -87,8 +87,17 @@ struct SweepRow {
   std::string stop_cause;  ///< the rule that stopped an automatic sweep or a range at dt.past_floor ("" for none; study/fit/sweep_advice.hpp)
   std::string halvings_end;  ///< what ended its halvings when levels between them followed ("" for none)
 };
+/// The point of a scan a study is (results schema 4; study::ScanPoint).
+struct ScanInfo {
+  std::string name;  ///< "" when the study is not part of a scan
+  std::vector<std::string> axes;
+  std::vector<double> values;
+  std::size_t index = 0, count = 0;
+};
+
 struct Study {
   std::string name, title, problem, dt_pattern;
+  ScanInfo scan;
   std::string spec_file;  ///< the spec's file name
   std::vector<std::pair<std::string, std::string>> params;  ///< as the spec gave them
   double t_end = 0, ref_tol = 0, ref_bound = 0, plot_dt = 0, dt_amplitude = 0;

@@ -78,15 +78,22 @@ void list_problems() {
 void list_specs() {
   print("\nSpecs ({}; `study run` with no argument runs them all, the default study):\n",
              (data_dir() / "specs").string());
-  for (const auto& file : shipped_specs()) {
+  const auto show = [](const std::filesystem::path& file) {
     try {
-      const Spec s = load_spec(file);
+      const std::vector<Spec> points = load_specs(file);
+      const Spec& s = points.front();
       const std::string dts = s.auto_dt ? "auto" : fmt::format("{:>2} dt", s.steps.size());
-      print("  {:<24} {:<20} {:>2} integrators x {:>5}  {}\n", s.name, s.problem, s.integrators.size(), dts, s.title);
+      const std::string name = s.scan.scan.empty() ? s.name : s.scan.scan;
+      const std::string scan = s.scan.scan.empty() ? "" : fmt::format(" (a scan of {}: {} studies)", join(s.scan.axes), points.size());
+      print("  {:<24} {:<20} {:>2} integrators x {:>5}  {}{}\n", name, s.problem, s.integrators.size(), dts, s.title, scan);
     } catch (const SpecError& e) {
       print("  {:<24} INVALID: {}\n", file.stem().string(), e.what());
     }
-  }
+  };
+  for (const auto& file : shipped_specs()) show(file);
+  print("\nScans ({}; families of studies, each run by name, e.g. `study run kepler-eccentricity`):\n",
+        (data_dir() / "scans").string());
+  for (const auto& file : shipped_scans()) show(file);
   print("\nProfiles ({}; `study run --profile NAME`, then `study check --baseline` its baseline):\n",
              (data_dir() / "profiles").string());
   for (const auto& name : profile_names()) {

@@ -10,6 +10,7 @@
 #include "study/common/printable.hpp"
 #include "study/common/publish.hpp"
 #include "study/common/results_folder.hpp"
+#include "study/common/suggest.hpp"
 #include "study/spec/spec.hpp"
 
 namespace study::cli {
@@ -30,7 +31,14 @@ report::Outcome render_report(const ReportArgs& a, const std::filesystem::path& 
 }
 
 void print_report(const report::Outcome& r, const std::filesystem::path& out, bool quiet) {
-  if (!quiet) std::cout << "wrote " << (out / "REPORT.md").string() << " with " << r.plots.size() << " plot(s)\n";
+  if (!quiet) {
+    std::cout << "wrote " << (out / "REPORT.md").string() << " with " << r.plots.size() << " plot(s)";
+    std::vector<std::string> scans;  // a scan's page: where its family is drawn
+    for (const auto& p : r.pages)
+      if (p.filename().string().rfind("SCAN-", 0) == 0) scans.push_back(p.string());
+    if (!scans.empty()) std::cout << "; the scan" << (scans.size() == 1 ? "" : "s") << " on " << study::join(scans);
+    std::cout << "\n";
+  }
   if (!r.missing.empty())
     std::cerr << "study report: " << r.missing.size() << " plot(s) missing: " << study::printable_message(r.problem) << "\n";
 }
@@ -67,9 +75,12 @@ int run_report(const ReportArgs& a, bool quiet) {
   const report::Results loaded = report::load(a.results, a.max_memory);  // a missing or malformed results file: an error before anything is staged
   (void)report::load_bench(a.results);
   study::StagedFolder staged(out);
-  std::vector<std::string> studies;
-  for (const auto& s : loaded.studies) studies.push_back(s.name);
-  const auto generated = report::generated_entries(studies);
+  std::vector<std::string> studies, scans;
+  for (const auto& s : loaded.studies) {
+    studies.push_back(s.name);
+    if (!s.scan.name.empty() && std::find(scans.begin(), scans.end(), s.scan.name) == scans.end()) scans.push_back(s.scan.name);
+  }
+  const auto generated = report::generated_entries(studies, scans);
   staged.carry_forward({generated.begin(), generated.end()}, stop_if_interrupted);
   // Read from the results folder itself, also when it is the output: messages name the user's files, not copies.
   const report::Outcome r = render_report(a, a.results, staged.path(), a.results);

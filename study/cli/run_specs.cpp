@@ -22,16 +22,23 @@
 namespace study::cli {
 namespace {
 
-/// A spec argument: a path, or the name of a shipped spec ("kepler" for study/specs/kepler.toml).
-std::filesystem::path resolve_spec(const std::string& arg) {
-  if (std::filesystem::exists(arg)) return arg;
-  std::vector<std::string> names;
-  for (const auto& f : study::shipped_specs()) {
-    if (f.stem() == arg) return f;
-    names.push_back(f.stem().string());
+/// A spec argument: a path, a folder (its *.toml files), or the name of a shipped spec or scan ("kepler" for
+/// study/specs/kepler.toml, "kepler-eccentricity" for study/scans/kepler-eccentricity.toml).
+std::vector<std::filesystem::path> resolve_spec(const std::string& arg) {
+  if (std::filesystem::is_directory(arg)) {
+    auto files = study::spec_files_in(arg);
+    if (files.empty()) throw study::SpecError(arg + ": a folder with no spec file (*.toml) in it");
+    return files;
   }
-  throw study::SpecError(arg + ": no such spec file, and no shipped spec of that name" + study::did_you_mean(arg, names) +
-                         "; shipped specs: " + study::join(names));
+  if (std::filesystem::exists(arg)) return {arg};
+  std::vector<std::string> names;
+  for (const auto& shipped : {study::shipped_specs(), study::shipped_scans()})
+    for (const auto& f : shipped) {
+      if (f.stem() == arg) return {f};
+      names.push_back(f.stem().string());
+    }
+  throw study::SpecError(arg + ": no such spec file, and no shipped spec or scan of that name" + study::did_you_mean(arg, names) +
+                         "; shipped: " + study::join(names));
 }
 
 /// A spec from --problem, --integrators, --t-end, --dt (and --param, --metrics, --name), validated like a file.
@@ -96,6 +103,11 @@ study::Spec command_line_spec(const RunArgs& a, const study::tables::Library& me
   }
 }
 
+/// A spec file's studies (a scan: one per point) after the others.
+void append(std::vector<Spec>& specs, std::vector<Spec> more) {
+  specs.insert(specs.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+}
+
 }  // namespace
 
 std::vector<Spec> specs_to_run(const RunArgs& a) {
@@ -112,17 +124,17 @@ std::vector<Spec> specs_to_run(const RunArgs& a) {
     specs.push_back(command_line_spec(a, methods));
   } else if (!a.profile.empty()) {
     if (!a.specs.empty()) throw study::SpecError("give spec files or --profile, not both");
-    for (const auto& f : study::profile_specs(a.profile)) specs.push_back(study::load_spec(f, &methods));
+    for (const auto& f : study::profile_specs(a.profile)) append(specs, study::load_specs(f, &methods));
   } else if (a.specs.empty()) {
-    for (const auto& f : study::shipped_specs()) specs.push_back(study::load_spec(f, &methods));
+    for (const auto& f : study::shipped_specs()) append(specs, study::load_specs(f, &methods));
   } else {
     for (const auto& arg : a.specs) {
       if (arg == "-") {  // a spec on standard input
         const std::optional<std::string> text = study::read_stdin_at_most();
         if (!text) throw study::SpecError("<stdin>: more than a spec file may hold (" + study::input_limit_text() + ")");
-        specs.push_back(study::parse_spec(*text, "<stdin>", &methods));
+        append(specs, study::parse_specs(*text, "<stdin>", &methods));
       } else {
-        specs.push_back(study::load_spec(resolve_spec(arg), &methods));
+        for (const auto& f : resolve_spec(arg)) append(specs, study::load_specs(f, &methods));
       }
     }
   }

@@ -138,6 +138,9 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
     st["params"] = Json::object();
     for (const auto& [k, v] : s.params) st["params"][k] = v;
     st["t_end"] = s.t_end;
+    if (!s.scan.scan.empty())
+      st["scan"] = {{"name", s.scan.scan}, {"axes", s.scan.axes}, {"values", s.scan.values}, {"index", s.scan.index},
+                    {"count", s.scan.count}};
     st["metrics"] = std::vector<std::string>(s.metrics.begin(), s.metrics.end());
     st["plot_dt"] = s.plot_dt;
     if (!s.dt_pattern.empty()) st["varying_dt"] = {{"pattern", s.dt_pattern}, {"amplitude", s.dt_amplitude}};

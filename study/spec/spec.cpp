@@ -8,7 +8,10 @@
 
 #include <fstream>
 
-#include <fmt/core.h>
+#include <cctype>
+#include <set>
+
+#include <fmt/format.h>
 #include <toml++/toml.h>
 
 #include "study/common/data_dir.hpp"
@@ -103,7 +106,14 @@ class Reader {
 
 const std::vector<std::string> known_keys{"name", "title", "problem", "params", "t_end", "integrators", "dt",
                                           "metrics", "energy_t_end", "energy_dt", "repeats", "reference_tol",
-                                          "samples", "local_points", "expect", "varying_dt", "plot_dt", "methods"};
+                                          "samples", "local_points", "expect", "varying_dt", "plot_dt", "methods", "scan"};
+
+/// What a point of a scan sets in place of the spec's own keys.
+struct Overrides {
+  ParamValues params;
+  std::optional<double> t_end;
+  ScanPoint point;
+};
 
 /// What a method's coefficients predict, for results.json and the report.
 PredictedOrder predicted_of(const tables::Method& m) {
@@ -141,7 +151,7 @@ void read_name(const Reader& r, Spec& s) {
 }
 
 /// problem and params: validated by building the problem.
-ProblemFacts read_problem(const Reader& r, Spec& s) {
+ProblemFacts read_problem(const Reader& r, Spec& s, const Overrides* o) {
   s.problem = r.string("problem", true);
   const auto ids = all_problem_ids();
   if (std::find(ids.begin(), ids.end(), s.problem) == ids.end())
@@ -160,6 +170,8 @@ ProblemFacts read_problem(const Reader& r, Spec& s) {
         r.fail(&value, "params." + std::string(key.str()), "must be a number (or a decimal string)");
     }
   }
+  if (o)
+    for (const auto& [k, v] : o->params) s.params[k] = v;
   ProblemFacts f;
   try {
     f = problem_facts(s.problem, s.params);
@@ -243,8 +255,8 @@ void read_dt_range(const Reader& r, const toml::node* dt, const toml::table& ran
 }
 
 /// t_end and dt: the sweep's numbers of steps (an automatic sweep: its ladder).
-void read_steps(const Reader& r, Spec& s, const ProblemFacts& f) {
-  const auto t_end = r.number("t_end");
+void read_steps(const Reader& r, Spec& s, const ProblemFacts& f, const Overrides* o) {
+  const auto t_end = o && o->t_end ? o->t_end : r.number("t_end");
   if (!t_end) r.fail(nullptr, "t_end", "missing (the final time, a number > 0)");
   if (!(*t_end > 0) || !std::isfinite(*t_end)) r.fail("t_end", "must be a finite number > 0");
   s.t_end = *t_end;
@@ -627,15 +639,18 @@ Spec load_spec(const std::filesystem::path& file, const tables::Library* methods
   return parse_spec(read_input_file<SpecError>(file, "spec file (TOML)", "no such spec file"), file, methods);
 }
 
-Spec parse_spec(const std::string& text, const std::filesystem::path& file, const tables::Library* methods) {
-  const toml::table table = parse_toml(text, file);
+namespace {
+
+/// One study from a spec's table, with a scan's point in place of its own values (o), or without.
+Spec parse_table(const toml::table& table, const std::string& text, const std::filesystem::path& file,
+                 const tables::Library* methods, const Overrides* o) {
   const Reader r(file, table);
   check_keys(r, table);
   Spec s;
   s.file = file;
   read_name(r, s);
-  const ProblemFacts facts = read_problem(r, s);
-  read_steps(r, s, facts);
+  const ProblemFacts facts = read_problem(r, s, o);
+  read_steps(r, s, facts, o);
   read_metrics(r, s);
   MethodTables tables{.own = {}, .given = methods};
   read_methods(table, text, file, tables);
@@ -645,7 +660,187 @@ Spec parse_spec(const std::string& text, const std::filesystem::path& file, cons
   read_varying_dt(r, s);
   read_plot_dt(r, s);
   read_energy_run(r, s, facts);
+  if (o) {
+    s.scan = o->point;
+    s.name = scan_point_name(s.name, o->point.axes, o->point.values);
+    if (const std::string why = name_problem(s.name); !why.empty())
+      r.fail("scan", "the point's study name '" + s.name + "' " + why + " (give the spec a shorter name)");
+  }
   return s;
+}
+
+/// The text a scan's value is written as: shortest decimal that reads back to it.
+std::string value_text(double x) { return shortest(x); }
+
+/// A scan's axis: its key, where it is written, its values.
+struct Axis {
+  std::string name;
+  const toml::node* at = nullptr;
+  std::vector<double> values;
+};
+
+/// Generated values to 12 significant digits (0.35, not 0.35000000000000003): stable names, readable axes.
+double round12(double x) { return std::stod(fmt::format("{:.12g}", x)); }
+
+/// One axis's values: a list of numbers, or { from, to, count, log }.
+std::vector<double> axis_values(const Reader& r, const std::string& key, const toml::node& n) {
+  std::vector<double> v;
+  if (const toml::array* list = n.as_array()) {
+    if (list->empty() || list->size() > max_scan_values)
+      r.fail(&n, key, fmt::format("has {} values: give from 1 to {}", list->size(), max_scan_values));
+    for (const toml::node& x : *list) {
+      const auto d = as_number(&x);
+      if (!d || !std::isfinite(*d)) r.fail(&x, key, "every value must be a finite number");
+      if (std::find(v.begin(), v.end(), *d) != v.end()) r.fail(&x, key, "the value " + value_text(*d) + " is given twice");
+      v.push_back(*d);
+    }
+    return v;
+  }
+  const toml::table* range = n.as_table();
+  if (!range)
+    r.fail(&n, key, "must be an array of values, e.g. [0.0, 0.3, 0.6], or a range { from = 0.05, to = 0.95, count = 10 } "
+                    "(log = true: spaced evenly in the logarithm)");
+  constexpr std::array<std::string_view, 4> keys{"from", "to", "count", "log"};
+  for (auto&& [k, x] : *range)
+    if (std::find(keys.begin(), keys.end(), k.str()) == keys.end())
+      r.fail(&x, key + "." + std::string(k.str()), "unknown key of a scan range" + did_you_mean(k.str(), keys) + "; keys: from, to, count, log");
+  const auto from = as_number(range->get("from")), to = as_number(range->get("to"));
+  const toml::node* count_node = range->get("count");
+  if (!from || !to || !count_node) r.fail(&n, key, "a range needs from and to (numbers) and count (a whole number)");
+  if (!std::isfinite(*from) || !std::isfinite(*to) || *from == *to)
+    r.fail(&n, key, "from and to must be finite and differ (got from " + value_text(*from) + ", to " + value_text(*to) + ")");
+  const auto count = count_node->value<int64_t>();
+  if (!count_node->is_integer() || !count || *count < 2 || *count > static_cast<int64_t>(max_scan_values))
+    r.fail(count_node, key + ".count", fmt::format("must be a whole number from 2 to {}", max_scan_values));
+  bool log = false;
+  if (const toml::node* l = range->get("log")) {
+    if (!l->is_boolean()) r.fail(l, key + ".log", "must be true or false");
+    log = **l->as_boolean();
+  }
+  if (log && !(*from > 0 && *to > 0))
+    r.fail(&n, key, "log = true spaces the values evenly in the logarithm: from and to must be > 0 (got from " + value_text(*from) +
+                        ", to " + value_text(*to) + ")");
+  for (int64_t i = 0; i < *count; ++i) {
+    const double t = static_cast<double>(i) / static_cast<double>(*count - 1);
+    const double x = i == 0 ? *from : i == *count - 1 ? *to : log ? *from * std::pow(*to / *from, t) : *from + (*to - *from) * t;
+    v.push_back(round12(x));
+  }
+  for (std::size_t i = 1; i < v.size(); ++i)
+    if (v[i] == v[i - 1]) r.fail(&n, key, "from and to are so close that two values round to " + value_text(v[i]) + " (12 digits)");
+  return v;
+}
+
+/// The axes of `scan`, in the order the spec writes them.
+std::vector<Axis> read_scan(const Reader& r, const toml::table& table) {
+  const toml::node* n = r.get("scan");
+  const toml::table* scan = n->as_table();
+  if (!scan || scan->empty())
+    r.fail(n, "scan", "must be a table of axes, e.g. scan = { e = [0.0, 0.3, 0.6, 0.9] } (t_end or the problem's parameters)");
+  // The problem's parameters, when the problem is known (otherwise the first point's error names it).
+  std::vector<std::string> params;
+  if (const auto problem = table["problem"].value<std::string>()) {
+    const auto ids = all_problem_ids();
+    if (std::find(ids.begin(), ids.end(), *problem) != ids.end())
+      for (const auto& p : problem_facts(*problem, {}).params) params.emplace_back(p.name);
+  }
+  std::vector<Axis> axes;
+  for (auto&& [k, x] : *scan) {
+    const std::string name(k.str()), key = "scan." + name;
+    if (name == "t_end") {
+      if (const toml::node* given = r.get("t_end"))
+        r.fail(given, "t_end", "is scanned (scan.t_end): the values come from the scan; remove t_end");
+    } else if (!params.empty() && std::find(params.begin(), params.end(), name) == params.end()) {
+      std::vector<std::string> valid = params;
+      valid.insert(valid.begin(), "t_end");
+      r.fail(&x, key, "not t_end or a parameter of " + *table["problem"].value<std::string>() + did_you_mean(name, valid) +
+                          "; axes: " + join(valid));
+    } else if (const toml::table* p = table["params"].as_table(); p && p->contains(name)) {
+      r.fail(p->get(name), "params." + name, "is scanned (scan." + name + "): the values come from the scan; remove it from params");
+    }
+    axes.push_back({name, &x, axis_values(r, key, x)});
+  }
+  // toml++ keeps a table's keys sorted: put them back in the order they are written.
+  std::stable_sort(axes.begin(), axes.end(), [](const Axis& a, const Axis& b) {
+    const auto pa = a.at->source().begin, pb = b.at->source().begin;
+    return pa.line != pb.line ? pa.line < pb.line : pa.column < pb.column;
+  });
+  std::size_t points = 1;
+  std::vector<std::string> sizes;
+  for (const auto& a : axes) {
+    points *= a.values.size(), sizes.push_back(std::to_string(a.values.size()));
+    if (points > max_scan_points)
+      r.fail(n, "scan", fmt::format("makes more than {} points ({}); scan fewer values, or split it into several specs",
+                                    max_scan_points, fmt::join(sizes, " x ")));
+  }
+  return axes;
+}
+
+std::string point_text(const ScanPoint& p) {
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < p.axes.size(); ++i) parts.push_back(p.axes[i] + " = " + value_text(p.values[i]));
+  return fmt::format("scan point {} of {}: {}", p.index + 1, p.count, fmt::join(parts, ", "));
+}
+
+}  // namespace
+
+std::string scan_point_name(const std::string& scan, const std::vector<std::string>& axes, const std::vector<double>& values) {
+  std::string name = scan;
+  for (std::size_t i = 0; i < axes.size() && i < values.size(); ++i) {
+    name += "_";
+    for (const char c : axes[i]) name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const char c : value_text(values[i])) {
+      if (c == '.') name += 'p';
+      else if (c == '-') name += 'm';
+      else if (c != '+') name += c;
+    }
+  }
+  return name;
+}
+
+std::vector<Spec> parse_specs(const std::string& text, const std::filesystem::path& file, const tables::Library* methods) {
+  const toml::table table = parse_toml(text, file);
+  if (!table.contains("scan")) return {parse_table(table, text, file, methods, nullptr)};
+  const Reader r(file, table);
+  check_keys(r, table);
+  const std::vector<Axis> axes = read_scan(r, table);
+  std::size_t count = 1;
+  for (const auto& a : axes) count *= a.values.size();
+  std::vector<Spec> specs;
+  specs.reserve(count);
+  std::set<std::string> names;
+  for (std::size_t index = 0; index < count; ++index) {
+    Overrides o;
+    o.point.scan = table["name"].value_or(std::string());
+    o.point.index = index, o.point.count = count;
+    std::size_t rest = index, stride = count;
+    for (const auto& a : axes) {  // the first axis varies slowest
+      stride /= a.values.size();
+      const double v = a.values[rest / stride];
+      rest %= stride;
+      o.point.axes.push_back(a.name), o.point.values.push_back(v);
+      if (a.name == "t_end") o.t_end = v;
+      else o.params[a.name] = value_text(v);
+    }
+    try {
+      specs.push_back(parse_table(table, text, file, methods, &o));
+    } catch (const SpecError& e) {
+      throw SpecError(std::string(e.what()) + " [" + point_text(o.point) + "]");
+    }
+    if (!names.insert(specs.back().name).second)
+      r.fail("scan", "two points are both named '" + specs.back().name + "' (axes that differ only in case): rename a parameter axis");
+  }
+  return specs;
+}
+
+std::vector<Spec> load_specs(const std::filesystem::path& file, const tables::Library* methods) {
+  return parse_specs(read_input_file<SpecError>(file, "spec file (TOML)", "no such spec file"), file, methods);
+}
+
+Spec parse_spec(const std::string& text, const std::filesystem::path& file, const tables::Library* methods) {
+  const toml::table table = parse_toml(text, file);
+  if (const toml::node* scan = table.get("scan"))
+    Reader(file, table).fail(scan, "scan", "this spec is a scan of many studies: read it with study::parse_specs (as study run does)");
+  return parse_table(table, text, file, methods, nullptr);
 }
 
 double reference_cost(double t_end, double time_scale, double evaluation_cost) {
@@ -702,17 +897,16 @@ CostEstimate estimate_cost(const Spec& s) {
   return c;
 }
 
-namespace {
-std::vector<std::filesystem::path> toml_files(const std::filesystem::path& dir) {
+std::vector<std::filesystem::path> spec_files_in(const std::filesystem::path& dir) {
   std::vector<std::filesystem::path> files;
   for (const auto& e : std::filesystem::directory_iterator(dir))
     if (e.path().extension() == ".toml") files.push_back(e.path());
   std::sort(files.begin(), files.end());
   return files;
 }
-}  // namespace
 
-std::vector<std::filesystem::path> shipped_specs() { return toml_files(data_dir() / "specs"); }
+std::vector<std::filesystem::path> shipped_specs() { return spec_files_in(data_dir() / "specs"); }
+std::vector<std::filesystem::path> shipped_scans() { return spec_files_in(data_dir() / "scans"); }
 
 std::vector<std::string> profile_names() {
   std::vector<std::string> names;
@@ -726,7 +920,7 @@ std::vector<std::filesystem::path> profile_specs(const std::string& name) {
   const auto names = profile_names();
   if (std::find(names.begin(), names.end(), name) == names.end())
     throw SpecError("--profile " + name + ": no such profile" + did_you_mean(name, names) + "; profiles: " + join(names));
-  return toml_files(data_dir() / "profiles" / name);
+  return spec_files_in(data_dir() / "profiles" / name);
 }
 
 std::filesystem::path profile_baseline(const std::string& name) {

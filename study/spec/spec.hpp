@@ -13,6 +13,7 @@
 
 #include "study/common/data_dir.hpp"
 #include "study/common/printable.hpp"
+#include "study/common/schema.hpp"
 #include "study/registry/choice.hpp"
 #include "study/problems/params.hpp"
 
@@ -67,6 +68,16 @@ inline std::vector<long> between_halvings(const std::vector<long>& ladder) {
   return b;
 }
 
+/// Where a study sits in a scan (`scan` in its spec, docs/specs.md): one study per point of a grid of values of
+/// t_end or of the problem's parameters.
+struct ScanPoint {
+  std::string scan;                  ///< the spec's own name; "" when the study is not part of a scan
+  std::vector<std::string> axes;     ///< "t_end" or a parameter's name, in the order the spec gives them
+  std::vector<double> values;        ///< this point's value on each axis
+  std::size_t index = 0, count = 0;  ///< its place in the grid, the first axis varying slowest, and the grid's size
+  bool operator==(const ScanPoint&) const = default;
+};
+
 /// A parsed and validated spec.
 struct Spec {
   std::filesystem::path file;
@@ -105,6 +116,7 @@ struct Spec {
     return t_end * x / static_cast<double>(n);
   }
   bool wants(const std::string& metric) const { return metrics.count(metric) != 0; }
+  ScanPoint scan;                    ///< its point, when its spec has a scan
 };
 
 /// The metric names a spec may ask for.
@@ -119,8 +131,16 @@ class Library;
 
 /// Reads and validates a spec file.  Integrator ids are built-ins, the spec's own [methods.ID] tables, then the
 /// tables of `methods` (--methods files), then the shipped library's.  Throws SpecError (tables::TableError for a
-/// bad table).
+/// bad table); a spec with a scan is refused here (load_specs reads it).
 Spec load_spec(const std::filesystem::path& file, const tables::Library* methods = nullptr);
+/// The same for a spec that may hold a scan: one Spec per point of its grid, named "<name>_<axis><value>..." (the
+/// value's shortest decimal, '.' as 'p' and '-' as 'm': kepler-scan_e0p3), every point validated before any
+/// work; a spec without one gives one Spec.  An error at a point names it: "... [scan point 3 of 10: e = 0.3]".
+std::vector<Spec> load_specs(const std::filesystem::path& file, const tables::Library* methods = nullptr);
+std::vector<Spec> parse_specs(const std::string& text, const std::filesystem::path& name, const tables::Library* methods = nullptr);
+/// The name of a scan's point: "<scan>_<axis><value>" for each axis ("G" as "g"; "0.3" as "0p3", "-1e-05" as
+/// "m1em05").
+std::string scan_point_name(const std::string& scan, const std::vector<std::string>& axes, const std::vector<double>& values);
 /// The top-level keys of a spec file ("methods" among them): a methods file may be a spec holding tables.
 const std::vector<std::string>& spec_keys();
 /// The same from TOML text (a spec on standard input: `name` is where errors say it came from).
@@ -156,8 +176,13 @@ double reference_cost(double t_end, double time_scale, double evaluation_cost);
 /// certifying solve's (Kepler e = 0.6, 10 periods: 1.4e4 evaluations per period took 3e6 double evaluations' time).
 inline constexpr double reference_work_per_evaluation = 200;
 
-/// The shipped specs (study/specs/*.toml), sorted by file name.
+/// The shipped specs (study/specs/*.toml), sorted by file name: the default study.
 std::vector<std::filesystem::path> shipped_specs();
+/// The shipped scans (study/scans/*.toml): families of tens of studies each, run by name (`study run
+/// kepler-eccentricity`), not in the default study.
+std::vector<std::filesystem::path> shipped_scans();
+/// The spec files of a folder (*.toml), sorted by name.
+std::vector<std::filesystem::path> spec_files_in(const std::filesystem::path& dir);
 
 /// Profiles: named sets of specs (study/profiles/NAME/*.toml), each with its committed baseline of error
 /// constants (study/profiles/NAME.baseline.toml).  `ci` is the fast gate the tests run.

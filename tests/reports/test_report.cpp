@@ -624,7 +624,16 @@ TEST_CASE("impossible values in results are refused, naming the field: the gate 
              Contains("runs[0].integrator: 'ghost' is not one of the study's integrators"));
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["orders"][0]["integrator"] = "ghost"; }),
              Contains("orders[0].integrator: 'ghost' is not one of the study's integrators"));
-  CHECK_THAT(error_after([](auto& d) { d["schema_version"] = 4; }), Contains("schema_version: 4: this study reads versions 2 to 3"));
+  CHECK_THAT(error_after([](auto& d) { d["schema_version"] = 5; }), Contains("schema_version: 5: this study reads versions 2 to 4"));
+  // A scan's point: one value per axis, its index within the grid, a name a folder may have.
+  auto scan = [](nlohmann::json axes, nlohmann::json values, int index, int count, std::string name = "fam") {
+    return [=](auto& d) { d["studies"][0]["scan"] = {{"name", name}, {"axes", axes}, {"values", values}, {"index", index}, {"count", count}}; };
+  };
+  CHECK(error_after(scan({"e"}, {0.5}, 1, 2)) == "accepted");
+  CHECK_THAT(error_after(scan({"e"}, {0.1, 0.2}, 0, 2)), Contains("scan.axes: has 1 axes and 2 values: one value per axis"));
+  CHECK_THAT(error_after(scan({"e"}, {0.1}, 2, 2)), Contains("scan.index: must be a whole number from 0 to 1"));
+  CHECK_THAT(error_after(scan({"e"}, {0.1}, 0, 0)), Contains("scan.count: must be a whole number from 1 to 10000"));
+  CHECK_THAT(error_after(scan({"e"}, {0.1}, 0, 1, "../x")), Contains("scan.name: '../x' must be lowercase letters"));
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["substeps"] = 0; }),  // unsigned in nlohmann: the lower bound too
              Contains("runs[0].substeps: must be a whole number from 1 to 1000000"));
   // 2^53 + 1 is no double: compared as the integer written, it is out of range (as a double it passed as 2^53).
@@ -936,4 +945,126 @@ TEST_CASE("CSV: blank lines are no records, CRLF reads as LF, the very first lin
     REQUIRE(t.rows.size() == 1);
     CHECK(t.rows[0] == std::vector<std::string>{"1", "2"});
   }
+}
+
+namespace {
+/// The fixture's study as the points of a scan of e (and, with `t_ends`, of t_end too), in the results file in
+/// reverse grid order; rk4's observed global order and interval, and euler's energy growth exponent, set at each
+/// point to values of its own: order 4 - e, interval +-0.1; growth 1 + e.
+void write_scan(const fs::path& dir, const std::vector<double>& es, const std::vector<double>& t_ends) {
+  nlohmann::json doc = nlohmann::json::parse(testing::read_file(fixture / "results.json"));
+  const nlohmann::json base = doc["studies"][0];
+  doc["studies"] = nlohmann::json::array();
+  const std::size_t count = es.size() * std::max<std::size_t>(1, t_ends.size());
+  for (std::size_t index = count; index-- > 0;) {
+    const double e = es[t_ends.empty() ? index : index / t_ends.size()];
+    nlohmann::json s = base;
+    std::vector<std::string> axes{"e"};
+    std::vector<double> values{e};
+    if (!t_ends.empty()) axes.push_back("t_end"), values.push_back(t_ends[index % t_ends.size()]);
+    std::string name = "fam";  // as study::scan_point_name makes it
+    for (std::size_t k = 0; k < axes.size(); ++k) {
+      std::string v = fmt::format("{}", values[k]);
+      std::replace(v.begin(), v.end(), '.', 'p');
+      name += "_" + axes[k] + v;
+    }
+    s["name"] = name;
+    s["title"] = "A family";
+    s["scan"] = {{"name", "fam"}, {"axes", axes}, {"values", values}, {"index", index}, {"count", count}};
+    for (auto& o : s["orders"])
+      if (o["integrator"] == "rk4" && o["metric"] == "global") o["observed"] = 4 - e, o["interval"] = {3.9 - e, 4.1 - e};
+    for (auto& x : s["energy_long"])
+      if (x["integrator"] == "euler") x["growth_exponent"] = 1 + e, x["growth_interval"] = {0.95 + e, 1.05 + e};
+    fs::copy(fixture / "fixture", dir / s["name"].get<std::string>());
+    doc["studies"].push_back(s);
+  }
+  testing::write_results(dir, doc);
+}
+
+/// The rows "x y lo hi" of the line titled `line` in a plot's data file.
+std::vector<std::array<double, 4>> plot_rows(const fs::path& dat, const std::string& line) {
+  std::vector<std::array<double, 4>> rows;
+  std::istringstream in(testing::read_file(dat));
+  bool mine = false;
+  for (std::string l; std::getline(in, l);) {
+    if (l.rfind("# ", 0) == 0) mine = l == "# " + line;
+    std::array<double, 4> r{};
+    if (mine && std::sscanf(l.c_str(), "%lf %lf %lf %lf", &r[0], &r[1], &r[2], &r[3]) == 4) rows.push_back(r);
+  }
+  return rows;
+}
+}  // namespace
+
+TEST_CASE("a scan has a page of its own: each method against the scanned parameter, the points in grid order", "[report][scan]") {
+  using Catch::Contains;
+  testing::TempDir dir("report-scan");
+  write_scan(dir.path, {0.0, 0.5, 0.9}, {});
+  auto o = options(dir.path, dir.path);
+  o.plots = false;
+  report::render(o);
+  // The summary has one row for the scan, linking its page, and none for its points.
+  const std::string summary = testing::read_file(dir.path / "REPORT.md");
+  CHECK_THAT(summary, Contains("| [A family](SCAN-fam.md) (a scan of 3 studies over e) |"));
+  CHECK_THAT(summary, !Contains("(fam_e0p5/REPORT.md)"));
+  // The page: the points in grid order, each linking its study's page.
+  const std::string page = testing::read_file(dir.path / "SCAN-fam.md");
+  CHECK_THAT(page, Contains("`pendulum`, 3 of 3 points over `e` (3 values from 0 to 0.9)"));
+  const auto first = page.find("| [e = 0](fam_e0/REPORT.md) |"), second = page.find("| [e = 0.5](fam_e0p5/REPORT.md) |"),
+             third = page.find("| [e = 0.9](fam_e0p9/REPORT.md) |");
+  CHECK(first < second);
+  CHECK(second < third);
+  CHECK(third != std::string::npos);
+  // rk4's order against e, with its interval; euler's energy growth exponent with its.
+  const auto order = plot_rows(dir.path / "plots" / "fam-scan-order-e.dat", "rk4");
+  REQUIRE(order.size() == 3);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const double e = std::array{0.0, 0.5, 0.9}[i];
+    CHECK(order[i][0] == e);
+    CHECK(order[i][1] == 4 - e);
+    CHECK(order[i][2] == 3.9 - e);
+    CHECK(order[i][3] == 4.1 - e);
+  }
+  const auto growth = plot_rows(dir.path / "plots" / "fam-scan-energy-growth-e.dat", "euler");
+  REQUIRE(growth.size() == 3);
+  CHECK(growth[2][0] == 0.9);
+  CHECK(growth[2][1] == 1 + 0.9);
+  // The global error at the plot step (0.2): rk4's run at dt 0.2 of the fixture, the same at every point.
+  const auto results = report::load(dir.path);
+  double at_plot_dt = NAN;
+  for (const auto& r : results.studies[0].runs)
+    if (r.integrator == "rk4" && r.dt == 0.2) at_plot_dt = r.global;
+  const auto error = plot_rows(dir.path / "plots" / "fam-scan-error-e.dat", "rk4");
+  REQUIRE(error.size() == 3);
+  CHECK(error[1][1] == at_plot_dt);
+  // No stability metric: no stability plot.
+  CHECK(!fs::exists(dir.path / "plots" / "fam-scan-stability-e.dat"));
+}
+
+TEST_CASE("a scan of two parameters: a plot against each with the other held, and a map of the cheapest method", "[report][scan]") {
+  testing::TempDir dir("report-scan2");
+  write_scan(dir.path, {0.1, 0.5}, {10.0, 20.0, 40.0});
+  auto o = options(dir.path, dir.path);
+  o.plots = false;
+  report::render(o);
+  // Against e: one plot per t_end; against t_end: one per e.
+  for (const char* name : {"fam-scan-order-e-at-t_end10", "fam-scan-order-e-at-t_end20", "fam-scan-order-e-at-t_end40",
+                           "fam-scan-order-t_end-at-e0p1", "fam-scan-order-t_end-at-e0p5", "fam-scan-cheapest"}) {
+    INFO(name);
+    CHECK(fs::exists(dir.path / "plots" / (std::string(name) + ".gp")));
+  }
+  const auto at = plot_rows(dir.path / "plots" / "fam-scan-order-t_end-at-e0p5.dat", "rk4");
+  REQUIRE(at.size() == 3);
+  CHECK(at[0][0] == 10.0);
+  CHECK(at[2][0] == 40.0);
+  CHECK(at[2][1] == 4 - 0.5);
+  // The map: a tile per point at its place in the grid of values (e = 0.5 is column 1, t_end = 40 row 2).
+  const std::string gp = testing::read_file(dir.path / "plots" / "fam-scan-cheapest.gp");
+  CHECK_THAT(gp, Catch::Contains("set xtics ('0.1' 0, '0.5' 1)"));
+  CHECK_THAT(gp, Catch::Contains("set ytics ('10' 0, '20' 1, '40' 2)"));
+  const std::string dat = testing::read_file(dir.path / "plots" / "fam-scan-cheapest.dat");
+  std::size_t tiles = 0;
+  std::istringstream in(dat);
+  for (std::string l; std::getline(in, l);) tiles += !l.empty() && l[0] != '#';
+  CHECK(tiles == 6);
+  CHECK_THAT(dat, Catch::Contains("\n1 2\n"));
 }

@@ -142,7 +142,9 @@ expect "--junit naming a FIFO is refused: a device or FIFO is never replaced" 2 
 touch "$tmp/afile"
 expect "an output path that is a file is refused before any work" 2 "--out .*afile: is a file, not a folder" \
   "$study" run "$tmp/w.toml" --out "$tmp/afile" --no-cache
-expect "a folder given as a spec is named as such" 2 "is a folder, not a spec file" "$study" run "$tmp" --out "$tmp/o6" --no-cache
+mkdir -p "$tmp/no-specs"
+expect "a folder given as a spec runs its specs, and one with none is refused" 2 "no-specs: a folder with no spec file" \
+  "$study" run "$tmp/no-specs" --out "$tmp/o6" --no-cache
 expect "amplitude near pi gets the pendulum's own message, not Boost's" 2 "sin\(theta0/2\) rounds to 1" \
   "$study" run --problem pendulum --param amplitude=3.14159265358979 --integrators rk4 --t-end 1 --dt 0.1 --out "$tmp/o7" --no-cache
 

@@ -681,6 +681,15 @@ TEST_CASE("every shipped spec is valid", "[engine][spec]") {
   const auto specs = study::shipped_specs();
   CHECK(specs.size() >= 9);
   for (const auto& f : specs) CHECK_NOTHROW(study::load_spec(f));
+  // The shipped scans: every point valid, and each a scan of several.
+  const auto scans = study::shipped_scans();
+  CHECK(scans.size() >= 1);
+  for (const auto& f : scans) {
+    INFO(f);
+    std::vector<study::Spec> points;
+    CHECK_NOTHROW(points = study::load_specs(f));
+    CHECK(points.size() >= 4);
+  }
 }
 
 TEST_CASE("a dissipative problem's energy error is against the reference's energy, and converges with the method's order",

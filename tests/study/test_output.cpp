@@ -73,6 +73,7 @@ study::StudyResult known_study(const testing::TempDir& dir) {
   r.spec = study::load_spec(dir.file("known.toml", toml));
   r.spec.auto_dt = study::AutoSweep{.runs = 7, .seconds = 3.5, .between = {30}};
   r.spec.dt_pattern = "alternating", r.spec.dt_amplitude = 0.125, r.spec.plot_dt = 0.05;
+  r.spec.scan = {.scan = "family", .axes = {"omega", "t_end"}, .values = {2.5, 2.0}, .index = 4, .count = 6};
   Values v;
   // What the methods declare and their coefficients predict: the first as a table with every field its own value,
   // the second with no prediction (null).
@@ -167,7 +168,7 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
   CHECK(keys(doc["meta"]) == std::set<std::string>{"compiler", "flags", "cpu", "revision", "date", "elapsed_seconds", "reference"});
   const auto& js = doc["studies"][0];
   CHECK(keys(js) == std::set<std::string>{"name", "title", "spec", "problem", "problem_info", "integrators", "params", "t_end",
-                                          "metrics", "plot_dt", "varying_dt", "reference", "auto_dt", "sweeps", "runs", "orders",
+                                          "scan", "metrics", "plot_dt", "varying_dt", "reference", "auto_dt", "sweeps", "runs", "orders",
                                           "energy_long", "stability"});
   CHECK(keys(js["runs"][0]) == std::set<std::string>{"integrator", "id", "substeps", "dt", "steps", "status", "error", "energy",
                                                      "final_state", "ns_per_step", "force_evals", "jacobian_evals", "iterations"});
@@ -193,6 +194,7 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
         std::set<std::string>{"order", "exact_order", "error_coefficient", "conditions", "first_failing"});
   CHECK(js["integrators"][1]["predicted"].is_null());
   CHECK(keys(js["varying_dt"]) == std::set<std::string>{"pattern", "amplitude"});
+  CHECK(keys(js["scan"]) == std::set<std::string>{"name", "axes", "values", "index", "count"});
   CHECK(keys(js["reference"]) == std::set<std::string>{"tolerance", "error_bound", "position_scale", "velocity_scale"});
   CHECK(keys(js["auto_dt"]) == std::set<std::string>{"runs", "seconds", "ladder", "between"});
   CHECK(keys(js["sweeps"][0]) == std::set<std::string>{"integrator", "automatic", "dts", "stop", "stop_cause"});
@@ -223,6 +225,11 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
   EQ(s.time_unit, "fortnights");
   EQ(s.length_unit, "furlongs");
   EQ(s.t_end, 2.0);
+  EQ(s.scan.name, "family");
+  CHECK(s.scan.axes == std::vector<std::string>{"omega", "t_end"});
+  EQ(s.scan.values, (std::vector<double>{2.5, 2.0}));
+  EQ(s.scan.index, 4);
+  EQ(s.scan.count, 6);
   CHECK(s.metrics == std::vector<std::string>{"energy", "global", "local", "stability"});
   EQ(s.plot_dt, 0.05);
   EQ(s.dt_pattern, "alternating");

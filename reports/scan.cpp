@@ -1,0 +1,284 @@
+// A scan's page: its studies drawn against the scanned parameters (reports/scan.hpp).
+#include "reports/scan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <sstream>
+
+#include "reports/read/accuracy.hpp"
+#include "reports/series.hpp"
+
+namespace report {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The shortest decimal that reads back to x: a scan's values as the spec gave them.
+std::string shortest(double x) { return fmt::format("{}", x); }
+
+/// One quantity drawn against a scanned parameter, for one method at one point (NaN where it was not measured).
+struct ScanValue {
+  double y = NAN, lo = NAN, hi = NAN;  ///< lo, hi: its interval where it has one (NaN: none)
+};
+struct ScanQuantity {
+  std::string key, what, y_label;
+  bool log_y = false;
+  std::function<ScanValue(const Study&, const std::string&)> of;
+};
+
+const OrderRow* global_order(const Study& s, const std::string& m) {
+  for (const auto& o : s.orders)
+    if (o.integrator == m && o.metric == "global") return &o;
+  return nullptr;
+}
+
+/// The quantities of a scan, each where some point measured it.
+std::vector<ScanQuantity> scan_quantities(double target) {
+  std::vector<ScanQuantity> q;
+  q.push_back({"order", "observed global order (99 % interval)", "observed global order", false, [](const Study& s, const std::string& m) {
+                 const OrderRow* o = global_order(s, m);
+                 // Only a fitted order (a verdict, or any fit in results before verdicts): a method run at one step size has none.
+                 return o && o->points >= 2 && std::isfinite(o->observed) ? ScanValue{o->observed, o->lo, o->hi} : ScanValue{};
+               }});
+  q.push_back({"error", "global error at the plot step", "relative global error at t_end (dimensionless)", true,
+               [](const Study& s, const std::string& m) {
+                 for (const auto& r : s.runs)
+                   if (r.integrator == m && r.status == "ok" && std::abs(r.dt - s.plot_dt) <= 1e-9 * s.plot_dt && r.global > 0)
+                     return ScanValue{r.global, NAN, NAN};
+                 return ScanValue{};
+               }});
+  q.push_back({"cost", "force evaluations to a relative global error of " + target_text(target),
+               "force evaluations to " + target_text(target), true, [target](const Study& s, const std::string& m) {
+                 if (!s.wants("global")) return ScanValue{};
+                 const CostToAccuracy c = cost_to_reach(s, m, target);
+                 return c.how == Reach::interpolated || c.how == Reach::extrapolated ? ScanValue{c.evals, NAN, NAN} : ScanValue{};
+               }});
+  q.push_back({"energy-growth", "growth exponent of the long run's energy error (99 % interval)",
+               "energy error growth exponent (t^k)", false, [](const Study& s, const std::string& m) {
+                 for (const auto& e : s.energy_long)
+                   if (e.integrator == m && e.status == "ok" && std::isfinite(e.growth)) return ScanValue{e.growth, e.growth_lo, e.growth_hi};
+                 return ScanValue{};
+               }});
+  q.push_back({"stability", "largest stable omega h", "largest stable omega h", false, [](const Study& s, const std::string& m) {
+                 for (const auto& x : s.stability)
+                   if (x.integrator == m && std::isfinite(x.limit)) return ScanValue{x.limit, NAN, NAN};
+                 return ScanValue{};
+               }});
+  return q;
+}
+
+/// "e = 0.3, t_end = 20": a point's values on the given axes.
+std::string values_text(const ScanGroup& sg, const Study& s, const std::vector<std::size_t>& axes) {
+  std::string out;
+  for (std::size_t k : axes) out += (out.empty() ? "" : ", ") + sg.axes[k] + " = " + shortest(s.scan.values[k]);
+  return out;
+}
+
+std::vector<std::size_t> all_axes(const ScanGroup& sg) {
+  std::vector<std::size_t> a(sg.axes.size());
+  for (std::size_t k = 0; k < a.size(); ++k) a[k] = k;
+  return a;
+}
+
+/// The points of the scan at each combination of the values of every axis but `axis` (at most `keep` of them, evenly
+/// spread): the lines of one plot against `axis` each.
+std::vector<std::vector<const Study*>> scan_slices(const ScanGroup& sg, std::size_t axis, std::size_t keep) {
+  std::map<std::vector<double>, std::vector<const Study*>> by_rest;
+  std::vector<std::vector<double>> order;
+  for (const Study* s : sg.points) {
+    std::vector<double> rest;
+    for (std::size_t k = 0; k < sg.axes.size(); ++k)
+      if (k != axis) rest.push_back(s->scan.values[k]);
+    if (!by_rest.count(rest)) order.push_back(rest);
+    by_rest[rest].push_back(s);
+  }
+  std::vector<std::vector<const Study*>> out;
+  const std::size_t n = order.size();
+  for (std::size_t i = 0; i < std::min(n, keep); ++i) out.push_back(by_rest[order[keep >= n ? i : i * (n - 1) / (keep - 1)]]);
+  for (auto& v : out)
+    std::sort(v.begin(), v.end(), [&](const Study* a, const Study* b) { return a->scan.values[axis] < b->scan.values[axis]; });
+  return out;
+}
+
+/// The plot of quantity q against axis `axis` over the points of `slice`; nothing when no point measured it.
+std::optional<Plot> quantity_plot(const ScanGroup& sg, const ScanQuantity& q, std::size_t axis, const std::vector<const Study*>& slice,
+                                  const std::string& at, const fs::path& dir) {
+  if (slice.empty()) return std::nullopt;
+  const Study& first = *slice.front();
+  std::string name = sg.name + "-scan-" + q.key + "-" + sg.axes[axis];
+  if (!at.empty()) name += "-at-" + at;
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  Blocks data;
+  Extent all;
+  std::vector<PanelText> panels;
+  for (const auto& panel : panels_of(series_of(first, false))) {
+    PanelText p{panel.title, "", {}};
+    for (const auto& line : panel.series) {
+      const std::string& m = line.members.front();
+      std::string rows;
+      int n = 0;
+      bool interval = false;
+      for (const Study* s : slice) {
+        const ScanValue v = q.of(*s, m);
+        if (!std::isfinite(v.y) || (q.log_y && !(v.y > 0))) continue;
+        const bool has = std::isfinite(v.lo) && std::isfinite(v.hi);
+        interval = interval || has;
+        rows += num17(s->scan.values[axis]) + ' ' + num17(v.y) + ' ' + num17(has ? v.lo : v.y) + ' ' + num17(has ? v.hi : v.y) + '\n';
+        all.add(s->scan.values[axis], v.y), ++n;
+        if (has) all.add(s->scan.values[axis], v.lo), all.add(s->scan.values[axis], v.hi);
+      }
+      if (n == 0) continue;
+      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2{} with {} lw 1.5 {} ps 0.8 title {}", name,
+                                       data.add(line.label(), rows), interval ? ":3:4" : "", interval ? "yerrorlines" : "linespoints",
+                                       style(line.colour), quoted(line.label())));
+    }
+    panels.push_back(std::move(p));
+  }
+  if (all.empty()) return std::nullopt;
+  const bool log_x = [&] {  // a logarithmic axis where the values span more than a decade and are all positive
+    double lo = INFINITY, hi = 0;
+    for (const Study* s : sg.points) lo = std::min(lo, s->scan.values[axis]), hi = std::max(hi, s->scan.values[axis]);
+    return lo > 0 && hi / lo > 10;
+  }();
+  std::string axes = std::string(q.log_y ? "  set logscale y\n  set format y '10^{%L}'\n" : "") + (log_x ? "  set logscale x\n" : "") +
+                     "  set key outside right top\n" + all.ranges(log_x, q.log_y, q.log_y ? 3 : 1) + axis_title("x", sg.axes[axis]) +
+                     axis_title("y", q.y_label);
+  const std::string title = q.what + " against " + sg.axes[axis] + " — " + sg.problem + (at.empty() ? "" : " (" + at + ")");
+  write_plot(dir, name, title, axes, panels, data.data.str());
+  return Plot{name, sg.title + ": " + q.what + " against " + sg.axes[axis] + (at.empty() ? "" : " at " + at)};
+}
+
+/// For two axes: which method is cheapest to `target` at each point, as tiles on the grid of their values.
+std::optional<Plot> cheapest_map(const ScanGroup& sg, double target, const fs::path& dir) {
+  if (sg.axes.size() != 2 || sg.points.empty() || !sg.points.front()->wants("global")) return std::nullopt;
+  const std::vector<double> xs = sg.values(0), ys = sg.values(1);
+  auto index = [](const std::vector<double>& v, double x) { return static_cast<double>(std::find(v.begin(), v.end(), x) - v.begin()); };
+  const auto lines = series_of(*sg.points.front(), false);
+  std::map<std::string, std::size_t> colour_of;
+  for (const auto& l : lines) colour_of[l.members.front()] = l.colour;
+  std::string name = sg.name + "-scan-cheapest";
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  Blocks data;
+  std::map<std::string, std::string> rows;  // by winner ("" none)
+  for (const Study* s : sg.points) {
+    const Ranking r = rank(*s, target, false);
+    const std::string winner = r.order.empty() ? "" : r.order.front().integrator + (r.undecided.empty() ? "" : " (?)");
+    rows[winner] += num17(index(xs, s->scan.values[0])) + ' ' + num17(index(ys, s->scan.values[1])) + '\n';
+  }
+  PanelText p{"cheapest method to " + target_text(target) + " by force evaluations", "", {}};
+  for (const auto& [winner, text] : rows) {
+    const std::string base = winner.substr(0, winner.find(" (?)"));
+    const std::string rgb = winner.empty() ? "#dddddd" : colour(colour_of.count(base) ? colour_of[base] : 0);
+    p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2:(0.5):(0.5) with boxxyerror fs solid 0.85 lc rgb '{}' title {}", name,
+                                     data.add(winner.empty() ? "none reached it" : winner, text), rgb,
+                                     quoted(winner.empty() ? "none reached it" : winner)));
+  }
+  auto tics = [](const std::vector<double>& v) {
+    std::string t;
+    for (std::size_t i = 0; i < v.size(); ++i) t += (i ? ", " : "") + quoted(shortest(v[i])) + " " + std::to_string(i);
+    return t;
+  };
+  const std::string axes = fmt::format("  set key outside right top\n  unset grid\n  set xrange [-0.5:{}]\n  set yrange [-0.5:{}]\n"
+                                       "  set xtics ({})\n  set ytics ({})\n",
+                                       num17(static_cast<double>(xs.size()) - 0.5), num17(static_cast<double>(ys.size()) - 0.5), tics(xs),
+                                       tics(ys)) +
+                           axis_title("x", sg.axes[0]) + axis_title("y", sg.axes[1]);
+  write_plot(dir, name, "cheapest method to " + target_text(target) + " — " + sg.problem, axes, {p}, data.data.str());
+  return Plot{name, sg.title + ": the cheapest method to " + target_text(target) + " at each point"};
+}
+
+}  // namespace
+
+std::vector<double> ScanGroup::values(std::size_t k) const {
+  std::vector<double> v;
+  for (const Study* s : points)
+    if (k < s->scan.values.size() && std::find(v.begin(), v.end(), s->scan.values[k]) == v.end()) v.push_back(s->scan.values[k]);
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+std::vector<ScanGroup> scans_of(const Results& r) {
+  std::vector<ScanGroup> out;
+  for (const auto& s : r.studies) {
+    if (s.scan.name.empty()) continue;
+    auto it = std::find_if(out.begin(), out.end(), [&](const ScanGroup& sg) { return sg.name == s.scan.name; });
+    if (it == out.end()) {
+      out.push_back({s.scan.name, s.title, s.problem, s.scan.axes, s.scan.count, {}});
+      it = out.end() - 1;
+    }
+    // Only points on the first point's axes: a results file that mixes two scans of one name keeps the first.
+    if (s.scan.axes == it->axes) it->points.push_back(&s);
+  }
+  for (auto& sg : out)
+    std::sort(sg.points.begin(), sg.points.end(), [](const Study* a, const Study* b) { return a->scan.index < b->scan.index; });
+  return out;
+}
+
+std::string scan_page_file(const std::string& scan) { return "SCAN-" + scan + ".md"; }
+
+double scan_target(const PageContext& c) { return c.targets.empty() ? 1e-6 : c.targets.front(); }
+
+std::vector<Plot> scan_plots(const ScanGroup& sg, double target, const fs::path& dir) {
+  std::vector<Plot> out;
+  for (const auto& q : scan_quantities(target))
+    for (std::size_t axis = 0; axis < sg.axes.size(); ++axis)
+      for (const auto& slice : scan_slices(sg, axis, 4)) {
+        std::vector<std::size_t> others;
+        for (std::size_t k = 0; k < sg.axes.size(); ++k)
+          if (k != axis) others.push_back(k);
+        const std::string at = others.empty() ? "" : values_text(sg, *slice.front(), others);
+        std::string tag;  // the other axes' values in the plot's file name, as a point's name has them
+        for (std::size_t k : others) tag += (tag.empty() ? "" : "_") + sg.axes[k] + shortest(slice.front()->scan.values[k]);
+        for (char& c : tag)
+          if (c == '.') c = 'p';
+          else if (c == '-') c = 'm';
+          else if (c == '+') c = 'x';
+        if (auto p = quantity_plot(sg, q, axis, slice, tag, dir)) {
+          if (!at.empty()) p->title = sg.title + ": " + q.what + " against " + sg.axes[axis] + " at " + at;
+          out.push_back(*p);
+        }
+      }
+  if (auto p = cheapest_map(sg, target, dir)) out.push_back(*p);
+  return out;
+}
+
+std::string scan_page(const Results& r, const ScanGroup& sg, const PageContext& c) {
+  std::ostringstream md;
+  const double target = scan_target(c);
+  md << "# Scan: " << cell(sg.title) << "\n\n[← summary](REPORT.md)\n\n";
+  md << "`" << sg.problem << "`, " << sg.points.size() << " of " << sg.count << " points over ";
+  for (std::size_t k = 0; k < sg.axes.size(); ++k) {
+    const auto v = sg.values(k);
+    md << (k ? " × " : "") << "`" << sg.axes[k] << "` (" << v.size() << " value" << (v.size() == 1 ? "" : "s") << " from " << g(v.front())
+       << " to " << g(v.back()) << ")";
+  }
+  md << ". Each point is a study of its own, with its page; `study check` judges every point. The plots draw each method "
+        "against the scanned parameter"
+     << (sg.axes.size() > 1 ? "s, the other axes held at up to four of their values" : "") << ".\n\n";
+
+  md << "## Verdicts and the cheapest method to " << target_text(target) << "\n\n| point | checks passed | failed | undetermined | "
+     << "diverged runs | cheapest to " << target_text(target) << " (force evaluations) |\n|---|---:|---:|---:|---:|---|\n";
+  for (const Study* s : sg.points) {
+    const VerdictCounts v = verdict_counts(r, *s);
+    md << "| [" << cell(values_text(sg, *s, all_axes(sg))) << "](" << s->name << "/REPORT.md) | " << v.pass << " | "
+       << (v.fail ? fmt::format("**{}**", v.fail) : "0") << " | " << v.undetermined << " | " << v.diverged << " | "
+       << (s->wants("global") ? winner_cell(*s, target, false) : "—") << " |\n";
+  }
+  md << "\n`study report --accuracy X` asks for another accuracy.\n\n";
+
+  const auto it = c.scan_plots.find(sg.name);
+  if (it != c.scan_plots.end()) {
+    std::size_t shown = 0;
+    for (const auto& p : it->second)
+      if (c.drawn.count(p.name)) {
+        if (!shown++) md << "## Against the scanned parameters\n\n";
+        md << "**" << cell(p.title) << "**\n\n![" << cell(p.title) << "](plots/" << p.name << ".svg)\n\n";
+      }
+    if (!shown) md << "Plots: not drawn (" << cell(c.missing.empty() ? "none" : c.missing) << "); their data and gnuplot scripts are in `plots/`.\n\n";
+  }
+  return md.str();
+}
+
+}  // namespace report
