@@ -22,6 +22,7 @@ struct PageContext {
   std::size_t missing_count = 0;
   bool bench = false;                   ///< BENCH.md was written
   bool claims = false;                  ///< CLAIMS.md was written
+  bool point_plots = false;             ///< a scan's points have plots on their pages (study report --point-plots)
   /// The plot `suffix` of study s, when drawn.
   const Plot* plot(const Study& s, const std::string& suffix) const;
 };

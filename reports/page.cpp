@@ -7,6 +7,7 @@
 
 #include "reports/read/accuracy.hpp"
 #include "reports/markdown.hpp"
+#include "reports/scan.hpp"
 #include "reports/series.hpp"
 #include "study/check/check.hpp"
 
@@ -289,6 +290,13 @@ std::string study_page(const Results& res, const Study& s, const PageContext& c)
      << s.runs.size() << " runs" << (diverged ? fmt::format(" ([{} diverged](#diverged))", diverged) : "") << ". Reference: float128 "
      << "Bulirsch–Stoer at tolerance " << sci(s.ref_tol) << ", certified error bound " << (s.ref_bound > 0 ? sci(s.ref_bound) : "— (none needed)")
      << ". Errors are relative: the larger of |Δq|/Q and |Δv|/V, Q and V the largest |q| and |v| of the reference.\n\n";
+  if (!s.scan.name.empty()) {
+    std::string at;
+    for (std::size_t k = 0; k < s.scan.axes.size(); ++k) at += (k ? ", " : "") + s.scan.axes[k] + " = " + fmt::format("{}", s.scan.values[k]);
+    md << "A point of a scan (" << cell(at) << ", " << s.scan.index + 1 << " of " << s.scan.count << "): [its page](../"
+       << scan_page_file(s.scan.name) << ") draws every point."
+       << (c.point_plots ? "" : " This page's plots are not drawn (`study report --point-plots` draws them for every point).") << "\n\n";
+  }
   verdicts(md, res, s);
   accuracy(md, s, c);
   convergence(md, s, c);

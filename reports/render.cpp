@@ -41,9 +41,11 @@ Outcome render(const Options& options) {
   c.targets = sorted_targets(options.accuracy);
   c.shown_results = (options.shown_results.empty() ? options.results : options.shown_results).string();
   std::vector<std::string> names;
+  c.point_plots = options.point_plots;
   for (const auto& s : results.studies) {
     stop();
     auto& list = c.plots[s.name];
+    if (!s.scan.name.empty() && !options.point_plots) continue;  // drawn on the scan's page
     for (const std::string metric : {"global", "max", "local"})
       if (std::any_of(s.orders.begin(), s.orders.end(), [&](const OrderRow& o) { return o.metric == metric; }))
         list.push_back(convergence_plot(s, metric, plots_dir));

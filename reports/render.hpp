@@ -20,6 +20,9 @@ struct Options {
   std::filesystem::path shown_results;  ///< how the report names the results folder (default: results)
   bool plots = true;
   bool png = false;  ///< a PNG beside each SVG
+  /// Plots on the page of each study of a scan too (off: a scan's points are drawn on its page, and a scan of
+  /// hundreds of points would take minutes of gnuplot and megabytes of pictures).
+  bool point_plots = false;
   std::string gnuplot = "gnuplot";  ///< a program name on PATH or a path (started without a shell)
   std::chrono::milliseconds gnuplot_timeout{std::chrono::seconds(60)};  ///< per plot; then it is stopped
   /// Relative global errors to answer "which method reaches it at the least cost" for (empty: each study's decades

@@ -23,6 +23,7 @@ report::Outcome render_report(const ReportArgs& a, const std::filesystem::path& 
   o.shown_results = shown;
   o.plots = !a.plots.no_plots;
   o.png = a.png;
+  o.point_plots = a.point_plots;
   o.accuracy = a.accuracy;
   o.max_memory = a.max_memory;
   o.gnuplot = a.plots.gnuplot;
@@ -35,7 +36,7 @@ void print_report(const report::Outcome& r, const std::filesystem::path& out, bo
     std::cout << "wrote " << (out / "REPORT.md").string() << " with " << r.plots.size() << " plot(s)";
     std::vector<std::string> scans;  // a scan's page: where its family is drawn
     for (const auto& p : r.pages)
-      if (p.filename().string().rfind("SCAN-", 0) == 0) scans.push_back(p.string());
+      if (p.filename().string().rfind("SCAN-", 0) == 0) scans.push_back((out / p.filename()).string());  // not the staging folder's
     if (!scans.empty()) std::cout << "; the scan" << (scans.size() == 1 ? "" : "s") << " on " << study::join(scans);
     std::cout << "\n";
   }
@@ -101,6 +102,8 @@ Command add_report(CLI::App& app) {
                                              "default: the decades from 1e-3 down to the smallest error reached)")
       ->check(accuracy_target());
   cmd->add_flag("--png", a->png, "draw a PNG beside each SVG plot (three times gnuplot's work)");
+  cmd->add_flag("--point-plots", a->point_plots, "draw the plots of every study of a scan on its own page too (by default a "
+                                                 "scan's studies are drawn on its page only)");
   add_memory_option(cmd, a->max_memory, results_memory_help());
   return {cmd, [a, cmd] {
             a->out_given = cmd->count("--out") > 0;

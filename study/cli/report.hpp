@@ -15,6 +15,7 @@ struct ReportArgs {
   std::string out;
   PlotArgs plots;
   bool png = false;
+  bool point_plots = false;  ///< --point-plots
   std::vector<double> accuracy;
   bool out_given = false;
   double max_memory = report::default_max_memory;  ///< --max-memory: of the results read

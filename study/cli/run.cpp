@@ -129,7 +129,7 @@ int run_study(const RunArgs& a) {
       ReportArgs rep;
       rep.results = a.out;
       // The run's own estimate counted its report (--max-memory was checked before any work).
-      rep.png = a.png, rep.accuracy = a.accuracy, rep.max_memory = std::numeric_limits<double>::infinity();
+      rep.png = a.png, rep.point_plots = a.point_plots, rep.accuracy = a.accuracy, rep.max_memory = std::numeric_limits<double>::infinity();
       try {
         rendered = render_report(rep, staged.path(), staged.path(), a.out);
       } catch (const report::ReportError& e) {
@@ -198,6 +198,8 @@ Command add_run(CLI::App& app) {
                                              "(repeatable; default: the decades from 1e-3 down to the smallest error reached)")
       ->check(accuracy_target());
   cmd->add_flag("--png", a->png, "draw a PNG beside each SVG plot (three times gnuplot's work)");
+  cmd->add_flag("--point-plots", a->point_plots, "in the report, draw the plots of every study of a scan on its own page "
+                                                 "too (by default a scan's studies are drawn on its page only)");
   return {cmd, [a, cmd] {
             a->cache_dir_given = cmd->count("--cache-dir") > 0;
             return run_study(*a);

@@ -22,7 +22,7 @@ struct RunArgs {
   std::string cache_dir;
   bool cache_dir_given = false;
   Limits limits;  ///< --max-work, --max-memory
-  bool no_cache = false, rerun = false, quiet = false, no_report = false, png = false;
+  bool no_cache = false, rerun = false, quiet = false, no_report = false, png = false, point_plots = false;
   std::vector<double> accuracy;  ///< --accuracy: the targets of "which method for which accuracy"
 };
 

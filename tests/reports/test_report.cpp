@@ -1038,6 +1038,15 @@ TEST_CASE("a scan has a page of its own: each method against the scanned paramet
   CHECK(error[1][1] == at_plot_dt);
   // No stability metric: no stability plot.
   CHECK(!fs::exists(dir.path / "plots" / "fam-scan-stability-e.dat"));
+  // A point's own page links the scan's, and has no plots unless asked for.
+  CHECK_THAT(testing::read_file(dir.path / "fam_e0p5" / "REPORT.md"),
+             Contains("A point of a scan (e = 0.5, 2 of 3): [its page](../SCAN-fam.md) draws every point. This page's plots are not "
+                      "drawn (`study report --point-plots`"));
+  CHECK(!fs::exists(dir.path / "plots" / "fam_e0p5-global.gp"));
+  o.point_plots = true;
+  report::render(o);
+  CHECK(fs::exists(dir.path / "plots" / "fam_e0p5-global.gp"));
+  CHECK_THAT(testing::read_file(dir.path / "fam_e0p5" / "REPORT.md"), !Contains("plots are not drawn"));
 }
 
 TEST_CASE("a scan of two parameters: a plot against each with the other held, and a map of the cheapest method", "[report][scan]") {
