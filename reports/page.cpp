@@ -189,9 +189,12 @@ void convergence(std::ostringstream& md, const Study& s, const PageContext& c) {
   md << "## Convergence: observed against expected orders\n\n"
      << "Least-squares slopes of log error on log dt over an automatically chosen asymptotic window, with a 99 % interval; "
         "pass when the interval lies within 0.2 of the expected order, fail only when the window is asymptotic and the whole "
-        "interval lies below, otherwise undetermined. In the plots each fitted order is drawn dashed over its window and "
-        "written beside it; FAIL and undetermined (?) are marked in the legend, failed lines drawn thick and undetermined ones "
-        "dotted; methods whose curves coincide within round-off share one line (\"a = b\").\n\n"
+        "interval lies below, otherwise undetermined."
+     << (c.plot(s, "global") ? " In the plots each fitted order is drawn dashed over its window and "
+                               "written beside it; FAIL and undetermined (?) are marked in the legend, failed lines drawn thick and "
+                               "undetermined ones dotted; methods whose curves coincide within round-off share one line (\"a = b\")."
+                             : "")
+     << "\n\n"
      << "| integrator | global (at t_end) | max (over the run) | local (one step) | window of the global fit | R² |\n"
      << "|---|---|---|---|---|---|\n";
   for (const auto& i : s.integrators) {
@@ -277,7 +280,9 @@ std::string study_page(const Results& res, const Study& s, const PageContext& c)
   std::ostringstream md;
   std::size_t diverged = 0;
   for (const auto& r : s.runs) diverged += r.status != "ok";
-  md << "# " << cell(s.title) << "\n\n"
+  std::string point;  // a scan's point: its values after the scan's title
+  for (std::size_t k = 0; k < s.scan.axes.size(); ++k) point += (k ? ", " : "") + s.scan.axes[k] + " = " + fmt::format("{}", s.scan.values[k]);
+  md << "# " << cell(s.title) << (point.empty() ? "" : " — " + cell(point)) << "\n\n"
      << "[← summary](../REPORT.md) · problem `" << s.problem << "`" << (s.params.empty() ? "" : " (")
      << [&] {
           std::string p;
@@ -291,9 +296,7 @@ std::string study_page(const Results& res, const Study& s, const PageContext& c)
      << "Bulirsch–Stoer at tolerance " << sci(s.ref_tol) << ", certified error bound " << (s.ref_bound > 0 ? sci(s.ref_bound) : "— (none needed)")
      << ". Errors are relative: the larger of |Δq|/Q and |Δv|/V, Q and V the largest |q| and |v| of the reference.\n\n";
   if (!s.scan.name.empty()) {
-    std::string at;
-    for (std::size_t k = 0; k < s.scan.axes.size(); ++k) at += (k ? ", " : "") + s.scan.axes[k] + " = " + fmt::format("{}", s.scan.values[k]);
-    md << "A point of a scan (" << cell(at) << ", " << s.scan.index + 1 << " of " << s.scan.count << "): [its page](../"
+    md << "A point of a scan (" << cell(point) << ", " << s.scan.index + 1 << " of " << s.scan.count << "): [its page](../"
        << scan_page_file(s.scan.name) << ") draws every point."
        << (c.point_plots ? "" : " This page's plots are not drawn (`study report --point-plots` draws them for every point).") << "\n\n";
   }

@@ -15,12 +15,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
+/// An energy error this large is the class "large" (study/measure/measure.hpp): its growth exponent says nothing.
+constexpr double large_energy_error = 0.1;
+
 /// The shortest decimal that reads back to x: a scan's values as the spec gave them.
 std::string shortest(double x) { return fmt::format("{}", x); }
 
 /// One quantity drawn against a scanned parameter, for one method at one point (NaN where it was not measured).
 struct ScanValue {
   double y = NAN, lo = NAN, hi = NAN;  ///< lo, hi: its interval where it has one (NaN: none)
+  int mark = 0;  ///< 1: an undetermined order, or a cost extrapolated along the fitted order; 2: a failed order
 };
 struct ScanQuantity {
   std::string key, what, y_label;
@@ -37,31 +41,39 @@ const OrderRow* global_order(const Study& s, const std::string& m) {
 /// The quantities of a scan, each where some point measured it.
 std::vector<ScanQuantity> scan_quantities(double target) {
   std::vector<ScanQuantity> q;
-  q.push_back({"order", "observed global order (99 % interval)", "observed global order", false, [](const Study& s, const std::string& m) {
+  q.push_back({"order", "observed global order (99 % interval)", "observed global order (dimensionless)", false, [](const Study& s, const std::string& m) {
                  const OrderRow* o = global_order(s, m);
                  // Only a fitted order (a verdict, or any fit in results before verdicts): a method run at one step size has none.
-                 return o && o->points >= 2 && std::isfinite(o->observed) ? ScanValue{o->observed, o->lo, o->hi} : ScanValue{};
+                 if (!o || o->points < 2 || !std::isfinite(o->observed)) return ScanValue{};
+                 return ScanValue{o->observed, o->lo, o->hi, o->verdict == "fail" ? 2 : o->verdict == "undetermined" ? 1 : 0};
                }});
-  q.push_back({"error", "global error at the plot step", "relative global error at t_end (dimensionless)", true,
-               [](const Study& s, const std::string& m) {
+  // The error over dt^p at the plot step: the points may step differently (dt = "auto" follows each one's time scale),
+  // and in the asymptotic range the constant does not depend on the step.
+  q.push_back({"constant", "error constant: global error / dt^p at the plot step (p the expected order)",
+               "relative global error / dt^p (per time unit^p)", true, [](const Study& s, const std::string& m) {
+                 const OrderRow* o = global_order(s, m);
+                 if (!o || o->expected <= 0) return ScanValue{};
                  for (const auto& r : s.runs)
                    if (r.integrator == m && r.status == "ok" && std::abs(r.dt - s.plot_dt) <= 1e-9 * s.plot_dt && r.global > 0)
-                     return ScanValue{r.global, NAN, NAN};
+                     return ScanValue{r.global / std::pow(r.dt, o->expected), NAN, NAN};
                  return ScanValue{};
                }});
   q.push_back({"cost", "force evaluations to a relative global error of " + target_text(target),
-               "force evaluations to " + target_text(target), true, [target](const Study& s, const std::string& m) {
+               "force evaluations to " + target_text(target) + " (count)", true, [target](const Study& s, const std::string& m) {
                  if (!s.wants("global")) return ScanValue{};
                  const CostToAccuracy c = cost_to_reach(s, m, target);
-                 return c.how == Reach::interpolated || c.how == Reach::extrapolated ? ScanValue{c.evals, NAN, NAN} : ScanValue{};
+                 if (c.how == Reach::interpolated) return ScanValue{c.evals, NAN, NAN};
+                 return c.how == Reach::extrapolated ? ScanValue{c.evals, NAN, NAN, 1} : ScanValue{};
                }});
   q.push_back({"energy-growth", "growth exponent of the long run's energy error (99 % interval)",
-               "energy error growth exponent (t^k)", false, [](const Study& s, const std::string& m) {
+               "energy error growth exponent k, as t^k (dimensionless)", false, [](const Study& s, const std::string& m) {
+                 // Not where the error reached 0.1 (the energy class "large"): a lost orbit, whose error no longer grows.
                  for (const auto& e : s.energy_long)
-                   if (e.integrator == m && e.status == "ok" && std::isfinite(e.growth)) return ScanValue{e.growth, e.growth_lo, e.growth_hi};
+                   if (e.integrator == m && e.status == "ok" && std::isfinite(e.growth) && std::abs(e.final_rel) < large_energy_error)
+                     return ScanValue{e.growth, e.growth_lo, e.growth_hi};
                  return ScanValue{};
                }});
-  q.push_back({"stability", "largest stable omega h", "largest stable omega h", false, [](const Study& s, const std::string& m) {
+  q.push_back({"stability", "largest stable omega h", "largest stable omega h (dimensionless)", false, [](const Study& s, const std::string& m) {
                  for (const auto& x : s.stability)
                    if (x.integrator == m && std::isfinite(x.limit)) return ScanValue{x.limit, NAN, NAN};
                  return ScanValue{};
@@ -74,6 +86,12 @@ std::string values_text(const ScanGroup& sg, const Study& s, const std::vector<s
   std::string out;
   for (std::size_t k : axes) out += (out.empty() ? "" : ", ") + sg.axes[k] + " = " + shortest(s.scan.values[k]);
   return out;
+}
+
+/// A scanned parameter as an axis: t_end in the problem's time unit; a parameter as the problem declares it.
+std::string axis_label(const ScanGroup& sg, std::size_t axis) {
+  if (sg.axes[axis] == "t_end") return time_axis(*sg.points.front(), "t_end");
+  return sg.axes[axis] + " (a parameter of " + sg.problem + ")";
 }
 
 std::vector<std::size_t> all_axes(const ScanGroup& sg) {
@@ -104,7 +122,7 @@ std::vector<std::vector<const Study*>> scan_slices(const ScanGroup& sg, std::siz
 
 /// The plot of quantity q against axis `axis` over the points of `slice`; nothing when no point measured it.
 std::optional<Plot> quantity_plot(const ScanGroup& sg, const ScanQuantity& q, std::size_t axis, const std::vector<const Study*>& slice,
-                                  const std::string& at, const fs::path& dir) {
+                                  const std::string& at, const std::string& at_text, const fs::path& dir) {
   if (slice.empty()) return std::nullopt;
   const Study& first = *slice.front();
   std::string name = sg.name + "-scan-" + q.key + "-" + sg.axes[axis];
@@ -119,20 +137,28 @@ std::optional<Plot> quantity_plot(const ScanGroup& sg, const ScanQuantity& q, st
       const std::string& m = line.members.front();
       std::string rows;
       int n = 0;
-      bool interval = false;
+      bool interval = false, marks = false;
       for (const Study* s : slice) {
         const ScanValue v = q.of(*s, m);
         if (!std::isfinite(v.y) || (q.log_y && !(v.y > 0))) continue;
         const bool has = std::isfinite(v.lo) && std::isfinite(v.hi);
         interval = interval || has;
-        rows += num17(s->scan.values[axis]) + ' ' + num17(v.y) + ' ' + num17(has ? v.lo : v.y) + ' ' + num17(has ? v.hi : v.y) + '\n';
+        rows += num17(s->scan.values[axis]) + ' ' + num17(v.y) + ' ' + num17(has ? v.lo : v.y) + ' ' + num17(has ? v.hi : v.y) + ' ' +
+                std::to_string(v.mark) + '\n';
+        marks = marks || v.mark;
         all.add(s->scan.values[axis], v.y), ++n;
         if (has) all.add(s->scan.values[axis], v.lo), all.add(s->scan.values[axis], v.hi);
       }
       if (n == 0) continue;
-      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2{} with {} lw 1.5 {} ps 0.8 title {}", name,
-                                       data.add(line.label(), rows), interval ? ":3:4" : "", interval ? "yerrorlines" : "linespoints",
-                                       style(line.colour), quoted(line.label())));
+      const int index = data.add(line.label(), rows);
+      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2{} with {} lw 1.5 {} ps 0.8 title {}", name, index,
+                                       interval ? ":3:4" : "", interval ? "yerrorlines" : "linespoints", style(line.colour),
+                                       quoted(line.label())));
+      // Open circles: an undetermined order, an extrapolated cost; crosses: a failed order.
+      if (marks)
+        for (const auto& [mark, pt] : {std::pair{1, 6}, std::pair{2, 2}})
+          p.elements.push_back(fmt::format("'{}.dat' index {} using 1:($5 == {} ? $2 : 1/0) with points pt {} ps 1.8 lw 1.5 lc rgb '{}' notitle",
+                                           name, index, mark, pt, colour(line.colour)));
     }
     panels.push_back(std::move(p));
   }
@@ -143,9 +169,9 @@ std::optional<Plot> quantity_plot(const ScanGroup& sg, const ScanQuantity& q, st
     return lo > 0 && hi / lo > 10;
   }();
   std::string axes = std::string(q.log_y ? "  set logscale y\n  set format y '10^{%L}'\n" : "") + (log_x ? "  set logscale x\n" : "") +
-                     "  set key outside right top\n" + all.ranges(log_x, q.log_y, q.log_y ? 3 : 1) + axis_title("x", sg.axes[axis]) +
+                     "  set key outside right top\n" + all.ranges(log_x, q.log_y, q.log_y ? 3 : 1) + axis_title("x", axis_label(sg, axis)) +
                      axis_title("y", q.y_label);
-  const std::string title = q.what + " against " + sg.axes[axis] + " — " + sg.problem + (at.empty() ? "" : " (" + at + ")");
+  const std::string title = q.what + " against " + sg.axes[axis] + " — " + sg.problem + (at_text.empty() ? "" : " (" + at_text + ")");
   write_plot(dir, name, title, axes, panels, data.data.str());
   return Plot{name, sg.title + ": " + q.what + " against " + sg.axes[axis] + (at.empty() ? "" : " at " + at)};
 }
@@ -184,7 +210,7 @@ std::optional<Plot> cheapest_map(const ScanGroup& sg, double target, const fs::p
                                        "  set xtics ({})\n  set ytics ({})\n",
                                        num17(static_cast<double>(xs.size()) - 0.5), num17(static_cast<double>(ys.size()) - 0.5), tics(xs),
                                        tics(ys)) +
-                           axis_title("x", sg.axes[0]) + axis_title("y", sg.axes[1]);
+                           axis_title("x", axis_label(sg, 0)) + axis_title("y", axis_label(sg, 1));
   write_plot(dir, name, "cheapest method to " + target_text(target) + " — " + sg.problem, axes, {p}, data.data.str());
   return Plot{name, sg.title + ": the cheapest method to " + target_text(target) + " at each point"};
 }
@@ -229,13 +255,15 @@ std::vector<Plot> scan_plots(const ScanGroup& sg, double target, const fs::path&
         for (std::size_t k = 0; k < sg.axes.size(); ++k)
           if (k != axis) others.push_back(k);
         const std::string at = others.empty() ? "" : values_text(sg, *slice.front(), others);
-        std::string tag;  // the other axes' values in the plot's file name, as a point's name has them
-        for (std::size_t k : others) tag += (tag.empty() ? "" : "_") + sg.axes[k] + shortest(slice.front()->scan.values[k]);
-        for (char& c : tag)
-          if (c == '.') c = 'p';
-          else if (c == '-') c = 'm';
-          else if (c == '+') c = 'x';
-        if (auto p = quantity_plot(sg, q, axis, slice, tag, dir)) {
+        std::string tag;  // the other axes' values in the plot's file name, as a point's name writes them
+        for (std::size_t k : others) {
+          tag += (tag.empty() ? "" : "_") + sg.axes[k] + "-";
+          for (const char c : shortest(slice.front()->scan.values[k]))
+            if (c == '.') tag += 'p';
+            else if (c == '-') tag += 'm';
+            else if (c != '+') tag += c;
+        }
+        if (auto p = quantity_plot(sg, q, axis, slice, tag, at, dir)) {
           if (!at.empty()) p->title = sg.title + ": " + q.what + " against " + sg.axes[axis] + " at " + at;
           out.push_back(*p);
         }
@@ -259,21 +287,40 @@ std::string scan_page(const Results& r, const ScanGroup& sg, const PageContext& 
      << (sg.axes.size() > 1 ? "s, the other axes held at up to four of their values" : "") << ".\n\n";
 
   md << "## Verdicts and the cheapest method to " << target_text(target) << "\n\n| point | checks passed | failed | undetermined | "
-     << "diverged runs | cheapest to " << target_text(target) << " (force evaluations) |\n|---|---:|---:|---:|---:|---|\n";
+     << "diverged runs | plot step | cheapest to " << target_text(target) << " (force evaluations) |\n|---|---:|---:|---:|---:|---:|---|\n";
   for (const Study* s : sg.points) {
     const VerdictCounts v = verdict_counts(r, *s);
     md << "| [" << cell(values_text(sg, *s, all_axes(sg))) << "](" << s->name << "/REPORT.md) | " << v.pass << " | "
-       << (v.fail ? fmt::format("**{}**", v.fail) : "0") << " | " << v.undetermined << " | " << v.diverged << " | "
+       << (v.fail ? fmt::format("**{}**", v.fail) : "0") << " | " << v.undetermined << " | " << v.diverged << " | " << g(s->plot_dt) << " | "
        << (s->wants("global") ? winner_cell(*s, target, false) : "—") << " |\n";
   }
   md << "\n`study report --accuracy X` asks for another accuracy.\n\n";
+  // Where a method's cost to the target is not drawn: not reached, or only bounded.
+  if (!sg.points.empty() && sg.points.front()->wants("global")) {
+    std::vector<std::string> missing;
+    for (const auto& m : sg.points.front()->integrators) {
+      std::vector<std::string> at;
+      for (const Study* s : sg.points) {
+        const CostToAccuracy cost = cost_to_reach(*s, m, target);
+        if (cost.how != Reach::interpolated && cost.how != Reach::extrapolated) at.push_back(values_text(sg, *s, all_axes(sg)));
+      }
+      if (at.size() == sg.points.size()) missing.push_back(m + " (at every point)");
+      else if (!at.empty()) missing.push_back(m + " (" + fmt::format("{}", fmt::join(at, "; ")) + ")");
+    }
+    if (!missing.empty())
+      md << "Left out of the cost plot, where the method did not reach " << target_text(target)
+         << " or only an upper bound is known (its study's page says why): " << cell(join_names(missing)) << ".\n\n";
+  }
 
   const auto it = c.scan_plots.find(sg.name);
   if (it != c.scan_plots.end()) {
     std::size_t shown = 0;
     for (const auto& p : it->second)
       if (c.drawn.count(p.name)) {
-        if (!shown++) md << "## Against the scanned parameters\n\n";
+        if (!shown++)
+          md << "## Against the scanned parameters\n\nA line per method, panels by family. Open circles mark an undetermined "
+                "order, or a cost extrapolated along the fitted order; crosses a failed order. The error constant is the "
+                "global error over dt^p at each point's plot step (the points may step differently), p the expected order.\n\n";
         md << "**" << cell(p.title) << "**\n\n![" << cell(p.title) << "](plots/" << p.name << ".svg)\n\n";
       }
     if (!shown) md << "Plots: not drawn (" << cell(c.missing.empty() ? "none" : c.missing) << "); their data and gnuplot scripts are in `plots/`.\n\n";

@@ -100,12 +100,12 @@ std::string summary_page(const Results& res, const PageContext& c) {
   // Verdicts: the gate's, per study.
   md << "## Verdicts\n\n| study | problem | checks passed | failed | undetermined | diverged runs |\n|---|---|---:|---:|---:|---:|\n";
   std::size_t pass = 0, fail = 0, undetermined = 0;
-  std::map<std::string, VerdictCounts> scans;  // a scan's points: one row for the scan, its page has each
+  std::map<std::string, VerdictCounts> scan_counts;  // a scan's points: one row for the scan, its page has each
   for (const auto& s : res.studies) {
     const VerdictCounts v = verdict_counts(res, s);
     pass += v.pass, fail += v.fail, undetermined += v.undetermined;
     if (!s.scan.name.empty()) {
-      auto& t = scans[s.scan.name];
+      auto& t = scan_counts[s.scan.name];
       t.pass += v.pass, t.fail += v.fail, t.undetermined += v.undetermined, t.diverged += v.diverged;
       continue;
     }
@@ -115,7 +115,7 @@ std::string summary_page(const Results& res, const PageContext& c) {
        << (v.diverged ? fmt::format("[{}]({})", v.diverged, page_link(s, "diverged")) : "0") << " |\n";
   }
   for (const auto& sg : scans_of(res)) {
-    const VerdictCounts& t = scans[sg.name];
+    const VerdictCounts& t = scan_counts[sg.name];
     md << "| [" << cell(sg.title) << "](" << scan_page_file(sg.name) << ") (a scan of " << sg.points.size() << " studies over "
        << cell(join_names(sg.axes)) << ") | `" << sg.problem << "` | " << t.pass << " | " << (t.fail ? fmt::format("**{}**", t.fail) : "0")
        << " | " << t.undetermined << " | " << t.diverged << " |\n";
@@ -126,24 +126,36 @@ std::string summary_page(const Results& res, const PageContext& c) {
 
   // Which method for which accuracy.
   const auto targets = summary_targets(c.targets, res);
-  md << "## Which method for which accuracy\n\n"
-     << "The cheapest method to reach each relative global error, by force evaluations, interpolated on each method's own runs "
-        "(≈ extrapolated from its fitted order; ≤ an upper bound), and the runner-up with how much more it needs. "
-     << (c.targets.empty() ? "Every third decade here; each study's page has every decade, wall time with its noise, and the "
-                             "Pareto front. `study report --accuracy X` asks for any X.\n\n"
-                           : "Each study's page has wall time with its noise, every method's cost and the Pareto front.\n\n")
-     << "| study |";
-  for (double t : targets) md << " " << target_text(t) << " |";
-  md << "\n|---|";
-  for (std::size_t k = 0; k < targets.size(); ++k) md << "---|";
-  md << "\n";
-  for (const auto& s : res.studies) {
-    if (!s.wants("global") || !s.scan.name.empty()) continue;  // a scan's page answers for its points
-    md << "| [" << cell(s.title) << "](" << page_link(s, "accuracy") << ") |";
-    for (double t : targets) md << " " << winner_cell(s, t, false) << " |";
+  const bool any_study =
+      std::any_of(res.studies.begin(), res.studies.end(), [](const Study& s) { return s.wants("global") && s.scan.name.empty(); });
+  const auto scans = scans_of(res);
+  md << "## Which method for which accuracy\n\n";
+  if (any_study) {
+    md << "The cheapest method to reach each relative global error, by force evaluations, interpolated on each method's own runs "
+          "(≈ extrapolated from its fitted order; ≤ an upper bound), and the runner-up with how much more it needs. "
+       << (c.targets.empty() ? "Every third decade here; each study's page has every decade, wall time with its noise, and the "
+                               "Pareto front. `study report --accuracy X` asks for any X.\n\n"
+                             : "Each study's page has wall time with its noise, every method's cost and the Pareto front.\n\n")
+       << "| study |";
+    for (double t : targets) md << " " << target_text(t) << " |";
+    md << "\n|---|";
+    for (std::size_t k = 0; k < targets.size(); ++k) md << "---|";
+    md << "\n";
+    for (const auto& s : res.studies) {
+      if (!s.wants("global") || !s.scan.name.empty()) continue;  // a scan's page answers for its points
+      md << "| [" << cell(s.title) << "](" << page_link(s, "accuracy") << ") |";
+      for (double t : targets) md << " " << winner_cell(s, t, false) << " |";
+      md << "\n";
+    }
     md << "\n";
   }
-  md << "\n" << more_answers(res, targets.size() > 1 ? targets[1] : targets.front());
+  if (!scans.empty()) {
+    std::vector<std::string> links;
+    for (const auto& sg : scans) links.push_back("[" + cell(sg.title) + "](" + scan_page_file(sg.name) + ")");
+    md << (any_study ? "For the points of a scan, its page" : "Each scan's page") << " gives the cheapest method at every point, and "
+       << "draws each method's cost against the scanned parameters: " << join_names(links) << ".\n\n";
+  }
+  md << more_answers(res, targets.size() > 1 ? targets[1] : targets.front());
 
   const auto claims = evaluate_claims(res);
   if (!claims.empty()) {

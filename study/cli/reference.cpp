@@ -112,7 +112,7 @@ Command add_reference(CLI::App& app) {
   cmd->add_option("--param,-p", a->params, "parameter as name=value (repeatable), e.g. --param e=0.9");
   cmd->add_option("--at", a->at, "comma-separated times >= 0, increasing, e.g. --at 1,2.5,10")->required();
   cmd->add_option("--tol", a->tolerance, "Bulirsch-Stoer tolerance of the reference solve (default 1e-28)");
-  cmd->add_option("--cache-dir", a->cache_dir, "cache directory (default $STUDY_CACHE_DIR or ~/.cache/ode-study/reference)");
+  cmd->add_option("--cache-dir", a->cache_dir, "cache directory (default $STUDY_CACHE_DIR, else $XDG_CACHE_HOME/ode-study/reference, else ~/.cache/ode-study/reference)");
   cmd->add_flag("--no-cache", a->no_cache, "neither read nor write the cache");
   add_limit_options(cmd, a->limits, false);
   cmd->footer("The bound is max(2|x(tol) - x(tol/100)| + 100 eps evaluations, |x - exact|) relative to the "

@@ -168,8 +168,8 @@ Command add_run(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
   auto* cmd = app.add_subcommand("run", "run convergence studies: every integrator of each spec across its dt sweep, "
                                         "against certified references; writes results.json and CSV tables");
-  cmd->add_option("specs", a->specs, "spec files, names of shipped specs, or - for a spec on standard input (default: "
-                                     "every shipped spec, the default study)");
+  cmd->add_option("specs", a->specs, "spec files, folders (every *.toml in them), names of shipped specs or scans (study list), or - for a "
+                                     "spec on standard input (default: every shipped spec, the default study)");
   cmd->add_option("--methods", a->methods, "a file of method tables ([methods.ID], repeatable): its ids may be listed as "
                                            "integrators (docs/method-tables.md)");
   cmd->add_option("--problem", a->problem, "a study from the command line, without a spec file: the problem id "
@@ -186,7 +186,7 @@ Command add_run(CLI::App& app) {
   cmd->add_option("--jobs,-j", a->jobs, "threads (default: every core); results do not depend on it")->check(CLI::Range(1, 256));
   cmd->add_option("--cache-dir", a->cache_dir,
                   "cache directory: references, with the long double round-off shadows in DIR/roundoff/ and whole runs "
-                  "in DIR/runs/ (default $STUDY_CACHE_DIR or ~/.cache/ode-study/reference)");
+                  "in DIR/runs/ (default $STUDY_CACHE_DIR, else $XDG_CACHE_HOME/ode-study/reference, else ~/.cache/ode-study/reference)");
   cmd->add_flag("--no-cache", a->no_cache, "neither read nor write any cache: compute everything");
   add_limit_options(cmd, a->limits, true);
   cmd->add_flag("--rerun", a->rerun,

@@ -176,7 +176,12 @@ ProblemFacts read_problem(const Reader& r, Spec& s, const Overrides* o) {
   try {
     f = problem_facts(s.problem, s.params);
   } catch (const ParamError& e) {
-    r.fail("params", e.what());
+    // A value the scan gave is named where the scan gives it.
+    const std::string what = e.what();
+    if (o)
+      for (const auto& [k, v] : o->params)
+        if (what.find("'" + k + "'") != std::string::npos) r.fail(r.get("scan")->as_table()->get(k), "scan." + k, what);
+    r.fail("params", what);
   }
   if (const std::string why = time_scale_problem(s.problem, f.period); !why.empty()) r.fail("params", why);
   return f;
@@ -664,7 +669,7 @@ Spec parse_table(const toml::table& table, const std::string& text, const std::f
     s.scan = o->point;
     s.name = scan_point_name(s.name, o->point.axes, o->point.values);
     if (const std::string why = name_problem(s.name); !why.empty())
-      r.fail("scan", "the point's study name '" + s.name + "' " + why + " (give the spec a shorter name)");
+      r.fail("scan", "the point's study name '" + s.name + "' " + why + ": give the spec a shorter name");
   }
   return s;
 }
@@ -788,6 +793,7 @@ std::string scan_point_name(const std::string& scan, const std::vector<std::stri
   for (std::size_t i = 0; i < axes.size() && i < values.size(); ++i) {
     name += "_";
     for (const char c : axes[i]) name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    name += '-';  // x0-1em05, not x01em05
     for (const char c : value_text(values[i])) {
       if (c == '.') name += 'p';
       else if (c == '-') name += 'm';
@@ -802,6 +808,10 @@ std::vector<Spec> parse_specs(const std::string& text, const std::filesystem::pa
   if (!table.contains("scan")) return {parse_table(table, text, file, methods, nullptr)};
   const Reader r(file, table);
   check_keys(r, table);
+  {
+    Spec base;  // the spec's own name, before any point: its error is not a point's
+    read_name(r, base);
+  }
   const std::vector<Axis> axes = read_scan(r, table);
   std::size_t count = 1;
   for (const auto& a : axes) count *= a.values.size();

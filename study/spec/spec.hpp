@@ -133,12 +133,12 @@ class Library;
 /// tables of `methods` (--methods files), then the shipped library's.  Throws SpecError (tables::TableError for a
 /// bad table); a spec with a scan is refused here (load_specs reads it).
 Spec load_spec(const std::filesystem::path& file, const tables::Library* methods = nullptr);
-/// The same for a spec that may hold a scan: one Spec per point of its grid, named "<name>_<axis><value>..." (the
-/// value's shortest decimal, '.' as 'p' and '-' as 'm': kepler-scan_e0p3), every point validated before any
+/// The same for a spec that may hold a scan: one Spec per point of its grid, named "<name>_<axis>-<value>..." (the
+/// value's shortest decimal, '.' as 'p' and '-' as 'm': kepler-scan_e-0p3), every point validated before any
 /// work; a spec without one gives one Spec.  An error at a point names it: "... [scan point 3 of 10: e = 0.3]".
 std::vector<Spec> load_specs(const std::filesystem::path& file, const tables::Library* methods = nullptr);
 std::vector<Spec> parse_specs(const std::string& text, const std::filesystem::path& name, const tables::Library* methods = nullptr);
-/// The name of a scan's point: "<scan>_<axis><value>" for each axis ("G" as "g"; "0.3" as "0p3", "-1e-05" as
+/// The name of a scan's point: "<scan>_<axis>-<value>" for each axis ("G" as "g"; "0.3" as "0p3", "-1e-05" as
 /// "m1em05").
 std::string scan_point_name(const std::string& scan, const std::vector<std::string>& axes, const std::vector<double>& values);
 /// The top-level keys of a spec file ("methods" among them): a methods file may be a spec holding tables.

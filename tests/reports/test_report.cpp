@@ -966,30 +966,32 @@ void write_scan(const fs::path& dir, const std::vector<double>& es, const std::v
     for (std::size_t k = 0; k < axes.size(); ++k) {
       std::string v = fmt::format("{}", values[k]);
       std::replace(v.begin(), v.end(), '.', 'p');
-      name += "_" + axes[k] + v;
+      name += "_" + axes[k] + "-" + v;
     }
     s["name"] = name;
     s["title"] = "A family";
     s["scan"] = {{"name", "fam"}, {"axes", axes}, {"values", values}, {"index", index}, {"count", count}};
     for (auto& o : s["orders"])
-      if (o["integrator"] == "rk4" && o["metric"] == "global") o["observed"] = 4 - e, o["interval"] = {3.9 - e, 4.1 - e};
+      if (o["integrator"] == "rk4" && o["metric"] == "global")  // undetermined at e = 0.5, failed at 0.9, passed at 0
+        o["observed"] = 4 - e, o["interval"] = {3.9 - e, 4.1 - e}, o["verdict"] = e == 0.5 ? "undetermined" : e == 0.9 ? "fail" : "pass";
     for (auto& x : s["energy_long"])
-      if (x["integrator"] == "euler") x["growth_exponent"] = 1 + e, x["growth_interval"] = {0.95 + e, 1.05 + e};
+      if (x["integrator"] == "euler")  // at e = 0.9 an error of 0.5 at the end: a lost orbit, whose exponent is left out
+        x["growth_exponent"] = 1 + e, x["growth_interval"] = {0.95 + e, 1.05 + e}, x["final_rel"] = e == 0.9 ? 0.5 : 1e-3;
     fs::copy(fixture / "fixture", dir / s["name"].get<std::string>());
     doc["studies"].push_back(s);
   }
   testing::write_results(dir, doc);
 }
 
-/// The rows "x y lo hi" of the line titled `line` in a plot's data file.
-std::vector<std::array<double, 4>> plot_rows(const fs::path& dat, const std::string& line) {
-  std::vector<std::array<double, 4>> rows;
+/// The rows "x y lo hi mark" of the line titled `line` in a plot's data file.
+std::vector<std::array<double, 5>> plot_rows(const fs::path& dat, const std::string& line) {
+  std::vector<std::array<double, 5>> rows;
   std::istringstream in(testing::read_file(dat));
   bool mine = false;
   for (std::string l; std::getline(in, l);) {
     if (l.rfind("# ", 0) == 0) mine = l == "# " + line;
-    std::array<double, 4> r{};
-    if (mine && std::sscanf(l.c_str(), "%lf %lf %lf %lf", &r[0], &r[1], &r[2], &r[3]) == 4) rows.push_back(r);
+    std::array<double, 5> r{};
+    if (mine && std::sscanf(l.c_str(), "%lf %lf %lf %lf %lf", &r[0], &r[1], &r[2], &r[3], &r[4]) == 5) rows.push_back(r);
   }
   return rows;
 }
@@ -1005,12 +1007,12 @@ TEST_CASE("a scan has a page of its own: each method against the scanned paramet
   // The summary has one row for the scan, linking its page, and none for its points.
   const std::string summary = testing::read_file(dir.path / "REPORT.md");
   CHECK_THAT(summary, Contains("| [A family](SCAN-fam.md) (a scan of 3 studies over e) |"));
-  CHECK_THAT(summary, !Contains("(fam_e0p5/REPORT.md)"));
+  CHECK_THAT(summary, !Contains("(fam_e-0p5/REPORT.md)"));
   // The page: the points in grid order, each linking its study's page.
   const std::string page = testing::read_file(dir.path / "SCAN-fam.md");
   CHECK_THAT(page, Contains("`pendulum`, 3 of 3 points over `e` (3 values from 0 to 0.9)"));
-  const auto first = page.find("| [e = 0](fam_e0/REPORT.md) |"), second = page.find("| [e = 0.5](fam_e0p5/REPORT.md) |"),
-             third = page.find("| [e = 0.9](fam_e0p9/REPORT.md) |");
+  const auto first = page.find("| [e = 0](fam_e-0/REPORT.md) |"), second = page.find("| [e = 0.5](fam_e-0p5/REPORT.md) |"),
+             third = page.find("| [e = 0.9](fam_e-0p9/REPORT.md) |");
   CHECK(first < second);
   CHECK(second < third);
   CHECK(third != std::string::npos);
@@ -1023,30 +1025,35 @@ TEST_CASE("a scan has a page of its own: each method against the scanned paramet
     CHECK(order[i][1] == 4 - e);
     CHECK(order[i][2] == 3.9 - e);
     CHECK(order[i][3] == 4.1 - e);
+    CHECK(order[i][4] == std::array{0.0, 1.0, 2.0}[i]);  // pass, undetermined (an open circle), fail (a cross)
   }
+  CHECK_THAT(testing::read_file(dir.path / "plots" / "fam-scan-order-e.gp"),
+             Contains("using 1:($5 == 1 ? $2 : 1/0) with points pt 6") && Contains("using 1:($5 == 2 ? $2 : 1/0) with points pt 2"));
   const auto growth = plot_rows(dir.path / "plots" / "fam-scan-energy-growth-e.dat", "euler");
-  REQUIRE(growth.size() == 3);
-  CHECK(growth[2][0] == 0.9);
-  CHECK(growth[2][1] == 1 + 0.9);
-  // The global error at the plot step (0.2): rk4's run at dt 0.2 of the fixture, the same at every point.
+  REQUIRE(growth.size() == 2);
+  CHECK(growth[1][0] == 0.5);
+  CHECK(growth[1][1] == 1 + 0.5);
+  CHECK(growth[1][2] == 0.95 + 0.5);
+  // The error constant at the plot step (0.2): rk4's global error there over 0.2^4, the same at every point.
   const auto results = report::load(dir.path);
   double at_plot_dt = NAN;
   for (const auto& r : results.studies[0].runs)
     if (r.integrator == "rk4" && r.dt == 0.2) at_plot_dt = r.global;
-  const auto error = plot_rows(dir.path / "plots" / "fam-scan-error-e.dat", "rk4");
-  REQUIRE(error.size() == 3);
-  CHECK(error[1][1] == at_plot_dt);
+  const auto constant = plot_rows(dir.path / "plots" / "fam-scan-constant-e.dat", "rk4");
+  REQUIRE(constant.size() == 3);
+  CHECK(constant[1][1] == at_plot_dt / std::pow(0.2, 4));
+  CHECK_THAT(testing::read_file(dir.path / "SCAN-fam.md"), Contains("| 0.2 |"));  // the plot step of each point
   // No stability metric: no stability plot.
   CHECK(!fs::exists(dir.path / "plots" / "fam-scan-stability-e.dat"));
   // A point's own page links the scan's, and has no plots unless asked for.
-  CHECK_THAT(testing::read_file(dir.path / "fam_e0p5" / "REPORT.md"),
+  CHECK_THAT(testing::read_file(dir.path / "fam_e-0p5" / "REPORT.md"),
              Contains("A point of a scan (e = 0.5, 2 of 3): [its page](../SCAN-fam.md) draws every point. This page's plots are not "
                       "drawn (`study report --point-plots`"));
-  CHECK(!fs::exists(dir.path / "plots" / "fam_e0p5-global.gp"));
+  CHECK(!fs::exists(dir.path / "plots" / "fam_e-0p5-global.gp"));
   o.point_plots = true;
   report::render(o);
-  CHECK(fs::exists(dir.path / "plots" / "fam_e0p5-global.gp"));
-  CHECK_THAT(testing::read_file(dir.path / "fam_e0p5" / "REPORT.md"), !Contains("plots are not drawn"));
+  CHECK(fs::exists(dir.path / "plots" / "fam_e-0p5-global.gp"));
+  CHECK_THAT(testing::read_file(dir.path / "fam_e-0p5" / "REPORT.md"), !Contains("plots are not drawn"));
 }
 
 TEST_CASE("a scan of two parameters: a plot against each with the other held, and a map of the cheapest method", "[report][scan]") {
@@ -1056,12 +1063,13 @@ TEST_CASE("a scan of two parameters: a plot against each with the other held, an
   o.plots = false;
   report::render(o);
   // Against e: one plot per t_end; against t_end: one per e.
-  for (const char* name : {"fam-scan-order-e-at-t_end10", "fam-scan-order-e-at-t_end20", "fam-scan-order-e-at-t_end40",
-                           "fam-scan-order-t_end-at-e0p1", "fam-scan-order-t_end-at-e0p5", "fam-scan-cheapest"}) {
+  for (const char* name : {"fam-scan-order-e-at-t_end-10", "fam-scan-order-e-at-t_end-20", "fam-scan-order-e-at-t_end-40",
+                           "fam-scan-order-t_end-at-e-0p1", "fam-scan-order-t_end-at-e-0p5", "fam-scan-cheapest"}) {
     INFO(name);
     CHECK(fs::exists(dir.path / "plots" / (std::string(name) + ".gp")));
   }
-  const auto at = plot_rows(dir.path / "plots" / "fam-scan-order-t_end-at-e0p5.dat", "rk4");
+  CHECK_THAT(testing::read_file(dir.path / "plots" / "fam-scan-order-e-at-t_end-20.gp"), Catch::Contains("— pendulum (t_end = 20)'"));
+  const auto at = plot_rows(dir.path / "plots" / "fam-scan-order-t_end-at-e-0p5.dat", "rk4");
   REQUIRE(at.size() == 3);
   CHECK(at[0][0] == 10.0);
   CHECK(at[2][0] == 40.0);

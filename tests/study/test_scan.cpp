@@ -37,7 +37,7 @@ using namespace scan_test;
 TEST_CASE("a scan is one study per point, named after its values, the first axis varying slowest", "[spec][scan]") {
   SECTION("a list of values") {
     const auto s = specs(head + "t_end = 1.0\nscan = { e = [0.0, 0.3, 0.6, 0.9] }\n");
-    CHECK(names(s) == std::vector<std::string>{"fam_e0", "fam_e0p3", "fam_e0p6", "fam_e0p9"});
+    CHECK(names(s) == std::vector<std::string>{"fam_e-0", "fam_e-0p3", "fam_e-0p6", "fam_e-0p9"});
     REQUIRE(s.size() == 4);
     CHECK(s[1].params.at("e") == "0.3");
     CHECK(s[1].t_end == 1.0);
@@ -50,7 +50,7 @@ TEST_CASE("a scan is one study per point, named after its values, the first axis
     REQUIRE(s.size() == 10);
     const std::vector<double> want{0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.95};
     for (std::size_t i = 0; i < 10; ++i) CHECK(s[i].scan.values[0] == want[i]);
-    CHECK(s[3].name == "fam_e0p35");
+    CHECK(s[3].name == "fam_e-0p35");
     CHECK(s[3].params.at("e") == "0.35");
   }
   SECTION("a logarithmic range") {
@@ -59,11 +59,11 @@ TEST_CASE("a scan is one study per point, named after its values, the first axis
     CHECK(s[0].scan.values[0] == 0.001);
     CHECK(s[1].scan.values[0] == 0.01);
     CHECK(s[2].scan.values[0] == 0.1);
-    CHECK(s[1].name == "fam_e0p01");
+    CHECK(s[1].name == "fam_e-0p01");
   }
   SECTION("a grid of t_end and a parameter, in the order the spec writes them") {
     const auto s = specs(head + "scan = { t_end = [1.0, 2.0], e = [0.1, 0.5] }\n");
-    CHECK(names(s) == std::vector<std::string>{"fam_t_end1_e0p1", "fam_t_end1_e0p5", "fam_t_end2_e0p1", "fam_t_end2_e0p5"});
+    CHECK(names(s) == std::vector<std::string>{"fam_t_end-1_e-0p1", "fam_t_end-1_e-0p5", "fam_t_end-2_e-0p1", "fam_t_end-2_e-0p5"});
     REQUIRE(s.size() == 4);
     CHECK(s[2].t_end == 2.0);
     CHECK(s[2].params.at("e") == "0.1");
@@ -79,11 +79,11 @@ TEST_CASE("a scan is one study per point, named after its values, the first axis
   }
 }
 
-TEST_CASE("a point's name: the shortest decimal, '.' as p and '-' as m, the axis lower case", "[spec][scan]") {
-  CHECK(study::scan_point_name("s", {"x0"}, {-1e-05}) == "s_x0m1em05");
-  CHECK(study::scan_point_name("s", {"G"}, {1500.0}) == "s_g1500");
-  CHECK(study::scan_point_name("s", {"a", "b"}, {0.5, -2.25}) == "s_a0p5_bm2p25");
-  CHECK(study::scan_point_name("s", {"e"}, {1e+20}) == "s_e1e20");
+TEST_CASE("a point's name: the axis lower case, a dash, the shortest decimal with '.' as p and '-' as m", "[spec][scan]") {
+  CHECK(study::scan_point_name("s", {"x0"}, {-1e-05}) == "s_x0-m1em05");
+  CHECK(study::scan_point_name("s", {"G"}, {1500.0}) == "s_g-1500");
+  CHECK(study::scan_point_name("s", {"a", "b"}, {0.5, -2.25}) == "s_a-0p5_b-m2p25");
+  CHECK(study::scan_point_name("s", {"e"}, {1e+20}) == "s_e-1e20");
 }
 
 TEST_CASE("a bad scan is refused before any work, naming the key, the line or the point", "[spec][scan]") {
@@ -116,14 +116,18 @@ TEST_CASE("a bad scan is refused before any work, naming the key, the line or th
              Contains("scan: makes more than 10000 points (1000 x 11)"));
   // A value the problem refuses: the point is named, after the usual file, line and key.
   CHECK_THAT(error(with_t + "scan = { e = [0.5, 1.2] }\n"),
-             Contains("kepler: parameter 'e' = 1.2 is out of range") && Contains("[scan point 2 of 2: e = 1.2]"));
+             Contains("fam.toml:6: scan.e: kepler: parameter 'e' = 1.2 is out of range") && Contains("[scan point 2 of 2: e = 1.2]"));
+  // The spec's own name is checked before any point, and its error names none.
+  const std::string upper = error("name = \"Fam\"\nproblem = \"kepler\"\nintegrators = [\"rk4\"]\ndt = [0.1]\nt_end = 1.0\nscan = { e = [0.1] }\n");
+  CHECK_THAT(upper, Contains("fam.toml:1: name: 'Fam' must be lowercase letters"));
+  CHECK_THAT(upper, !Contains("scan point"));
   // A t_end that the step sizes do not divide, at the third point of a grid.
   CHECK_THAT(error(head + "scan = { t_end = [1.0, 1.05], e = [0.1, 0.2] }\n"),
              Contains("dt = 0.1 does not divide t_end = 1.05") && Contains("[scan point 3 of 4: t_end = 1.05, e = 0.1]"));
   // A name that the point's values make too long.
   CHECK_THAT(error("name = \"a-very-long-name-for-a-family-of-studies-of-kepler-orbits\"\nproblem = \"kepler\"\n"
                    "integrators = [\"rk4\"]\ndt = [0.1]\nt_end = 1.0\nscan = { e = [0.123456789] }\n"),
-             Contains("is 70 characters long (at most 64)") && Contains("[scan point 1 of 1: e = 0.123456789]"));
+             Contains("is 71 characters long (at most 64): give the spec a shorter name") && Contains("[scan point 1 of 1: e = 0.123456789]"));
   // parse_spec reads one study: a scan is refused there, saying what reads it.
   try {
     study::parse_spec(with_t + "scan = { e = [0.1] }\n", "fam.toml");
