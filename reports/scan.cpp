@@ -2,6 +2,7 @@
 #include "reports/scan.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -19,7 +20,11 @@ namespace fs = std::filesystem;
 constexpr double large_energy_error = 0.1;
 
 /// The shortest decimal that reads back to x: a scan's values as the spec gave them.
-std::string shortest(double x) { return fmt::format("{}", x); }
+std::string shortest(double x) {  // std::to_chars, as the spec reader names the points (1e+05, not 100000)
+  char buf[64];
+  const auto end = std::to_chars(buf, buf + sizeof buf, x).ptr;
+  return std::string(buf, end);
+}
 
 /// One quantity drawn against a scanned parameter, for one method at one point (NaN where it was not measured).
 struct ScanValue {
@@ -244,7 +249,7 @@ std::vector<ScanGroup> scans_of(const Results& r) {
 
 std::string scan_page_file(const std::string& scan) { return "SCAN-" + scan + ".md"; }
 
-double scan_target(const PageContext& c) { return c.targets.empty() ? 1e-6 : c.targets.front(); }
+double scan_target(const PageContext& c) { return c.targets.empty() ? 1e-6 : *std::min_element(c.targets.begin(), c.targets.end()); }
 
 std::vector<Plot> scan_plots(const ScanGroup& sg, double target, const fs::path& dir) {
   std::vector<Plot> out;

@@ -30,7 +30,7 @@ std::vector<ScanGroup> scans_of(const Results& r);
 /// The page's file: "SCAN-<name>.md".
 std::string scan_page_file(const std::string& scan);
 
-/// The accuracy a scan page answers for: the user's first --accuracy, else 1e-6.
+/// The accuracy a scan page answers for: the tightest --accuracy asked for, else 1e-6.
 double scan_target(const PageContext& c);
 
 /// The scan's plots, written into dir (data and scripts): for each axis and quantity measured, one line per method

@@ -346,7 +346,18 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
       const Node axes = scan.at("axes"), values = scan.at("values");
       if (axes.size() == 0 || axes.size() != values.size())
         axes.fail(fmt::format("has {} axes and {} values: one value per axis, at least one", axes.size(), values.size()));
-      for (std::size_t k = 0; k < axes.size(); ++k) st.scan.axes.push_back(axes.at(k).text()), st.scan.values.push_back(values.at(k).number());
+      for (std::size_t k = 0; k < axes.size(); ++k) {
+        // An axis names plot files (NAME-scan-order-AXIS): a parameter's or t_end's grammar, once each.
+        const std::string axis = axes.at(k).text();
+        if (axis.empty() || axis.size() > study::max_name_length || !std::isalpha(static_cast<unsigned char>(axis.front())) ||
+            axis.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
+          axes.at(k).fail("'" + study::printable(axis) + "' is not a parameter's name (a letter, then letters, digits or '_')");
+        if (std::find(st.scan.axes.begin(), st.scan.axes.end(), axis) != st.scan.axes.end())
+          axes.at(k).fail("'" + axis + "' is an axis twice");
+        const double v = values.at(k).number();
+        if (!std::isfinite(v)) values.at(k).fail("must be a finite number");
+        st.scan.axes.push_back(axis), st.scan.values.push_back(v);
+      }
       st.scan.count = static_cast<std::size_t>(scan.at("count").whole(1, static_cast<long>(study::max_scan_points)));
       st.scan.index = static_cast<std::size_t>(scan.at("index").whole(0, static_cast<long>(st.scan.count) - 1));
     }
@@ -547,6 +558,15 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
         st.stability.push_back(row);
       }
     }
+    // The points of one scan agree on its axes and size, each index once.
+    if (!st.scan.name.empty())
+      for (const auto& other : r.studies)
+        if (other.scan.name == st.scan.name) {
+          if (other.scan.axes != st.scan.axes || other.scan.count != st.scan.count)
+            s.at("scan").fail("its axes or count differ from those of '" + other.name + "', a point of the same scan '" + st.scan.name + "'");
+          if (other.scan.index == st.scan.index)
+            s.at("scan").at("index").fail(fmt::format("{} is the index of '{}' in the same scan too", st.scan.index, other.name));
+        }
     r.studies.push_back(std::move(st));
   }
   return r;

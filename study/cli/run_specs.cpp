@@ -142,9 +142,14 @@ std::vector<Spec> specs_to_run(const RunArgs& a) {
     throw study::SpecError(a.profile.empty() ? std::string("no spec to run: the shipped specs folder holds none")
                                              : "--profile " + a.profile + ": the profile holds no spec (*.toml) to run");
   for (std::size_t i = 0; i < specs.size(); ++i)
-    for (std::size_t j = 0; j < i; ++j)
+    for (std::size_t j = 0; j < i; ++j) {
       if (specs[i].name == specs[j].name)
         throw study::SpecError(specs[i].file.string() + ": name '" + specs[i].name + "' is also the name of " + specs[j].file.string());
+      // A scan's page is named after the scan: two scans of one name, from two specs, would share it.
+      if (!specs[i].scan.scan.empty() && specs[i].scan.scan == specs[j].scan.scan && specs[i].file != specs[j].file)
+        throw study::SpecError(specs[i].file.string() + ": name '" + specs[i].scan.scan + "' is also the name of the scan in " +
+                               specs[j].file.string() + " (each scan's page is named after it)");
+    }
 
   // The cost, before anything runs: a request that would compute for hours, or hold more than the memory allowed,
   // is refused, naming its biggest part.
@@ -172,7 +177,8 @@ std::vector<Spec> specs_to_run(const RunArgs& a) {
   double total = 0;
   for (std::size_t i = 0; i < specs.size(); ++i) {
     total += costs[i].evaluations;
-    check_work(costs[i].evaluations, a.limits, specs[i].file.string() + ": this study", "most of it: " + costs[i].biggest +
+    check_work(costs[i].evaluations, a.limits,
+               specs[i].file.string() + (specs[i].scan.scan.empty() ? ": this study" : ": its study " + specs[i].name), "most of it: " + costs[i].biggest +
                "; use larger step sizes or a shorter t_end");
   }
   check_work(total, a.limits, fmt::format("these {} studies together", specs.size()), "run fewer at once");

@@ -180,7 +180,7 @@ ProblemFacts read_problem(const Reader& r, Spec& s, const Overrides* o) {
     const std::string what = e.what();
     if (o)
       for (const auto& [k, v] : o->params)
-        if (what.find("'" + k + "'") != std::string::npos) r.fail(r.get("scan")->as_table()->get(k), "scan." + k, what);
+        if (what.find("parameter '" + k + "'") != std::string::npos) r.fail(r.get("scan")->as_table()->get(k), "scan." + k, what);
     r.fail("params", what);
   }
   if (const std::string why = time_scale_problem(s.problem, f.period); !why.empty()) r.fail("params", why);
@@ -263,16 +263,21 @@ void read_dt_range(const Reader& r, const toml::node* dt, const toml::table& ran
 void read_steps(const Reader& r, Spec& s, const ProblemFacts& f, const Overrides* o) {
   const auto t_end = o && o->t_end ? o->t_end : r.number("t_end");
   if (!t_end) r.fail(nullptr, "t_end", "missing (the final time, a number > 0)");
-  if (!(*t_end > 0) || !std::isfinite(*t_end)) r.fail("t_end", "must be a finite number > 0");
+  // A scanned t_end is named where the scan gives it.
+  const auto fail_t_end = [&](const std::string& what) {
+    if (o && o->t_end) r.fail(r.get("scan")->as_table()->get("t_end"), "scan.t_end", what);
+    r.fail("t_end", what);
+  };
+  if (!(*t_end > 0) || !std::isfinite(*t_end)) fail_t_end("must be a finite number > 0");
   s.t_end = *t_end;
   s.time_scale = f.period;
   s.evaluation_cost = f.evaluation_cost;
   s.dim = f.dim;
   if (!(s.t_end >= 1e-12 * f.period))
-    r.fail("t_end", "t_end = " + shortest(s.t_end) + " is below 1e-12 of " + s.problem + "'s time scale (" + shortest(f.period) +
+    fail_t_end("t_end = " + shortest(s.t_end) + " is below 1e-12 of " + s.problem + "'s time scale (" + shortest(f.period) +
                         "): nothing to measure; t_end >= " + shortest(1e-12 * f.period));
   if (!(f.period > 0 && std::isfinite(f.period)) || !(s.t_end / f.period <= max_time_scales))
-    r.fail("t_end", "t_end = " + shortest(s.t_end) + " is " + shortest(s.t_end / f.period) + " time scales of " + s.problem +
+    fail_t_end("t_end = " + shortest(s.t_end) + " is " + shortest(s.t_end / f.period) + " time scales of " + s.problem +
                         " (its time scale with these parameters is " + shortest(f.period) + "); the reference covers at most " +
                         shortest(max_time_scales) + ": t_end <= " + shortest(max_time_scales * f.period));
   const toml::node* dt = r.get("dt");
@@ -685,7 +690,7 @@ struct Axis {
 };
 
 /// Generated values to 12 significant digits (0.35, not 0.35000000000000003): stable names, readable axes.
-double round12(double x) { return std::stod(fmt::format("{:.12g}", x)); }
+double round12(double x) { return std::strtod(fmt::format("{:.12g}", x).c_str(), nullptr); }
 
 /// One axis's values: a list of numbers, or { from, to, count, log }.
 std::vector<double> axis_values(const Reader& r, const std::string& key, const toml::node& n) {
@@ -728,7 +733,10 @@ std::vector<double> axis_values(const Reader& r, const std::string& key, const t
   for (int64_t i = 0; i < *count; ++i) {
     const double t = static_cast<double>(i) / static_cast<double>(*count - 1);
     const double x = i == 0 ? *from : i == *count - 1 ? *to : log ? *from * std::pow(*to / *from, t) : *from + (*to - *from) * t;
-    v.push_back(round12(x));
+    // 12 digits relative to the range, not to the value: -0.3 + 0.9 k / 9 at k = 3 is 0, not -5.6e-17.
+    const double span = std::max(std::abs(*from), std::abs(*to));
+    if (!std::isfinite(x)) r.fail(&n, key, "from and to are too far apart: the values between them overflow a double");
+    v.push_back(std::abs(x) < 1e-12 * span ? 0.0 : round12(x));
   }
   for (std::size_t i = 1; i < v.size(); ++i)
     if (v[i] == v[i - 1]) r.fail(&n, key, "from and to are so close that two values round to " + value_text(v[i]) + " (12 digits)");

@@ -634,6 +634,9 @@ TEST_CASE("impossible values in results are refused, naming the field: the gate 
   CHECK_THAT(error_after(scan({"e"}, {0.1}, 2, 2)), Contains("scan.index: must be a whole number from 0 to 1"));
   CHECK_THAT(error_after(scan({"e"}, {0.1}, 0, 0)), Contains("scan.count: must be a whole number from 1 to 10000"));
   CHECK_THAT(error_after(scan({"e"}, {0.1}, 0, 1, "../x")), Contains("scan.name: '../x' must be lowercase letters"));
+  CHECK_THAT(error_after(scan({"e"}, {nullptr}, 0, 1)), Contains("scan.values[0]: must be a finite number"));
+  CHECK_THAT(error_after(scan({"x y"}, {0.1}, 0, 1)), Contains("scan.axes[0]: 'x y' is not a parameter's name"));
+  CHECK_THAT(error_after(scan({"e", "e"}, {0.1, 0.2}, 0, 1)), Contains("scan.axes[1]: 'e' is an axis twice"));
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["substeps"] = 0; }),  // unsigned in nlohmann: the lower bound too
              Contains("runs[0].substeps: must be a whole number from 1 to 1000000"));
   // 2^53 + 1 is no double: compared as the integer written, it is out of range (as a double it passed as 2^53).
@@ -1043,6 +1046,27 @@ TEST_CASE("a scan has a page of its own: each method against the scanned paramet
   REQUIRE(constant.size() == 3);
   CHECK(constant[1][1] == at_plot_dt / std::pow(0.2, 4));
   CHECK_THAT(testing::read_file(dir.path / "SCAN-fam.md"), Contains("| 0.2 |"));  // the plot step of each point
+  // The points of one scan must agree: another count, or an index twice, is refused naming both.
+  {
+    nlohmann::json doc = nlohmann::json::parse(testing::read_file(dir.path / "results.json"));
+    const nlohmann::json good = doc;
+    doc["studies"][1]["scan"]["count"] = 4;
+    testing::write_results(dir.path, doc);
+    CHECK_THROWS_WITH(report::load(dir.path), Contains("its axes or count differ from those of 'fam_e-0p9'"));
+    doc = good;
+    doc["studies"][1]["scan"]["index"] = 2;
+    testing::write_results(dir.path, doc);
+    CHECK_THROWS_WITH(report::load(dir.path), Contains("scan.index: 2 is the index of 'fam_e-0p9' in the same scan too"));
+    testing::write_results(dir.path, good);
+  }
+  // The tightest accuracy asked for is the page's.
+  {
+    auto two = o;
+    two.accuracy = {1e-3, 1e-8};
+    report::render(two);
+    CHECK_THAT(testing::read_file(dir.path / "SCAN-fam.md"), Contains("## Verdicts and the cheapest method to 1e-08"));
+    report::render(o);
+  }
   // No stability metric: no stability plot.
   CHECK(!fs::exists(dir.path / "plots" / "fam-scan-stability-e.dat"));
   // A point's own page links the scan's, and has no plots unless asked for.

@@ -71,6 +71,17 @@ TEST_CASE("a scan is one study per point, named after its values, the first axis
     CHECK(s[2].scan.axes == std::vector<std::string>{"t_end", "e"});
     CHECK(s[2].scan.values == std::vector<double>{2.0, 0.1});
   }
+  SECTION("a range through zero gives 0 there, not rounding noise; a descending range keeps its order") {
+    const std::string h = "name = \"fam\"\nproblem = \"harmonic\"\nintegrators = [\"rk4\"]\ndt = [0.1, 0.05]\nt_end = 1.0\n";
+    const auto s = specs(h + "scan = { v0 = { from = -0.3, to = 0.6, count = 10 } }\n");
+    REQUIRE(s.size() == 10);
+    const std::vector<double> want{-0.3, -0.2, -0.1, 0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6};
+    for (std::size_t i = 0; i < 10; ++i) CHECK(s[i].scan.values[0] == want[i]);
+    CHECK(s[3].name == "fam_v0-0");
+    CHECK(s[0].name == "fam_v0-m0p3");
+    const auto d = specs(h + "scan = { x0 = { from = 2.0, to = 1.0, count = 3 } }\n");
+    CHECK(names(d) == std::vector<std::string>{"fam_x0-2", "fam_x0-1p5", "fam_x0-1"});
+  }
   SECTION("a spec without a scan is one study, as parse_spec reads it") {
     const auto s = specs(head + "t_end = 1.0\n");
     REQUIRE(s.size() == 1);
@@ -121,6 +132,12 @@ TEST_CASE("a bad scan is refused before any work, naming the key, the line or th
   const std::string upper = error("name = \"Fam\"\nproblem = \"kepler\"\nintegrators = [\"rk4\"]\ndt = [0.1]\nt_end = 1.0\nscan = { e = [0.1] }\n");
   CHECK_THAT(upper, Contains("fam.toml:1: name: 'Fam' must be lowercase letters"));
   CHECK_THAT(upper, !Contains("scan point"));
+  // A value that merely appears in a parameter's message is not blamed: the typo is in params.
+  CHECK_THAT(error(with_t + "params = { ee = 0.5 }\nscan = { e = [0.1] }\n"), Contains("fam.toml:6: params: kepler: unknown parameter 'ee'"));
+  // A scanned t_end the problem's time scale refuses is named at scan.t_end.
+  CHECK_THAT(error(head + "scan = { t_end = [1.0, 1e12] }\n"), Contains("fam.toml:5: scan.t_end: t_end = 1e+12 is"));
+  // A range too wide for a double.
+  CHECK_THAT(error(with_t + "scan = { e = { from = -1e308, to = 1e308, count = 3 } }\n"), Contains("scan.e: from and to are too far apart"));
   // A t_end that the step sizes do not divide, at the third point of a grid.
   CHECK_THAT(error(head + "scan = { t_end = [1.0, 1.05], e = [0.1, 0.2] }\n"),
              Contains("dt = 0.1 does not divide t_end = 1.05") && Contains("[scan point 3 of 4: t_end = 1.05, e = 0.1]"));
