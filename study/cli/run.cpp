@@ -79,7 +79,28 @@ void print_summary(const std::vector<StudyResult>& results, const Meta& meta, co
   std::cout << "\n";
 }
 
+/// How many processes an MPI launcher started together with this one (mpirun, mpiexec, srun), from the variables
+/// each sets; 1 when none did.
+long launched_processes() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"}) {
+    const char* v = std::getenv(name);
+    char* end = nullptr;
+    const long n = v ? std::strtol(v, &end, 10) : 0;
+    if (v && end != v && *end == '\0' && n > 1) return n;
+  }
+  if (std::getenv("SLURM_STEP_ID"))  // inside srun
+    if (const char* v = std::getenv("SLURM_STEP_NUM_TASKS"); v && std::atol(v) > 1) return std::atol(v);
+  return 1;
+}
+
 int run_study(const RunArgs& a) {
+  // Started as one of several processes: without MPI each would run the whole study into the same folder.
+  if (const long n = launched_processes(); n > 1)
+    throw study::SpecError(fmt::format(
+        "started as one of {} processes (mpirun, srun), but this study is built without MPI: each process would run the "
+        "whole study into {}. Run it as one process with threads (study run --jobs N); studies across MPI ranks are not "
+        "built yet",
+        n, a.out));
   check_output_dir(a.out, "--out", true);
   if (const std::string why = study::results_folder_problem(a.out); !why.empty()) throw study::SpecError("--out " + a.out + ": " + why);
   if (a.cache_dir_given) check_output_dir(a.cache_dir, "--cache-dir");

@@ -142,6 +142,17 @@ expect "--junit naming a FIFO is refused: a device or FIFO is never replaced" 2 
 touch "$tmp/afile"
 expect "an output path that is a file is refused before any work" 2 "--out .*afile: is a file, not a folder" \
   "$study" run "$tmp/w.toml" --out "$tmp/afile" --no-cache
+# Started by an MPI launcher as one of several processes, in a build without MPI: refused before any work, nothing
+# written (each would run the whole study into one folder); one process (size 1) runs as usual.
+spec 't_end = 1.0
+dt = [0.1]
+'
+expect "one of 3 processes of mpirun, without MPI, is refused before any work" 2 "started as one of 3 processes .* built without MPI" \
+  env OMPI_COMM_WORLD_SIZE=3 "$study" run "$tmp/w.toml" --out "$tmp/o-mpi" --no-cache
+[ ! -e "$tmp/o-mpi" ] && ok "nothing written by the refused process" || bad "the refused process wrote $tmp/o-mpi"
+expect "one of 2 tasks of srun, likewise" 2 "started as one of 2 processes" \
+  env SLURM_STEP_ID=0 SLURM_STEP_NUM_TASKS=2 "$study" run "$tmp/w.toml" --out "$tmp/o-mpi" --no-cache
+expect "a launcher of one process runs as usual" 0 "" env OMPI_COMM_WORLD_SIZE=1 "$study" run "$tmp/w.toml" --out "$tmp/o-mpi1" --no-cache --quiet --no-report
 mkdir -p "$tmp/no-specs"
 expect "a folder given as a spec runs its specs, and one with none is refused" 2 "no-specs: a folder with no spec file" \
   "$study" run "$tmp/no-specs" --out "$tmp/o6" --no-cache
