@@ -280,8 +280,7 @@ std::string study_page(const Results& res, const Study& s, const PageContext& c)
   std::ostringstream md;
   std::size_t diverged = 0;
   for (const auto& r : s.runs) diverged += r.status != "ok";
-  std::string point;  // a scan's point: its values after the scan's title
-  for (std::size_t k = 0; k < s.scan.axes.size(); ++k) point += (k ? ", " : "") + s.scan.axes[k] + " = " + fmt::format("{}", s.scan.values[k]);
+  const std::string point = point_text(s.scan);  // a scan's point: its values after the scan's title
   md << "# " << cell(s.title) << (point.empty() ? "" : " — " + cell(point)) << "\n\n"
      << "[← summary](../REPORT.md) · problem `" << s.problem << "`" << (s.params.empty() ? "" : " (")
      << [&] {

@@ -2,7 +2,6 @@
 #include "reports/scan.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -10,6 +9,7 @@
 
 #include "reports/read/accuracy.hpp"
 #include "reports/series.hpp"
+#include "study/common/names.hpp"
 
 namespace report {
 namespace {
@@ -19,12 +19,6 @@ namespace fs = std::filesystem;
 /// An energy error this large is the class "large" (study/measure/measure.hpp): its growth exponent says nothing.
 constexpr double large_energy_error = 0.1;
 
-/// The shortest decimal that reads back to x: a scan's values as the spec gave them.
-std::string shortest(double x) {  // std::to_chars, as the spec reader names the points (1e+05, not 100000)
-  char buf[64];
-  const auto end = std::to_chars(buf, buf + sizeof buf, x).ptr;
-  return std::string(buf, end);
-}
 
 /// One quantity drawn against a scanned parameter, for one method at one point (NaN where it was not measured).
 struct ScanValue {
@@ -89,7 +83,7 @@ std::vector<ScanQuantity> scan_quantities(double target) {
 /// "e = 0.3, t_end = 20": a point's values on the given axes.
 std::string values_text(const ScanGroup& sg, const Study& s, const std::vector<std::size_t>& axes) {
   std::string out;
-  for (std::size_t k : axes) out += (out.empty() ? "" : ", ") + sg.axes[k] + " = " + shortest(s.scan.values[k]);
+  for (std::size_t k : axes) out += (out.empty() ? "" : ", ") + sg.axes[k] + " = " + study::shortest_decimal(s.scan.values[k]);
   return out;
 }
 
@@ -99,11 +93,6 @@ std::string axis_label(const ScanGroup& sg, std::size_t axis) {
   return sg.axes[axis] + " (a parameter of " + sg.problem + ")";
 }
 
-std::vector<std::size_t> all_axes(const ScanGroup& sg) {
-  std::vector<std::size_t> a(sg.axes.size());
-  for (std::size_t k = 0; k < a.size(); ++k) a[k] = k;
-  return a;
-}
 
 /// The points of the scan at each combination of the values of every axis but `axis` (at most `keep` of them, evenly
 /// spread): the lines of one plot against `axis` each.
@@ -208,7 +197,7 @@ std::optional<Plot> cheapest_map(const ScanGroup& sg, double target, const fs::p
   }
   auto tics = [](const std::vector<double>& v) {
     std::string t;
-    for (std::size_t i = 0; i < v.size(); ++i) t += (i ? ", " : "") + quoted(shortest(v[i])) + " " + std::to_string(i);
+    for (std::size_t i = 0; i < v.size(); ++i) t += (i ? ", " : "") + quoted(study::shortest_decimal(v[i])) + " " + std::to_string(i);
     return t;
   };
   const std::string axes = fmt::format("  set key outside right top\n  unset grid\n  set xrange [-0.5:{}]\n  set yrange [-0.5:{}]\n"
@@ -247,6 +236,13 @@ std::vector<ScanGroup> scans_of(const Results& r) {
   return out;
 }
 
+std::string point_text(const ScanInfo& p) {
+  std::string out;
+  for (std::size_t k = 0; k < p.axes.size() && k < p.values.size(); ++k)
+    out += (k ? ", " : "") + p.axes[k] + " = " + study::shortest_decimal(p.values[k]);
+  return out;
+}
+
 std::string scan_page_file(const std::string& scan) { return "SCAN-" + scan + ".md"; }
 
 double scan_target(const PageContext& c) { return c.targets.empty() ? 1e-6 : *std::min_element(c.targets.begin(), c.targets.end()); }
@@ -261,13 +257,7 @@ std::vector<Plot> scan_plots(const ScanGroup& sg, double target, const fs::path&
           if (k != axis) others.push_back(k);
         const std::string at = others.empty() ? "" : values_text(sg, *slice.front(), others);
         std::string tag;  // the other axes' values in the plot's file name, as a point's name writes them
-        for (std::size_t k : others) {
-          tag += (tag.empty() ? "" : "_") + sg.axes[k] + "-";
-          for (const char c : shortest(slice.front()->scan.values[k]))
-            if (c == '.') tag += 'p';
-            else if (c == '-') tag += 'm';
-            else if (c != '+') tag += c;
-        }
+        for (std::size_t k : others) tag += (tag.empty() ? "" : "_") + sg.axes[k] + "-" + study::value_name(slice.front()->scan.values[k]);
         if (auto p = quantity_plot(sg, q, axis, slice, tag, at, dir)) {
           if (!at.empty()) p->title = sg.title + ": " + q.what + " against " + sg.axes[axis] + " at " + at;
           out.push_back(*p);
@@ -295,7 +285,7 @@ std::string scan_page(const Results& r, const ScanGroup& sg, const PageContext& 
      << "diverged runs | plot step | cheapest to " << target_text(target) << " (force evaluations) |\n|---|---:|---:|---:|---:|---:|---|\n";
   for (const Study* s : sg.points) {
     const VerdictCounts v = verdict_counts(r, *s);
-    md << "| [" << cell(values_text(sg, *s, all_axes(sg))) << "](" << s->name << "/REPORT.md) | " << v.pass << " | "
+    md << "| [" << cell(point_text(s->scan)) << "](" << s->name << "/REPORT.md) | " << v.pass << " | "
        << (v.fail ? fmt::format("**{}**", v.fail) : "0") << " | " << v.undetermined << " | " << v.diverged << " | " << g(s->plot_dt) << " | "
        << (s->wants("global") ? winner_cell(*s, target, false) : "—") << " |\n";
   }
@@ -307,7 +297,7 @@ std::string scan_page(const Results& r, const ScanGroup& sg, const PageContext& 
       std::vector<std::string> at;
       for (const Study* s : sg.points) {
         const CostToAccuracy cost = cost_to_reach(*s, m, target);
-        if (cost.how != Reach::interpolated && cost.how != Reach::extrapolated) at.push_back(values_text(sg, *s, all_axes(sg)));
+        if (cost.how != Reach::interpolated && cost.how != Reach::extrapolated) at.push_back(point_text(s->scan));
       }
       if (at.size() == sg.points.size()) missing.push_back(m + " (at every point)");
       else if (!at.empty()) missing.push_back(m + " (" + fmt::format("{}", fmt::join(at, "; ")) + ")");

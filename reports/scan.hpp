@@ -27,6 +27,9 @@ struct ScanGroup {
 /// Every scan of the results, in the order of their first study.
 std::vector<ScanGroup> scans_of(const Results& r);
 
+/// A point's values: "e = 0.3, t_end = 20".
+std::string point_text(const ScanInfo& p);
+
 /// The page's file: "SCAN-<name>.md".
 std::string scan_page_file(const std::string& scan);
 

@@ -3,12 +3,30 @@
 /// digits, '-' and '_', starting with a letter or digit, at most 64 characters.  The spec parser and the results
 /// loader both hold names to it, so a results file from elsewhere cannot name a path outside its folder.
 
+#include <charconv>
 #include <string>
 #include <string_view>
 
 #include "study/common/printable.hpp"
 
 namespace study {
+
+/// Shortest text that reads back to the same double ("0.6", not "0.59999999999999998"; "1e+05").
+inline std::string shortest_decimal(double x) {
+  char buf[64];
+  const auto end = std::to_chars(buf, buf + sizeof buf, x).ptr;
+  return std::string(buf, end);
+}
+
+/// A value as a scan's point names write it: the shortest decimal, '.' as 'p', '-' as 'm', no '+' ("m1em05").
+inline std::string value_name(double x) {
+  std::string out;
+  for (const char c : shortest_decimal(x))
+    if (c == '.') out += 'p';
+    else if (c == '-') out += 'm';
+    else if (c != '+') out += c;
+  return out;
+}
 
 inline constexpr std::size_t max_name_length = 64;
 /// A name made from a study's name and a suffix or prefix (a plot: "history-STUDY-cost-1"): within the file

@@ -26,13 +26,6 @@
 namespace study {
 namespace {
 
-/// Shortest text that reads back to the same double ("0.6", not "0.59999999999999998").
-std::string shortest(double x) {
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
-  return std::string(buf, end);
-}
-
 /// A TOML number as a double: a float, or an integer of any size (toml++'s value<double>() refuses an integer a
 /// double cannot hold exactly, such as t_end = 10^18, which would then be "not a number").
 std::optional<double> as_number(const toml::node* n) {
@@ -82,19 +75,19 @@ class Reader {
 
   /// The number of steps N for which t_end / N is dt, or an error saying which values would do.
   long steps_for(double dt, double t_end, const toml::node* at, const std::string& key) const {
-    if (!(dt > 0) || !std::isfinite(dt)) fail(at, key, "dt = " + shortest(dt) + " must be > 0");
-    if (dt > t_end) fail(at, key, "dt = " + shortest(dt) + " is larger than t_end = " + shortest(t_end));
+    if (!(dt > 0) || !std::isfinite(dt)) fail(at, key, "dt = " + shortest_decimal(dt) + " must be > 0");
+    if (dt > t_end) fail(at, key, "dt = " + shortest_decimal(dt) + " is larger than t_end = " + shortest_decimal(t_end));
     const double ratio = t_end / dt;
     if (!(ratio <= max_steps_per_run))
-      fail(at, key, "dt = " + shortest(dt) + " would take " + fmt::format("{:.3g}", ratio) + " steps to t_end = " + shortest(t_end) +
-                        "; a run takes at most 1e12 steps: dt from " + shortest(t_end / max_steps_per_run) + " to " +
-                        shortest(t_end));
+      fail(at, key, "dt = " + shortest_decimal(dt) + " would take " + fmt::format("{:.3g}", ratio) + " steps to t_end = " + shortest_decimal(t_end) +
+                        "; a run takes at most 1e12 steps: dt from " + shortest_decimal(t_end / max_steps_per_run) + " to " +
+                        shortest_decimal(t_end));
     const long n = std::lround(ratio);
     if (std::abs(ratio - static_cast<double>(n)) > 1e-9 * ratio) {
       const long lo = std::max(1L, static_cast<long>(std::floor(ratio))), hi = lo + 1;
-      fail(at, key, "dt = " + shortest(dt) + " does not divide t_end = " + shortest(t_end) + " (t_end/dt = " +
-                        shortest(ratio) + "); use t_end/N, e.g. " + shortest(t_end / lo) + " (N = " + std::to_string(lo) +
-                        ") or " + shortest(t_end / hi) + " (N = " + std::to_string(hi) + ")");
+      fail(at, key, "dt = " + shortest_decimal(dt) + " does not divide t_end = " + shortest_decimal(t_end) + " (t_end/dt = " +
+                        shortest_decimal(ratio) + "); use t_end/N, e.g. " + shortest_decimal(t_end / lo) + " (N = " + std::to_string(lo) +
+                        ") or " + shortest_decimal(t_end / hi) + " (N = " + std::to_string(hi) + ")");
     }
     return n;
   }
@@ -160,7 +153,7 @@ ProblemFacts read_problem(const Reader& r, Spec& s, const Overrides* o) {
     if (!n->is_table()) r.fail(n, "params", "must be a table, e.g. params = { e = 0.6 }");
     for (auto&& [key, value] : *n->as_table()) {
       if (auto d = as_number(&value))
-        s.params[std::string(key.str())] = shortest(*d);
+        s.params[std::string(key.str())] = shortest_decimal(*d);
       else if (value.is_string() && value.as_string()->get().size() > 100)  // as a table's coefficients (float128: 34 digits)
         r.fail(&value, "params." + std::string(key.str()),
                fmt::format("a decimal string of {} characters; at most 100", value.as_string()->get().size()));
@@ -223,8 +216,8 @@ void read_auto_sweep(const Reader& r, const toml::node* dt, Spec& s, const Probl
   for (; n <= AutoSweep::max_steps; n *= 2) s.steps.push_back(n);
   s.auto_dt->between = between_halvings(s.steps);
   if (s.steps.size() < 3)
-    r.fail(dt, "dt", "t_end = " + shortest(s.t_end) + " is " + shortest(s.t_end / f.period) + " time scales of " + s.problem +
-                         ": an automatic sweep from dt " + shortest(s.t_end / static_cast<double>(s.steps.front())) +
+    r.fail(dt, "dt", "t_end = " + shortest_decimal(s.t_end) + " is " + shortest_decimal(s.t_end / f.period) + " time scales of " + s.problem +
+                         ": an automatic sweep from dt " + shortest_decimal(s.t_end / static_cast<double>(s.steps.front())) +
                          " would exceed " + std::to_string(AutoSweep::max_steps) + " steps; give the step sizes");
 }
 
@@ -246,11 +239,11 @@ void read_dt_range(const Reader& r, const toml::node* dt, const toml::table& ran
   const auto per = range["per_decade"].value<int64_t>();
   if (!hi || !lo || !per) r.fail(dt, "dt", "a range needs max, min (numbers) and per_decade (a whole number)");
   if (!(*lo > 0) || !(*lo <= *hi) || *hi > s.t_end)
-    r.fail(dt, "dt", "the range needs 0 < min <= max <= t_end (got min " + shortest(*lo) + ", max " + shortest(*hi) + ")");
+    r.fail(dt, "dt", "the range needs 0 < min <= max <= t_end (got min " + shortest_decimal(*lo) + ", max " + shortest_decimal(*hi) + ")");
   if (*per < 1 || *per > 100) r.fail(dt, "dt", "per_decade must be between 1 and 100");
   if (!(s.t_end / *lo <= max_steps_per_run))
-    r.fail(dt, "dt.min", "min = " + shortest(*lo) + " would take " + fmt::format("{:.3g}", s.t_end / *lo) + " steps to t_end = " +
-                             shortest(s.t_end) + "; a run takes at most 1e12 steps: min >= " + shortest(s.t_end / max_steps_per_run));
+    r.fail(dt, "dt.min", "min = " + shortest_decimal(*lo) + " would take " + fmt::format("{:.3g}", s.t_end / *lo) + " steps to t_end = " +
+                             shortest_decimal(s.t_end) + "; a run takes at most 1e12 steps: min >= " + shortest_decimal(s.t_end / max_steps_per_run));
   // Each dt of the geometric range is rounded to t_end / N, N = round(t_end / dt): N dt = t_end exactly.
   for (int i = 0;; ++i) {
     const double want = *hi * std::pow(10.0, -static_cast<double>(i) / static_cast<double>(*per));
@@ -274,12 +267,12 @@ void read_steps(const Reader& r, Spec& s, const ProblemFacts& f, const Overrides
   s.evaluation_cost = f.evaluation_cost;
   s.dim = f.dim;
   if (!(s.t_end >= 1e-12 * f.period))
-    fail_t_end("t_end = " + shortest(s.t_end) + " is below 1e-12 of " + s.problem + "'s time scale (" + shortest(f.period) +
-                        "): nothing to measure; t_end >= " + shortest(1e-12 * f.period));
+    fail_t_end("t_end = " + shortest_decimal(s.t_end) + " is below 1e-12 of " + s.problem + "'s time scale (" + shortest_decimal(f.period) +
+                        "): nothing to measure; t_end >= " + shortest_decimal(1e-12 * f.period));
   if (!(f.period > 0 && std::isfinite(f.period)) || !(s.t_end / f.period <= max_time_scales))
-    fail_t_end("t_end = " + shortest(s.t_end) + " is " + shortest(s.t_end / f.period) + " time scales of " + s.problem +
-                        " (its time scale with these parameters is " + shortest(f.period) + "); the reference covers at most " +
-                        shortest(max_time_scales) + ": t_end <= " + shortest(max_time_scales * f.period));
+    fail_t_end("t_end = " + shortest_decimal(s.t_end) + " is " + shortest_decimal(s.t_end / f.period) + " time scales of " + s.problem +
+                        " (its time scale with these parameters is " + shortest_decimal(f.period) + "); the reference covers at most " +
+                        shortest_decimal(max_time_scales) + ": t_end <= " + shortest_decimal(max_time_scales * f.period));
   const toml::node* dt = r.get("dt");
   if (!dt) r.fail(nullptr, "dt", "missing (\"auto\", an array of step sizes, or { max, min, per_decade })");
   const toml::table* dt_table = dt->as_table();
@@ -593,7 +586,7 @@ void read_varying_dt(const Reader& r, Spec& s) {
       r.fail(v, "varying_dt.amplitude", "must be a number in (0, 0.9]: the steps are dt (1 +/- amplitude)");
     s.dt_pattern = *pattern, s.dt_amplitude = *amplitude;
     for (long n : s.steps)
-      if (n % 2) r.fail(r.get("dt"), "dt", "alternating steps come in pairs: t_end / dt must be even, but dt = " + shortest(s.t_end / static_cast<double>(n)) +
+      if (n % 2) r.fail(r.get("dt"), "dt", "alternating steps come in pairs: t_end / dt must be even, but dt = " + shortest_decimal(s.t_end / static_cast<double>(n)) +
                                      " gives " + std::to_string(n) + " steps");
     for (const std::string m : {"local", "walltime", "stability", "reversibility"})
       if (s.wants(m)) r.fail("metrics", "'" + m + "' is measured with constant steps only; with varying_dt use global and energy");
@@ -610,7 +603,7 @@ void read_plot_dt(const Reader& r, Spec& s) {
     std::vector<std::string> dts;
     bool found = false;
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
-      dts.push_back(shortest(s.dt(i)));
+      dts.push_back(shortest_decimal(s.dt(i)));
       if (std::abs(s.dt(i) - *v) <= 1e-3 * *v) s.plot_dt = s.dt(i), found = true;
     }
     if (!found) r.fail("plot_dt", "must be one of the sweep's step sizes: " + join(dts));
@@ -638,7 +631,7 @@ void read_energy_run(const Reader& r, Spec& s, const ProblemFacts& f) {
 
 std::string time_scale_problem(const std::string& problem, double time_scale) {
   if (std::isnormal(time_scale) && time_scale > 0 && time_scale < 1e150) return {};
-  return "these parameters give " + problem + " a time scale (period) of " + shortest(time_scale) +
+  return "these parameters give " + problem + " a time scale (period) of " + shortest_decimal(time_scale) +
          ", outside what a double can step through (a positive number below 1e150, not subnormal); bring the "
          "parameters closer to 1";
 }
@@ -679,9 +672,6 @@ Spec parse_table(const toml::table& table, const std::string& text, const std::f
   return s;
 }
 
-/// The text a scan's value is written as: shortest decimal that reads back to it.
-std::string value_text(double x) { return shortest(x); }
-
 /// A scan's axis: its key, where it is written, its values.
 struct Axis {
   std::string name;
@@ -701,7 +691,7 @@ std::vector<double> axis_values(const Reader& r, const std::string& key, const t
     for (const toml::node& x : *list) {
       const auto d = as_number(&x);
       if (!d || !std::isfinite(*d)) r.fail(&x, key, "every value must be a finite number");
-      if (std::find(v.begin(), v.end(), *d) != v.end()) r.fail(&x, key, "the value " + value_text(*d) + " is given twice");
+      if (std::find(v.begin(), v.end(), *d) != v.end()) r.fail(&x, key, "the value " + shortest_decimal(*d) + " is given twice");
       v.push_back(*d);
     }
     return v;
@@ -718,7 +708,7 @@ std::vector<double> axis_values(const Reader& r, const std::string& key, const t
   const toml::node* count_node = range->get("count");
   if (!from || !to || !count_node) r.fail(&n, key, "a range needs from and to (numbers) and count (a whole number)");
   if (!std::isfinite(*from) || !std::isfinite(*to) || *from == *to)
-    r.fail(&n, key, "from and to must be finite and differ (got from " + value_text(*from) + ", to " + value_text(*to) + ")");
+    r.fail(&n, key, "from and to must be finite and differ (got from " + shortest_decimal(*from) + ", to " + shortest_decimal(*to) + ")");
   const auto count = count_node->value<int64_t>();
   if (!count_node->is_integer() || !count || *count < 2 || *count > static_cast<int64_t>(max_scan_values))
     r.fail(count_node, key + ".count", fmt::format("must be a whole number from 2 to {}", max_scan_values));
@@ -728,8 +718,8 @@ std::vector<double> axis_values(const Reader& r, const std::string& key, const t
     log = **l->as_boolean();
   }
   if (log && !(*from > 0 && *to > 0))
-    r.fail(&n, key, "log = true spaces the values evenly in the logarithm: from and to must be > 0 (got from " + value_text(*from) +
-                        ", to " + value_text(*to) + ")");
+    r.fail(&n, key, "log = true spaces the values evenly in the logarithm: from and to must be > 0 (got from " + shortest_decimal(*from) +
+                        ", to " + shortest_decimal(*to) + ")");
   for (int64_t i = 0; i < *count; ++i) {
     const double t = static_cast<double>(i) / static_cast<double>(*count - 1);
     const double x = i == 0 ? *from : i == *count - 1 ? *to : log ? *from * std::pow(*to / *from, t) : *from + (*to - *from) * t;
@@ -739,7 +729,7 @@ std::vector<double> axis_values(const Reader& r, const std::string& key, const t
     v.push_back(std::abs(x) < 1e-12 * span ? 0.0 : round12(x));
   }
   for (std::size_t i = 1; i < v.size(); ++i)
-    if (v[i] == v[i - 1]) r.fail(&n, key, "from and to are so close that two values round to " + value_text(v[i]) + " (12 digits)");
+    if (v[i] == v[i - 1]) r.fail(&n, key, "from and to are so close that two values round to " + shortest_decimal(v[i]) + " (12 digits)");
   return v;
 }
 
@@ -790,7 +780,7 @@ std::vector<Axis> read_scan(const Reader& r, const toml::table& table) {
 
 std::string point_text(const ScanPoint& p) {
   std::vector<std::string> parts;
-  for (std::size_t i = 0; i < p.axes.size(); ++i) parts.push_back(p.axes[i] + " = " + value_text(p.values[i]));
+  for (std::size_t i = 0; i < p.axes.size(); ++i) parts.push_back(p.axes[i] + " = " + shortest_decimal(p.values[i]));
   return fmt::format("scan point {} of {}: {}", p.index + 1, p.count, fmt::join(parts, ", "));
 }
 
@@ -801,12 +791,7 @@ std::string scan_point_name(const std::string& scan, const std::vector<std::stri
   for (std::size_t i = 0; i < axes.size() && i < values.size(); ++i) {
     name += "_";
     for (const char c : axes[i]) name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    name += '-';  // x0-1em05, not x01em05
-    for (const char c : value_text(values[i])) {
-      if (c == '.') name += 'p';
-      else if (c == '-') name += 'm';
-      else if (c != '+') name += c;
-    }
+    name += '-' + value_name(values[i]);  // x0-1em05, not x01em05
   }
   return name;
 }
@@ -837,7 +822,7 @@ std::vector<Spec> parse_specs(const std::string& text, const std::filesystem::pa
       rest %= stride;
       o.point.axes.push_back(a.name), o.point.values.push_back(v);
       if (a.name == "t_end") o.t_end = v;
-      else o.params[a.name] = value_text(v);
+      else o.params[a.name] = shortest_decimal(v);
     }
     try {
       specs.push_back(parse_table(table, text, file, methods, &o));
@@ -900,18 +885,18 @@ CostEstimate estimate_cost(const Spec& s) {
         steps += static_cast<double>(s.steps[k]);
         samples += std::min(static_cast<double>(s.samples), static_cast<double>(s.steps[k]) + 1);
       }
-      add(steps * per_step * passes, fmt::format("{}'s {} runs (down to dt {})", i.choice.label(), runs, shortest(s.dt(runs - 1))));
+      add(steps * per_step * passes, fmt::format("{}'s {} runs (down to dt {})", i.choice.label(), runs, shortest_decimal(s.dt(runs - 1))));
       c.runs += runs;
       c.held_bytes += samples * held_per_sample;
       c.text_bytes += samples * text_per_sample;
     }
     if (s.energy_t_end) {
       const double steps = std::round(*s.energy_t_end / s.energy_dt);
-      add(steps * per_step, fmt::format("{}'s long energy run ({} steps to t = {})", i.choice.label(), shortest(steps), shortest(*s.energy_t_end)));
+      add(steps * per_step, fmt::format("{}'s long energy run ({} steps to t = {})", i.choice.label(), shortest_decimal(steps), shortest_decimal(*s.energy_t_end)));
     }
   }
   if (reference)
-    add(reference_cost(s.t_end, s.time_scale, 1), fmt::format("its reference ({} time scales in float128)", shortest(s.t_end / s.time_scale)));
+    add(reference_cost(s.t_end, s.time_scale, 1), fmt::format("its reference ({} time scales in float128)", shortest_decimal(s.t_end / s.time_scale)));
   return c;
 }
 
