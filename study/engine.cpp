@@ -1,24 +1,52 @@
 // run_studies: the stages of a study (study/stages.hpp) top-down, spread over threads.
 #include "study/engine.hpp"
 
+#include <chrono>
 #include <functional>
+#include <string_view>
 
 #include "study/common/interrupt.hpp"
+#include "study/plan/wire.hpp"
 #include "study/stages.hpp"
 
 namespace study {
 namespace {
 
-/// Runs `work(i)` for i < count on `jobs` threads (study/measure/parallel.hpp), reporting progress; rethrows the first
-/// error; Interrupted when the signal's flag stopped it.
-void parallel(std::size_t count, int jobs, const std::function<void(std::size_t)>& work, const EngineOptions& o,
-              const std::string& phase, const std::function<std::string(std::size_t)>& describe) {
-  parallel_for(count, jobs, work,
-               [&](std::size_t done, std::size_t started) {
-                 if (o.progress) o.progress(phase, done, count, started > 0 && done < count ? describe(started - 1) : std::string());
-               },
-               interrupted);
-  stop_if_interrupted();
+/// Runs a phase's items: over the ranks of an MPI launch (o.spread), else on this process's `jobs` threads
+/// (study/measure/parallel.hpp), reporting progress; records each item's rank and seconds in o.log; rethrows the
+/// first error; Interrupted when the signal's flag stopped it.
+void run_phase(Phase phase, const EngineOptions& o, const std::function<double(std::size_t)>& cost,
+               const std::function<std::string(std::size_t)>& kind) {
+  std::vector<WorkLog::Item> items(phase.count);
+  phase.done = [&](std::size_t i, int rank, double seconds) {
+    items[i] = {kind(i), phase.describe(i), cost(i), rank, seconds};
+  };
+  phase.progress = [&](std::size_t done, std::size_t total, const std::string& what) {
+    if (o.progress) o.progress(phase.name, done, total, what);
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  if (o.spread) {
+    o.spread->run(phase, o.jobs);
+  } else {
+    std::vector<double> seconds(phase.count);
+    auto item = [&](std::size_t k) { return phase.order.empty() ? k : phase.order[k]; };
+    parallel_for(phase.count, o.jobs,
+                 [&](std::size_t k) {
+                   const auto start = std::chrono::steady_clock::now();
+                   phase.work(item(k));
+                   seconds[item(k)] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                 },
+                 [&](std::size_t done, std::size_t started) {
+                   phase.progress(done, phase.count, started > 0 && done < phase.count ? phase.describe(item(started - 1)) : std::string());
+                 },
+                 interrupted);
+    stop_if_interrupted();
+    for (std::size_t i = 0; i < phase.count; ++i) phase.done(i, 0, seconds[i]);
+  }
+  if (o.log && (!o.spread || o.spread->leader())) {
+    o.log->items.insert(o.log->items.end(), items.begin(), items.end());
+    o.log->walls.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
 }
 
 }  // namespace
@@ -36,19 +64,72 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
   const TaskRunner run_task = runner ? runner : TaskRunner(&run_hand_written_task);
   std::vector<StudyResult> results(specs.size());
   for (std::size_t i = 0; i < specs.size(); ++i) results[i].spec = specs[i];
+  if (o.spread) {  // every rank must plan the same work before any starts (the plan reserves slots: on a copy)
+    std::vector<StudyResult> scratch = results;
+    o.spread->agree(engine::plan_digest(specs, engine::plan(specs, scratch)), engine::machine_identity());
+  }
 
   std::vector<engine::Context> contexts(specs.size());
-  parallel(specs.size(), o.jobs, [&](std::size_t i) { contexts[i] = engine::make_context(specs[i], o, results[i]); }, o,
-           "references", [&](std::size_t i) { return specs[i].name + " (" + specs[i].problem + ")"; });
+  Phase references{.name = "references",
+                   .count = specs.size(),
+                   .order = {},
+                   .after = {},
+                   .work = [&](std::size_t i) { contexts[i] = engine::make_context(specs[i], o, results[i]); },
+                   .pack = [&](std::size_t i) { return engine::pack_context(contexts[i], results[i]); },
+                   .unpack = [&](std::size_t i, std::string_view b) { engine::unpack_context(b, contexts[i], results[i]); },
+                   .describe = [&](std::size_t i) { return specs[i].name + " (" + specs[i].problem + ")"; },
+                   .done = {},
+                   .progress = {}};
+  auto reference_cost = [&](std::size_t i) {
+    return study::reference_cost(specs[i].t_end, specs[i].time_scale, specs[i].evaluation_cost) * reference_work_per_evaluation;
+  };
+  for (std::size_t i = 0; i < specs.size(); ++i) references.order.push_back(i);  // the longest first
+  std::stable_sort(references.order.begin(), references.order.end(),
+                   [&](std::size_t a, std::size_t b) { return reference_cost(a) > reference_cost(b); });
 
+  // The plan reads the specs only: made before the references, so that over ranks a spec's runs start as soon as
+  // its reference is done, while other references are still being computed.
   const std::vector<engine::Task> tasks = engine::plan(specs, results);
+  Phase runs{.name = "runs",
+             .count = tasks.size(),
+             .order = {},
+             .after = {},
+             .work =
+                 [&](std::size_t k) {
+                   const engine::Task& t = tasks[k];
+                   if (t.automatic) engine::auto_sweep(t, specs[t.spec], contexts[t.spec], results[t.spec], run_task);
+                   else if (t.to_floor) engine::sweep_to_floor(t, specs[t.spec], contexts[t.spec], results[t.spec], run_task);
+                   else run_task(t.kind, specs[t.spec], specs[t.spec].integrators[t.integrator], t.steps, contexts[t.spec], results[t.spec], t.slot);
+                 },
+             .pack = [&](std::size_t k) { return engine::pack_task(tasks[k], specs[tasks[k].spec], results[tasks[k].spec]); },
+             .unpack = [&](std::size_t k, std::string_view b) { engine::unpack_task(b, tasks[k], specs[tasks[k].spec], results[tasks[k].spec]); },
+             .describe = [&](std::size_t k) { return engine::describe(tasks[k], specs); },
+             .done = {},
+             .progress = {}};
+  auto task_cost = [&](std::size_t k) { return engine::task_cost(tasks[k], specs); };
 
-  parallel(tasks.size(), o.jobs, [&](std::size_t k) {
-    const engine::Task& t = tasks[k];
-    if (t.automatic) engine::auto_sweep(t, specs[t.spec], contexts[t.spec], results[t.spec], run_task);
-    else if (t.to_floor) engine::sweep_to_floor(t, specs[t.spec], contexts[t.spec], results[t.spec], run_task);
-    else run_task(t.kind, specs[t.spec], specs[t.spec].integrators[t.integrator], t.steps, contexts[t.spec], results[t.spec], t.slot);
-  }, o, "runs", [&](std::size_t k) { return engine::describe(tasks[k], specs); });
+  if (!o.spread) {  // one process: the references, then the runs, each phase over the threads
+    run_phase(references, o, reference_cost, [](std::size_t) { return "references"; });
+    run_phase(runs, o, task_cost, [](std::size_t) { return "runs"; });
+  } else {  // over ranks: one phase, references first, each spec's runs after its reference
+    const std::size_t S = specs.size();
+    auto either = [&](std::size_t i, const auto& ref, const auto& run) { return i < S ? ref(i) : run(i - S); };
+    Phase all{.name = "references and runs",
+              .count = S + tasks.size(),
+              .order = references.order,
+              .after = std::vector<std::size_t>(S, Phase::none),
+              .work = [&](std::size_t i) { i < S ? references.work(i) : runs.work(i - S); },
+              .pack = [&](std::size_t i) { return either(i, references.pack, runs.pack); },
+              .unpack = [&](std::size_t i, std::string_view b) { i < S ? references.unpack(i, b) : runs.unpack(i - S, b); },
+              .describe = [&](std::size_t i) { return either(i, references.describe, runs.describe); },
+              .done = {},
+              .progress = {}};
+    for (std::size_t k = 0; k < tasks.size(); ++k) all.order.push_back(S + k), all.after.push_back(tasks[k].spec);
+    run_phase(all, o, [&](std::size_t i) { return either(i, reference_cost, task_cost); },
+              [&](std::size_t i) { return i < S ? "references" : "runs"; });
+  }
+  if (o.spread && !o.spread->leader()) return {};  // the leader holds every result: it fits and writes them
+
   for (auto& res : results) std::erase_if(res.runs, [](const Run& r) { return r.steps == 0; });  // unused ladder slots
 
   for (auto& res : results) engine::fit_orders(res);

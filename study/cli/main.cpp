@@ -29,6 +29,8 @@
 #include "study/common/suggest.hpp"
 #include "study/measure/runners.hpp"
 #include "study/methods/library.hpp"
+#include "study/plan/spread.hpp"
+#include "study/ranks/ranks.hpp"
 #include "study/results/write.hpp"
 #include "study/spec/spec.hpp"
 #ifndef STUDY_NO_BENCH
@@ -66,7 +68,8 @@ int study_main(int argc, char** argv) {
   CLI::App app{"study: measure how accurate ODE integrators really are (orders, energy drift, cost) against "
                "high-precision references"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("study ") + STUDY_VERSION + " (source revision " + source_revision() + ")",
+  app.set_version_flag("--version", std::string("study ") + STUDY_VERSION + " (source revision " + source_revision() +
+                                       (ranks::built_with_mpi() ? ", with MPI" : ", without MPI") + ")",
                        "print the version and the source revision, and exit");
   const std::vector<Command> commands{add_list(app),    add_run(app),      add_report(app), add_check(app),  add_compare(app),
                                       add_history(app), add_baseline(app), add_bench(app),  add_method(app), add_reference(app)};
@@ -154,6 +157,9 @@ int study_main(int argc, char** argv) {
     std::cerr << "study " << name << ": " << study::printable_message(e.what()) << "\n";
     return 2;
   } catch (const reference::ReferenceError& e) {
+    std::cerr << "study " << name << ": " << study::printable_message(e.what()) << "\n";
+    return 1;
+  } catch (const study::RankFailure& e) {  // a rank of an MPI launch lost or stopped: the machine's failure
     std::cerr << "study " << name << ": " << study::printable_message(e.what()) << "\n";
     return 1;
   } catch (const study::WriteError& e) {  // the machine's failure (a full disk), not the input's

@@ -27,6 +27,7 @@
 #include "study/common/results_folder.hpp"
 #include "study/engine.hpp"
 #include "study/fit/reference_bound.hpp"
+#include "study/ranks/ranks.hpp"
 #include "study/results/write.hpp"
 
 namespace study::cli {
@@ -79,40 +80,82 @@ void print_summary(const std::vector<StudyResult>& results, const Meta& meta, co
   std::cout << "\n";
 }
 
-/// How many processes an MPI launcher started together with this one (mpirun, mpiexec, srun), from the variables
-/// each sets; 1 when none did.
-long launched_processes() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS"}) {
-    const char* v = std::getenv(name);
-    char* end = nullptr;
-    const long n = v ? std::strtol(v, &end, 10) : 0;
-    if (v && end != v && *end == '\0' && n > 1) return n;
+/// The engine's options from the command line (every rank's the same).
+study::EngineOptions engine_options(const RunArgs& a, const ranks::Ranks* spread) {
+  study::EngineOptions o;
+  o.jobs = a.jobs > 0 ? a.jobs : spread ? spread->default_threads() : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (!a.cache_dir.empty()) o.cache_dir = a.cache_dir;
+  o.use_cache = !a.no_cache;
+  o.reuse_runs = !a.rerun;
+  o.reference_work = std::make_shared<std::atomic<double>>(a.limits.work);
+  return o;
+}
+
+/// Refusals that hold on every rank of a launch, before any work.
+void check_for_ranks(const RunArgs& a, int size) {
+  if (size > 1 && std::find(a.specs.begin(), a.specs.end(), "-") != a.specs.end())
+    throw study::SpecError(fmt::format("a spec on standard input (-) reaches rank 0 only, and this study runs on {} ranks: give the "
+                                       "spec as a file every rank can read",
+                                       size));
+}
+
+/// A rank other than the leader: the same specs and engine, its share of the work; the leader writes and says
+/// everything, this rank nothing (an error of its own goes to the leader, which fails with it).
+int run_follower(const RunArgs& a, const std::shared_ptr<ranks::Ranks>& spread) {
+  try {
+    check_for_ranks(a, spread->size());
+    if (a.cache_dir_given) check_output_dir(a.cache_dir, "--cache-dir");
+    const std::vector<Spec> specs = specs_to_run(a);
+    study::EngineOptions o = engine_options(a, spread.get());
+    spread->threads(o.jobs);
+    o.spread = spread;
+    study::run_studies(specs, o);
+    return EXIT_SUCCESS;
+  } catch (const ranks::Released&) {
+    return EXIT_SUCCESS;  // the leader stopped the run, and says why
+  } catch (const Interrupted&) {
+    return interrupted_status();  // told to the leader, which says what was stopped
+  } catch (const std::exception& e) {
+    const std::string kind = ranks::error_kind(e);
+    spread->fail(kind, e.what());
+    return ranks::error_status(kind);
   }
-  if (std::getenv("SLURM_STEP_ID"))  // inside srun
-    if (const char* v = std::getenv("SLURM_STEP_NUM_TASKS"); v && std::atol(v) > 1) return std::atol(v);
-  return 1;
+}
+
+/// The task log (--task-log): every item of every phase, the rank that ran it and its seconds, longest estimate
+/// first within a phase.
+void write_task_log(const std::string& file, const study::WorkLog& log) {
+  std::string text = "phase,item,rank,seconds,estimated_cost,what\n";
+  std::size_t index = 0;
+  std::string phase;
+  for (const auto& item : log.items) {
+    index = item.phase == phase ? index + 1 : 0, phase = item.phase;
+    std::string what = item.what;
+    std::replace(what.begin(), what.end(), '"', '\'');
+    text += fmt::format("{},{},{},{:.6f},{:.6g},\"{}\"\n", item.phase, index, item.rank, item.seconds, item.cost, what);
+  }
+  study::write_atomic(file, text);
 }
 
 int run_study(const RunArgs& a) {
-  // Started as one of several processes: without MPI each would run the whole study into the same folder.
-  if (const long n = launched_processes(); n > 1)
-    throw study::SpecError(fmt::format(
-        "started as one of {} processes (mpirun, srun), but this study is built without MPI: each process would run the "
-        "whole study into {}. Run it as one process with threads (study run --jobs N); studies across MPI ranks are not "
-        "built yet",
-        n, a.out));
+  // Under mpirun or srun: MPI started, and every rank but the leader runs its share and leaves the rest to it.
+  std::shared_ptr<ranks::Ranks> spread = ranks::start();
+  if (spread && !spread->leader()) return run_follower(a, spread);
+  // Kept until the program ends (after a failure's message): the other ranks leave when the leader lets go, and the
+  // launcher then kills whatever is left at once.
+  static std::shared_ptr<ranks::Ranks> kept;
+  kept = spread;
+  check_for_ranks(a, spread ? spread->size() : 1);
   check_output_dir(a.out, "--out", true);
+  if (!a.task_log.empty()) check_output_dir(std::filesystem::path(a.task_log).parent_path().empty() ? "." : std::filesystem::path(a.task_log).parent_path().string(), "--task-log");
   if (const std::string why = study::results_folder_problem(a.out); !why.empty()) throw study::SpecError("--out " + a.out + ": " + why);
   if (a.cache_dir_given) check_output_dir(a.cache_dir, "--cache-dir");
   const std::vector<Spec> specs = specs_to_run(a);
   const study::FolderLock lock(a.out, false);  // before any work: a second run into the folder is refused at once
 
-  study::EngineOptions o;
-  o.jobs = a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  if (!a.cache_dir.empty()) o.cache_dir = a.cache_dir;
-  o.use_cache = !a.no_cache;
-  o.reuse_runs = !a.rerun;
-  o.reference_work = std::make_shared<std::atomic<double>>(a.limits.work);
+  study::EngineOptions o = engine_options(a, spread.get());
+  o.log = std::make_shared<study::WorkLog>();
+  if (spread) spread->threads(o.jobs), o.spread = spread;
   const bool tty = ::isatty(STDERR_FILENO);
   int last_tenth = -1;
   std::string last_phase;
@@ -130,9 +173,17 @@ int run_study(const RunArgs& a) {
       }
     };
   if (!a.quiet)
-    std::cerr << "study run: " << specs.size() << " spec(s), " << o.jobs << " job(s), results in " << a.out << "/\n";
+    std::cerr << "study run: " << specs.size() << " spec(s), " << o.jobs << " job(s)"
+              << (spread ? fmt::format(" on each of {} ranks", spread->size()) : "") << ", results in " << a.out << "/\n";
   const auto t0 = std::chrono::steady_clock::now();
   const auto results = study::run_studies(specs, o);
+  if (spread) {  // every rank has sent its last result: MPI ends here, before the writing
+    o.log->ranks = spread->members();
+    spread->finish();
+    o.spread.reset(), spread.reset(), kept.reset();
+  } else {
+    o.log->ranks = {{"this process", o.jobs}};
+  }
   study::Meta meta = study::collect_meta();
   meta.jobs = o.jobs;
   meta.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -163,7 +214,15 @@ int run_study(const RunArgs& a) {
     throw study::WriteError("the results were not written (" + a.out + " is unchanged): " + e.what());
   }
 
+  if (!a.task_log.empty()) {
+    try {
+      write_task_log(a.task_log, *o.log);
+    } catch (const std::runtime_error& e) {
+      throw study::WriteError("the results are in " + a.out + ", but the task log was not written: " + e.what());
+    }
+  }
   if (!a.quiet) print_summary(results, meta, a.out);
+  if (!a.quiet && o.log->ranks.size() > 1) std::cout << "ranks, busy and idle (each rank's threads over the work's wall time):\n" << ranks::busy_summary(*o.log);
   warn_coarse_references(results);
   if (rendered) print_report(*rendered, a.out, a.quiet);
   if (!report_failed.empty()) {
@@ -204,7 +263,7 @@ Command add_run(CLI::App& app) {
   cmd->add_option("--name", a->name, "with --problem: the study's name (default: the problem's id)");
   cmd->add_option("--profile", a->profile, "run a profile's specs instead (study/profiles/NAME/; `ci`: the fast CI gate)");
   cmd->add_option("--out,-o", a->out, "output directory (default: results)");
-  cmd->add_option("--jobs,-j", a->jobs, "threads (default: every core); results do not depend on it")->check(CLI::Range(1, 256));
+  cmd->add_option("--jobs,-j", a->jobs, "threads (default: every core; under mpirun or srun, per rank: the cores it may run on, shared with the other ranks of its node); results do not depend on it")->check(CLI::Range(1, 256));
   cmd->add_option("--cache-dir", a->cache_dir,
                   "cache directory: references, with the long double round-off shadows in DIR/roundoff/ and whole runs "
                   "in DIR/runs/ (default $STUDY_CACHE_DIR, else $XDG_CACHE_HOME/ode-study/reference, else ~/.cache/ode-study/reference)");
@@ -218,6 +277,9 @@ Command add_run(CLI::App& app) {
   cmd->add_option("--accuracy", a->accuracy, "a relative global error to say which method reaches at the least cost "
                                              "(repeatable; default: the decades from 1e-3 down to the smallest error reached)")
       ->check(accuracy_target());
+  cmd->add_option("--task-log", a->task_log, "write a CSV of every reference and run: the rank that ran it, its seconds and "
+                                             "the plan's estimate of its cost (what a study's time on many ranks is modelled from: "
+                                             "docs/ranks.md)");
   cmd->add_flag("--png", a->png, "draw a PNG beside each SVG plot (three times gnuplot's work)");
   cmd->add_flag("--point-plots", a->point_plots, "in the report, draw the plots of every study of a scan on its own page "
                                                  "too (by default a scan's studies are drawn on its page only)");

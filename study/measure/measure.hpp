@@ -84,6 +84,9 @@ void store_shadow(const std::filesystem::path& dir, const std::string& key, cons
 /// maths functions dispatch on, the method's type and label, the problem, its exact parameters, every spec field
 /// the run reads, n, and the reference's digest (run_cache.cpp).  Empty when the executable has no build ID.
 std::string run_key(std::string_view method_type, const std::string& label, const Grid& grid, const Context& ctx);
+/// What decides a run's bits besides its inputs: this executable's build ID, the C library and the CPU features its
+/// maths functions dispatch on (ranks that differ in it would not give the same bytes).
+std::string machine_identity();
 /// The cached run under `key`, if a sound entry is there.
 std::optional<Run> load_run(const std::filesystem::path& dir, const std::string& key);
 /// Stores a run (without its timing) atomically; throws std::runtime_error naming the path on failure.

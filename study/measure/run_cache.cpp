@@ -129,6 +129,8 @@ std::string run_key(std::string_view method_type, const std::string& label, cons
   return k + "\nreference " + ctx.ref_digest + "\n";
 }
 
+std::string machine_identity() { return "executable " + executable_build_id() + "\n" + machine_text(); }
+
 std::optional<Run> load_run(const std::filesystem::path& dir, const std::string& key) {
   const auto payload = reference::cache::load(dir, key);
   if (!payload) return std::nullopt;

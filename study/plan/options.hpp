@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 
+#include "study/plan/spread.hpp"
+
 namespace study {
 
 /// How to run.  A signal stops the work through study/common/interrupt.hpp, not through an option.
@@ -21,6 +23,10 @@ struct EngineOptions {
   bool reuse_runs = true;  ///< take runs from the run cache (false: measure them again, and refresh the cache)
   /// Called from the main thread as work completes: (phase, done, total, what).
   std::function<void(const std::string&, std::size_t, std::size_t, const std::string&)> progress;
+  /// The processes the work is spread over (an MPI launch, study/ranks/); null: this one, with its threads.
+  std::shared_ptr<Spread> spread;
+  /// Where the engine records which rank ran each item, and in how long (null: nowhere).
+  std::shared_ptr<WorkLog> log;
 };
 
 }  // namespace study

@@ -1,6 +1,9 @@
 // Stage 2b: the plan -- every (integrator, dt) run, long energy run and stability search of every spec, each with
 // its own result slot, so that results do not depend on the order in which threads finish them.
 #include <algorithm>
+#include <cstdio>
+
+#include "reference/cache.hpp"
 
 #include "study/plan/plan.hpp"
 
@@ -31,15 +34,41 @@ std::vector<Task> plan(const std::vector<Spec>& specs, std::vector<StudyResult>&
       if (spec.wants("stability")) tasks.push_back({TaskKind::stability, s, i, 0, res.stability.size()}), res.stability.emplace_back();
     }
   }
-  // Longest first, so that the pool does not end waiting on one big run (the order of results is fixed by slots).
-  auto cost = [&](const Task& t) {
-    if (t.automatic) return 2.0 * static_cast<double>(specs[t.spec].steps[std::min<std::size_t>(specs[t.spec].steps.size(), specs[t.spec].auto_dt->runs) - 1]);
-    if (t.to_floor) return 2.0 * static_cast<double>(specs[t.spec].steps.back());  // about the whole range at 4 per decade
-    return t.kind == TaskKind::energy ? static_cast<double>(*specs[t.spec].energy_t_end / specs[t.spec].energy_dt)
-                                  : static_cast<double>(t.steps);
-  };
-  std::stable_sort(tasks.begin(), tasks.end(), [&](const Task& a, const Task& b) { return cost(a) > cost(b); });
+  // Longest first, so that the pool (and the ranks, study/ranks/) does not end waiting on one big run (the order of
+  // results is fixed by slots).
+  std::stable_sort(tasks.begin(), tasks.end(), [&](const Task& a, const Task& b) { return task_cost(a, specs) > task_cost(b, specs); });
   return tasks;
+}
+
+double task_cost(const Task& t, const std::vector<Spec>& specs) {
+  const Spec& spec = specs[t.spec];
+  const double per_step = spec.integrators[t.integrator].evals_per_step * spec.evaluation_cost;
+  if (t.automatic) return 2.0 * per_step * static_cast<double>(spec.steps[std::min<std::size_t>(spec.steps.size(), spec.auto_dt->runs) - 1]);
+  if (t.to_floor) return 2.0 * per_step * static_cast<double>(spec.steps.back());  // about the whole range at 4 per decade
+  if (t.kind == TaskKind::energy) return per_step * *spec.energy_t_end / spec.energy_dt;
+  if (t.kind == TaskKind::stability) return per_step * 1e3;  // a bisection over one-step maps of the harmonic oscillator
+  return per_step * static_cast<double>(t.steps);
+}
+
+std::string plan_digest(const std::vector<Spec>& specs, const std::vector<Task>& tasks) {
+  std::string text;
+  char buf[160];
+  for (const Spec& spec : specs) {
+    std::snprintf(buf, sizeof buf, " t_end %a samples %d local %d tol %a\n", spec.t_end, spec.samples, spec.local_points, spec.reference_tol);
+    text += spec.name + " " + spec.problem + buf;
+    // Appended piece by piece: GCC 12 warns (-Wstringop-overflow, a false positive) on " " + a + b here.
+    for (const auto& [name, value] : spec.params) text.append(" ").append(name).append("=").append(value);
+    for (const auto& i : spec.integrators) text.append(" ").append(i.choice.label()).append("@").append(i.table);
+    for (const auto& m : spec.metrics) text.append(" ").append(m);
+    for (long n : spec.steps) text.append(" ").append(std::to_string(n));
+    text += "\n";
+  }
+  for (const Task& t : tasks) {
+    std::snprintf(buf, sizeof buf, "%d %zu %zu %ld %zu %d %zu %d\n", static_cast<int>(t.kind), t.spec, t.integrator, t.steps, t.slot,
+                  t.automatic, t.sweep, t.to_floor);
+    text += buf;
+  }
+  return reference::cache::digest_hex(text);
 }
 
 std::string describe(const Task& t, const std::vector<Spec>& specs) {

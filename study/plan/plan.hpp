@@ -30,6 +30,11 @@ struct Task {
 /// Every run, long energy run and stability search, each with its own result slot in `results` (an automatic
 /// sweep, and a range with dt.past_floor, reserve a slot for every step of its ladder); longest first.
 std::vector<Task> plan(const std::vector<Spec>& specs, std::vector<StudyResult>& results);
+/// What a task costs, roughly: force evaluations weighted by what one costs (ProblemFacts::evaluation_cost).  The
+/// plan hands tasks out longest first by it.
+double task_cost(const Task& t, const std::vector<Spec>& specs);
+/// A digest of the specs and their plan: ranks that read different specs (or files that differ between nodes) differ in it.
+std::string plan_digest(const std::vector<Spec>& specs, const std::vector<Task>& tasks);
 /// What progress says of a task.
 std::string describe(const Task& t, const std::vector<Spec>& specs);
 

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "tests/support.hpp"
+#include "tests/study/results_text.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -39,16 +40,6 @@ study::EngineOptions options(int jobs = 2) {
   return o;
 }
 
-/// The results as results.json would hold them, without the timings (the one part that is not reproducible).
-std::string without_timings(const std::vector<study::StudyResult>& results) {
-  auto meta = study::collect_meta();
-  meta.date = "fixed";
-  auto j = study::to_json(results, meta);
-  j["meta"].erase("elapsed_seconds");
-  for (auto& s : j["studies"])
-    for (auto& r : s["runs"]) r.erase("ns_per_step");
-  return j.dump();
-}
 
 const char* small_spec = R"(
 name = "small"
@@ -187,7 +178,7 @@ TEST_CASE("results do not depend on the number of threads", "[engine]") {
   auto meta = study::collect_meta();
   meta.date = "fixed";
   const auto one = study::run_studies({spec}, options(1)), two = study::run_studies({spec}, options(2));
-  CHECK(without_timings(one) == without_timings(two));
+  CHECK(testing::without_timings(one) == testing::without_timings(two));
   study::write_results(dir.path / "one", one, meta);
   study::write_results(dir.path / "two", two, meta);
   for (const char* table : {"orders.csv", "samples.csv"})
@@ -605,7 +596,7 @@ metrics = ["global", "local"]
 )"));
   const auto results = study::run_studies({spec, budget, exact, between}, options(2));
   REQUIRE(results.size() == 4);
-  CHECK(without_timings(results) == without_timings(study::run_studies({spec, budget, exact, between}, options(1))));
+  CHECK(testing::without_timings(results) == testing::without_timings(study::run_studies({spec, budget, exact, between}, options(1))));
   REQUIRE(results[3].sweeps.size() == 1);
   const auto& filled = results[3].sweeps[0];
   INFO(filled.stop);
@@ -862,8 +853,8 @@ TEST_CASE("round-off shadows are cached like references, under a key that tells 
   const fs::path shadows = dir.path / "cache" / "roundoff";
   CHECK(entries(shadows).size() == 4);  // one per run (metric roundoff: every run)
   const auto warm = study::run_studies({spec}, cached);
-  CHECK(without_timings(cold) == without_timings(fresh));
-  CHECK(without_timings(warm) == without_timings(fresh));
+  CHECK(testing::without_timings(cold) == testing::without_timings(fresh));
+  CHECK(testing::without_timings(warm) == testing::without_timings(fresh));
   for (const auto& r : warm[0].runs) {
     INFO(r.integrator << " dt " << r.dt);
     CHECK(!r.reused);
@@ -887,8 +878,8 @@ TEST_CASE("round-off shadows are cached like references, under a key that tells 
 
   // A different method under the same id (a broken rk4) has its own entries: cached and fresh runs agree.
   const auto broken_fresh = study::run_studies({spec}, options(2), broken_rk4);
-  CHECK(without_timings(study::run_studies({spec}, cached, broken_rk4)) == without_timings(broken_fresh));
-  CHECK(without_timings(broken_fresh) != without_timings(fresh));
+  CHECK(testing::without_timings(study::run_studies({spec}, cached, broken_rk4)) == testing::without_timings(broken_fresh));
+  CHECK(testing::without_timings(broken_fresh) != testing::without_timings(fresh));
   CHECK(entries(shadows).size() == 6);
 }
 
@@ -901,8 +892,8 @@ TEST_CASE("whole runs are cached: a re-run gives the same bytes, timed again, an
   const auto cold = study::run_studies({spec}, cached);
   CHECK(entries(runs).size() == 4);
   const auto warm = study::run_studies({spec}, cached);
-  CHECK(without_timings(cold) == without_timings(fresh));
-  CHECK(without_timings(warm) == without_timings(fresh));
+  CHECK(testing::without_timings(cold) == testing::without_timings(fresh));
+  CHECK(testing::without_timings(warm) == testing::without_timings(fresh));
   for (std::size_t i = 0; i < warm[0].runs.size(); ++i) {
     INFO(warm[0].runs[i].integrator << " n " << warm[0].runs[i].steps);
     CHECK(!cold[0].runs[i].reused);
@@ -923,12 +914,12 @@ TEST_CASE("whole runs are cached: a re-run gives the same bytes, timed again, an
   rerun.reuse_runs = false;
   const auto remeasured = study::run_studies({spec}, rerun);
   CHECK(!remeasured[0].runs[rk4_500].reused);
-  CHECK(without_timings(remeasured) == without_timings(fresh));
-  CHECK(without_timings(study::run_studies({spec}, cached)) == without_timings(fresh));
+  CHECK(testing::without_timings(remeasured) == testing::without_timings(fresh));
+  CHECK(testing::without_timings(study::run_studies({spec}, cached)) == testing::without_timings(fresh));
 
   // Another method under the same id has its own entries.
   const auto broken_cached = study::run_studies({spec}, cached, broken_rk4);
-  CHECK(without_timings(broken_cached) == without_timings(study::run_studies({spec}, options(2), broken_rk4)));
+  CHECK(testing::without_timings(broken_cached) == testing::without_timings(study::run_studies({spec}, options(2), broken_rk4)));
   CHECK(broken_cached[0].runs[0].integrator == "rk4");
   CHECK(!broken_cached[0].runs[0].reused);
   CHECK(entries(runs).size() == 6);
@@ -939,7 +930,7 @@ TEST_CASE("whole runs are cached: a re-run gives the same bytes, timed again, an
     const auto changed = study::load_spec(dir.file("c.toml", std::string(cache_spec) + change));
     const auto again = study::run_studies({changed}, cached);
     for (const auto& r : again[0].runs) CHECK(!r.reused);
-    CHECK(without_timings(again) == without_timings(study::run_studies({changed}, options(2))));
+    CHECK(testing::without_timings(again) == testing::without_timings(study::run_studies({changed}, options(2))));
   }
   // With --no-cache nothing is read or written.
   const auto before = entries(runs).size();
