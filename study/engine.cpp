@@ -76,7 +76,11 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
                    .after = {},
                    .work = [&](std::size_t i) { contexts[i] = engine::make_context(specs[i], o, results[i]); },
                    .pack = [&](std::size_t i) { return engine::pack_context(contexts[i], results[i]); },
-                   .unpack = [&](std::size_t i, std::string_view b) { engine::unpack_context(b, contexts[i], results[i]); },
+                   .unpack =
+                       [&](std::size_t i, std::string_view b) {
+                         engine::unpack_context(b, contexts[i], results[i]);
+                         engine::cache_folders(o, contexts[i]);  // this rank's own
+                       },
                    .describe = [&](std::size_t i) { return specs[i].name + " (" + specs[i].problem + ")"; },
                    .done = {},
                    .progress = {}};

@@ -122,8 +122,8 @@ int run_follower(const RunArgs& a, const std::shared_ptr<ranks::Ranks>& spread) 
   }
 }
 
-/// The task log (--task-log): every item of every phase, the rank that ran it and its seconds, longest estimate
-/// first within a phase.
+/// The task log (--task-log): every item, the references first, each with the rank that ran it, its seconds and
+/// the plan's estimate.
 void write_task_log(const std::string& file, const study::WorkLog& log) {
   std::string text = "phase,item,rank,seconds,estimated_cost,what\n";
   std::size_t index = 0;
@@ -173,8 +173,9 @@ int run_study(const RunArgs& a) {
       }
     };
   if (!a.quiet)
-    std::cerr << "study run: " << specs.size() << " spec(s), " << o.jobs << " job(s)"
-              << (spread ? fmt::format(" on each of {} ranks", spread->size()) : "") << ", results in " << a.out << "/\n";
+    std::cerr << "study run: " << specs.size() << " spec(s), "
+              << (spread ? fmt::format("{} ranks ({} job(s) on rank 0)", spread->size(), o.jobs) : fmt::format("{} job(s)", o.jobs))
+              << ", results in " << a.out << "/\n";
   const auto t0 = std::chrono::steady_clock::now();
   const auto results = study::run_studies(specs, o);
   if (spread) {  // every rank has sent its last result: MPI ends here, before the writing

@@ -101,16 +101,20 @@ Context make_context(const Spec& spec, const EngineOptions& o, StudyResult& res)
   // Errors need a reference, and so does the energy error of a dissipative problem; cost and stability do not.
   if (spec.wants("global") || spec.wants("local") || (spec.wants("energy") && !res.conservative))
     ctx.ref = build_reference(spec, ctx.exact_params, o);
-  if (o.use_cache) {
-    const auto dir = o.cache_dir.value_or(reference::default_cache_dir());
-    ctx.shadow_cache = dir / "roundoff";
-    ctx.run_cache = dir / "runs";
-    ctx.reuse_runs = o.reuse_runs;
-    ctx.ref_digest = reference_digest(ctx.ref);
-  }
+  cache_folders(o, ctx);
+  if (o.use_cache) ctx.ref_digest = reference_digest(ctx.ref);
   res.position_scale = ctx.ref.q_scale, res.velocity_scale = ctx.ref.v_scale;
   res.reference_bound = ctx.ref.bound, res.reference_tolerance = spec.reference_tol;
   return ctx;
+}
+
+void cache_folders(const EngineOptions& o, Context& ctx) {
+  ctx.shadow_cache.reset(), ctx.run_cache.reset();
+  if (!o.use_cache) return;
+  const auto dir = o.cache_dir.value_or(reference::default_cache_dir());
+  ctx.shadow_cache = dir / "roundoff";
+  ctx.run_cache = dir / "runs";
+  ctx.reuse_runs = o.reuse_runs;
 }
 
 /// XXH3-128 digest of the reference table (times, states, scales, bound): a run's errors depend on every digit of it.

@@ -79,6 +79,10 @@ inline std::vector<double> local_times(const Spec& spec) {
 /// recorded in `res`.
 Context make_context(const Spec& spec, const EngineOptions& o, StudyResult& res);
 
+/// Where this process caches round-off shadows and runs, and whether it reads them (o.use_cache, o.reuse_runs): set
+/// by make_context, and on a rank given a context another computed (study/plan/wire.hpp).
+void cache_folders(const EngineOptions& o, Context& ctx);
+
 /// The digest of a reference table: part of every run's cache key (study/measure/run_cache.cpp).
 std::string reference_digest(const RefTable& table);
 

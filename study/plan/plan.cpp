@@ -51,14 +51,23 @@ double task_cost(const Task& t, const std::vector<Spec>& specs) {
 }
 
 std::string plan_digest(const std::vector<Spec>& specs, const std::vector<Task>& tasks) {
+  // Everything a rank reads from the specs and its files that decides a result: ranks that read different specs,
+  // method tables or options (files that differ between nodes) differ here.
   std::string text;
-  char buf[160];
+  char buf[320];
   for (const Spec& spec : specs) {
-    std::snprintf(buf, sizeof buf, " t_end %a samples %d local %d tol %a\n", spec.t_end, spec.samples, spec.local_points, spec.reference_tol);
-    text += spec.name + " " + spec.problem + buf;
+    std::snprintf(buf, sizeof buf,
+                  " t_end %a samples %d local %d tol %a repeats %d past_floor %d pattern '%s' %a energy %a %a plot %a auto %d %a\n",
+                  spec.t_end, spec.samples, spec.local_points, spec.reference_tol, spec.repeats, spec.past_floor, spec.dt_pattern.c_str(),
+                  spec.dt_amplitude, spec.energy_t_end.value_or(-1), spec.energy_dt, spec.plot_dt, spec.auto_dt ? spec.auto_dt->runs : -1,
+                  spec.auto_dt ? spec.auto_dt->seconds : -1);
+    text.append(spec.name).append(" ").append(spec.problem).append(buf);
     // Appended piece by piece: GCC 12 warns (-Wstringop-overflow, a false positive) on " " + a + b here.
     for (const auto& [name, value] : spec.params) text.append(" ").append(name).append("=").append(value);
-    for (const auto& i : spec.integrators) text.append(" ").append(i.choice.label()).append("@").append(i.table);
+    for (const auto& i : spec.integrators) {
+      text.append(" ").append(i.choice.label()).append("@").append(i.table);
+      if (i.choice.table) text.append(" {").append(i.choice.table->identity).append("}");  // every coefficient
+    }
     for (const auto& m : spec.metrics) text.append(" ").append(m);
     for (long n : spec.steps) text.append(" ").append(std::to_string(n));
     text += "\n";

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <type_traits>
 
@@ -14,6 +15,9 @@ namespace {
 
 using json = nlohmann::json;
 using Bytes = json::binary_t;
+
+// A long double's value bytes below are x87's 80-bit format's 10: elsewhere they would be another count.
+static_assert(std::numeric_limits<long double>::digits == 64, "long double is not x87's 80-bit format here");
 
 /// The type whose bytes stand for a T: float128's own __float128, the others themselves.
 template <class T>
@@ -170,11 +174,9 @@ void reading(F&& f) {
 
 std::string pack_context(const Context& ctx, const StudyResult& res) {
   json j{{"q_scale", bits(ctx.ref.q_scale)}, {"v_scale", bits(ctx.ref.v_scale)}, {"bound", bits(ctx.ref.bound)},
-         {"exact_params", ctx.exact_params}, {"reuse_runs", ctx.reuse_runs}, {"ref_digest", ctx.ref_digest}};
+         {"exact_params", ctx.exact_params}, {"ref_digest", ctx.ref_digest}};
   auto& at = j["at"] = json::array();
   for (const auto& [t, state] : ctx.ref.at) at.push_back(json::array({bits(std::vector<RefReal>{t}), bits(state.first), bits(state.second)}));
-  if (ctx.shadow_cache) j["shadow_cache"] = ctx.shadow_cache->string();
-  if (ctx.run_cache) j["run_cache"] = ctx.run_cache->string();
   j["facts"] = {{"conservative", res.conservative}, {"bounded", res.bounded}, {"periodic", res.periodic},
                 {"time_unit", res.time_unit}, {"length_unit", res.length_unit},
                 {"numbers", bits(std::vector<double>{res.period, res.position_scale, res.velocity_scale, res.reference_bound,
@@ -187,20 +189,19 @@ void unpack_context(std::string_view bytes, Context& ctx, StudyResult& res) {
   reading([&] {
     Context c;
     c.ref.q_scale = number(j.at("q_scale")), c.ref.v_scale = number(j.at("v_scale")), c.ref.bound = number(j.at("bound"));
-    c.exact_params = j.at("exact_params").get<ParamValues>(), c.reuse_runs = j.at("reuse_runs"), c.ref_digest = j.at("ref_digest");
+    c.exact_params = j.at("exact_params").get<ParamValues>(), c.ref_digest = j.at("ref_digest");
     for (const auto& e : j.at("at")) {
       const auto t = vector_of<RefReal>(e.at(0));
       if (t.size() != 1) throw std::runtime_error("a reference time of the wrong size");
       c.ref.at[t[0]] = {vector_of<long double>(e.at(1)), vector_of<long double>(e.at(2))};
     }
-    if (j.contains("shadow_cache")) c.shadow_cache = j.at("shadow_cache").get<std::string>();
-    if (j.contains("run_cache")) c.run_cache = j.at("run_cache").get<std::string>();
     const json& f = j.at("facts");
     const auto n = vector_of<double>(f.at("numbers"));
     if (n.size() != 5) throw std::runtime_error("a context's message holds the wrong count of numbers");
     res.conservative = f.at("conservative"), res.bounded = f.at("bounded"), res.periodic = f.at("periodic");
     res.time_unit = f.at("time_unit"), res.length_unit = f.at("length_unit");
     res.period = n[0], res.position_scale = n[1], res.velocity_scale = n[2], res.reference_bound = n[3], res.reference_tolerance = n[4];
+    c.shadow_cache = std::move(ctx.shadow_cache), c.run_cache = std::move(ctx.run_cache), c.reuse_runs = ctx.reuse_runs;
     ctx = std::move(c);
   });
 }

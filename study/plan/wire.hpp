@@ -13,9 +13,11 @@
 
 namespace study::engine {
 
-/// A spec's context and the facts make_context recorded in its result (the problem's, the scales, the bound).
+/// A spec's context and the facts make_context recorded in its result (the problem's, the scales, the bound); not
+/// where the caches are, which is each rank's own (--cache-dir, $STUDY_CACHE_DIR: a node's own folder, or a shared one).
 std::string pack_context(const Context& ctx, const StudyResult& res);
-/// Reads pack_context's bytes into ctx and res's facts.  Throws std::runtime_error on bytes it cannot read.
+/// Reads pack_context's bytes into ctx and res's facts; ctx keeps its cache folders (cache_folders).  Throws
+/// std::runtime_error on bytes it cannot read.
 void unpack_context(std::string_view bytes, Context& ctx, StudyResult& res);
 
 /// What task t wrote into res: its runs (an automatic sweep's or a range's: every slot of its ladder) and its sweep,

@@ -22,6 +22,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <queue>
 #include <thread>
 
 #include <boost/mpi/communicator.hpp>
@@ -99,11 +100,26 @@ using Clock = std::chrono::steady_clock;
 using Bytes = std::vector<std::uint8_t>;
 
 /// Message tags.
-enum Tag : int { t_hello = 1, t_verdict, t_request, t_items, t_result, t_error, t_stop, t_stopped, t_bye };
+enum Tag : int { t_hello = 1, t_verdict, t_request, t_items, t_result, t_error, t_stop, t_stopped, t_bye, t_alive };
 
 /// How long the leader waits, once stopped, for each rank to say it is alive (mpirun and srun signal every rank at
 /// once, and a rank's main thread answers within milliseconds): a rank silent after this is lost.
 constexpr auto answer_within = std::chrono::milliseconds(300);
+/// How long a rank that stopped waits for the leader's goodbye, the leader having stopped its items and said why.
+constexpr auto linger_at_most = std::chrono::seconds(30);
+/// A rank holding items says it is alive this often, and the leader gives up on one silent for `silent_at_most`
+/// (a launcher that does not stop the job when a rank dies: srun without --kill-on-bad-exit).
+constexpr auto heartbeat = std::chrono::seconds(1);
+/// 60 s, or $STUDY_RANK_SILENCE seconds (a slow network; the tests' 3).
+std::chrono::seconds silent_at_most() {
+  static const std::chrono::seconds s = [] {
+    const char* v = std::getenv("STUDY_RANK_SILENCE");
+    char* end = nullptr;
+    const long n = v ? std::strtol(v, &end, 10) : 0;
+    return std::chrono::seconds(v && end != v && *end == '\0' && n >= 2 && n <= 86400 ? n : 60);
+  }();
+  return s;
+}
 /// How long a wait sleeps between two looks at the messages: MPI's own blocking calls would spin a core.
 constexpr auto poll = std::chrono::milliseconds(1);
 
@@ -136,9 +152,15 @@ class MpiRanks final : public Ranks {
       throw SpecError("this MPI library cannot run threads beside its calls (MPI_THREAD_FUNNELED)");
     members_.assign(static_cast<std::size_t>(size()), {host_name(), 1});
     pids_.assign(static_cast<std::size_t>(size()), 0);
+    // The ranks on this node: a call every rank makes together, so here, where all of them are.
+    MPI_Comm local;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) == MPI_SUCCESS) {
+      MPI_Comm_size(local, &on_node_);
+      MPI_Comm_free(&local);
+    }
   }
   ~MpiRanks() override {
-    failed_ = failed_ || std::uncaught_exceptions() > 0 || !closed_;
+    failed_ = failed_ || !closed_;
     trace(failed_ ? "ending after a failure" : "ending");
     if (leader() && !closed_) release();  // the leader failed before the work was done: every rank is told
     if (leader() && failed_)  // it has said why (its owner let go after the message): the other ranks may leave now
@@ -204,14 +226,8 @@ class MpiRanks final : public Ranks {
     cpu_set_t set;
     CPU_ZERO(&set);
     const int mine = ::sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
-    MPI_Comm local;
-    int here = 1;
-    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) == MPI_SUCCESS) {
-      MPI_Comm_size(local, &here);
-      MPI_Comm_free(&local);
-    }
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    return std::max(1, std::min(mine, cores / std::max(1, here)));
+    return std::max(1, std::min(mine, cores / std::max(1, on_node_)));
   }
 
   void finish() override {
@@ -224,6 +240,8 @@ class MpiRanks final : public Ranks {
   bool closed_ = false;
   bool failed_ = false;  // the run failed or was stopped here
   std::set<int> stopped_;  // the ranks that said they were stopped by a signal
+  std::set<int> finished_;  // the ranks told the work is over: they end without another word
+  int on_node_ = 1;  // ranks on this node
   std::vector<WorkLog::Rank> members_;
   std::vector<long> pids_;
   std::vector<std::pair<mpi::request, std::shared_ptr<Bytes>>> pending_;  // sends not yet complete
@@ -286,7 +304,7 @@ class MpiRanks final : public Ranks {
     while (true) {
       if (interrupted()) stop_all(holding);
       if (auto m = next({t_error})) raise(*m, holding);
-      if (auto m = next({t_stopped})) lost_or_stopped(m->from, holding);
+      if (auto m = next({t_stopped})) lost_or_stopped(m->from, holding, interrupted());
       if (auto m = next(tags)) return std::move(*m);
       std::this_thread::sleep_for(poll);
     }
@@ -305,11 +323,11 @@ class MpiRanks final : public Ranks {
     }
   }
 
-  /// A rank other than the leader that stopped or failed waits for the leader's goodbye (a second at most) before it
-  /// ends: when a rank ends while the launcher is stopping the job, the launcher kills the others at once, and the
-  /// leader would not say why.
+  /// A rank other than the leader that stopped or failed waits for the leader's goodbye before it ends (at most
+  /// `linger_at_most`: the leader may be lost too): when a rank ends while the launcher is stopping the job, the
+  /// launcher kills the others at once, and the leader would not say why.
   void linger() {
-    const auto until = Clock::now() + std::chrono::seconds(2);
+    const auto until = Clock::now() + linger_at_most;
     while (Clock::now() < until) {
       try {
         if (next({t_bye})) return;
@@ -341,7 +359,7 @@ class MpiRanks final : public Ranks {
     closed_ = failed_ = true;
     std::set<int> silent;
     for (int r = 1; r < size(); ++r)
-      if (r != except && !stopped_.count(r)) {
+      if (r != except && !stopped_.count(r) && !finished_.count(r)) {
         silent.insert(r);
         try {
           send(r, t_stop, {});
@@ -352,7 +370,7 @@ class MpiRanks final : public Ranks {
     trace("waiting for answers");
     while (!silent.empty() && Clock::now() < until) {
       try {
-        if (auto m = next({t_stopped, t_error, t_request, t_result, t_hello})) silent.erase(m->from);  // alive; what it says is moot now
+        if (auto m = next({t_stopped, t_error, t_request, t_result, t_hello, t_alive})) silent.erase(m->from);  // alive; what it says is moot now
         else std::this_thread::sleep_for(poll);
       } catch (const std::exception&) {  // a lost rank's link: the others may still answer
         std::this_thread::sleep_for(poll);
@@ -394,9 +412,9 @@ class MpiRanks final : public Ranks {
 
   /// Another rank said it was stopped by a signal: if this one was too, the run was interrupted; else that rank
   /// alone was stopped, and the run cannot finish.
-  [[noreturn]] void lost_or_stopped(int from, const Holding& holding) {
+  [[noreturn]] void lost_or_stopped(int from, const Holding& holding, bool here_too) {
     stopped_.insert(from);  // it has said so: alive
-    if (interrupted()) stop_all(holding);
+    if (here_too) stop_all(holding);
     release(from);
     throw RankFailure(fmt::format("rank {} ({}) was stopped by a signal{}. The results were not written; the finished runs and "
                                   "references are in the caches: the same command again resumes from them",
@@ -427,31 +445,33 @@ class MpiRanks final : public Ranks {
     const std::size_t count = phase.count;
     auto item_at = [&](std::size_t k) { return phase.order.empty() ? k : phase.order[k]; };
     auto after = [&](std::size_t i) { return phase.after.empty() ? Phase::none : phase.after[i]; };
-    std::mutex m;  // guards what follows
+    std::mutex m;  // guards what follows, to `last`
     std::condition_variable woken, ready;
-    std::vector<char> handed(count, 0), finished_item(count, 0);
-    std::size_t first_open = 0, handed_count = 0;  // order positions before first_open are all handed
+    // The positions in the order of the items that may start, smallest first; an item waiting for its `after`
+    // item joins them when that one is done.
+    std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> startable;
+    std::map<std::size_t, std::vector<std::size_t>> waiting_for;  // `after` item -> positions waiting for it
+    std::size_t handed = 0;
     std::deque<Local> finished;
     Holding holding;
     bool stopping = false;
     std::string last;
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::size_t p = after(item_at(k));
+      if (p == Phase::none) startable.push(k);
+      else waiting_for[p].push_back(k);
+    }
     std::vector<std::set<std::size_t>> has(static_cast<std::size_t>(size()));  // the `after` items each rank holds
     std::map<std::size_t, std::string> bytes_of;  // an `after` item's bytes, kept to send on
-    std::vector<char> needed(count, 0);           // whether an item is another's `after`
-    for (std::size_t p : phase.after)
-      if (p != Phase::none) needed.at(p) = 1;
+    std::vector<Clock::time_point> heard(static_cast<std::size_t>(size()), Clock::now());  // each rank's last word
 
-    // The next item in order whose `after` is done (under m); none when nothing is ready.
+    // The next startable item for rank r (under m); none when nothing may start yet.
     auto take = [&](int r) {
-      while (first_open < count && handed[item_at(first_open)]) ++first_open;
-      for (std::size_t k = first_open; k < count; ++k) {
-        const std::size_t i = item_at(k);
-        if (handed[i] || (after(i) != Phase::none && !finished_item[after(i)])) continue;
-        handed[i] = 1, ++handed_count;
-        holding[r][i] = last = phase.describe(i);
-        return i;
-      }
-      return Phase::none;
+      if (startable.empty()) return Phase::none;
+      const std::size_t i = item_at(startable.top());
+      startable.pop(), ++handed;
+      holding[r][i] = last = phase.describe(i);
+      return i;
     };
     auto holding_now = [&] {
       std::lock_guard lock(m);
@@ -473,7 +493,7 @@ class MpiRanks final : public Ranks {
             std::size_t i = Phase::none;
             {
               std::unique_lock lock(m);
-              ready.wait(lock, [&] { return stopping || (i = take(0)) != Phase::none || handed_count == count; });
+              ready.wait(lock, [&] { return stopping || (i = take(0)) != Phase::none || handed == count; });
               if (stopping || i == Phase::none) return;
             }
             const auto t0 = Clock::now();
@@ -494,11 +514,15 @@ class MpiRanks final : public Ranks {
       // A rank is done with the phase when a request of its was answered with no items: each asks as long as it
       // is not, so the phase ends when every item is done and every rank was told (no request is left in flight).
       std::set<int> told;
-      std::map<int, std::size_t> waiting;  // requests that found nothing ready: answered as items become ready
+      std::map<int, std::size_t> waiting;  // requests that found nothing startable: answered as items become so
       auto mark_done = [&](std::size_t i, int r, double seconds) {
         {
           std::lock_guard lock(m);
-          holding[r].erase(i), finished_item[i] = 1;
+          holding[r].erase(i);
+          if (const auto it = waiting_for.find(i); it != waiting_for.end()) {
+            for (std::size_t k : it->second) startable.push(k);
+            waiting_for.erase(it);
+          }
         }
         ready.notify_all();
         phase.done(i, r, seconds), ++done;
@@ -516,16 +540,21 @@ class MpiRanks final : public Ranks {
         }
         for (const Local& r : local) {
           if (r.error) {  // the first error, as in one process: the other ranks are told to stop
-            stop_threads(false);
+            stop_threads(true);
             release();
             std::rethrow_exception(r.error);
           }
           mark_done(r.item, 0, r.seconds);
           has[0].insert(r.item);
         }
-        while (auto msg = next({t_request, t_result, t_error, t_stopped})) {
+        while (auto msg = next({t_request, t_result, t_error, t_stopped, t_alive})) {
+          heard[static_cast<std::size_t>(msg->from)] = Clock::now();
+          if (msg->tag == t_alive) continue;
           if (msg->tag == t_error) stop_threads(true), raise(*msg, holding_now());
-          if (msg->tag == t_stopped) stop_threads(true), lost_or_stopped(msg->from, holding_now());
+          if (msg->tag == t_stopped) {
+            const bool here_too = interrupted();  // before stop_threads sets the flag
+            stop_threads(true), lost_or_stopped(msg->from, holding_now(), here_too);
+          }
           const json j = cbor(msg->bytes);
           if (msg->tag == t_request) {
             waiting[msg->from] = j.at("want");
@@ -533,12 +562,12 @@ class MpiRanks final : public Ranks {
             const std::size_t i = j.at("item");
             phase.unpack(i, view(j.at("bytes")));
             has[static_cast<std::size_t>(msg->from)].insert(i);
-            if (needed[i]) bytes_of[i] = std::string(view(j.at("bytes")));  // to send on to the ranks that need it
+            if (waiting_for.count(i)) bytes_of[i] = std::string(view(j.at("bytes")));  // to send on to the ranks that need it
             mark_done(i, msg->from, j.at("seconds").get<double>());
           }
         }
-        // Requests: up to `want` ready items each, with the `after` bytes the rank lacks; all handed: none, the phase
-        // is over for that rank; nothing ready yet: the request waits.
+        // Requests: up to `want` startable items each, with the `after` bytes the rank lacks; all handed: none, the
+        // phase is over for that rank; nothing startable yet: the request waits.
         for (auto it = waiting.begin(); it != waiting.end();) {
           const int r = it->first;
           json given = json::array(), needs = json::array();
@@ -555,16 +584,29 @@ class MpiRanks final : public Ranks {
                 needs.push_back(json::array({p, binary(b->second)}));
               }
             }
-            over = given.empty() && handed_count == count;
+            over = given.empty() && handed == count;
           }
           if (given.empty() && !over) {
             ++it;
             continue;
           }
           send(r, t_items, cbor(json{{"items", given}, {"needs", needs}}));
-          if (over) told.insert(r);
+          if (over) told.insert(r), finished_.insert(r);
           it = waiting.erase(it);
         }
+        // A rank that holds items and has said nothing for long is lost (its launcher did not stop the job).
+        for (int r = 1; r < size(); ++r)
+          if (Clock::now() - heard[static_cast<std::size_t>(r)] > silent_at_most()) {
+            const Holding now = holding_now();
+            if (now.count(r) && !now.at(r).empty()) {
+              stop_threads(true);
+              release(r);
+              throw RankFailure(fmt::format("rank {} ({}, pid {}) has said nothing for {} s{}: it is lost (hung, or its node unreachable). The results were not written; the "
+                                            "finished runs and references are in the caches: the same command again resumes from them",
+                                            r, host(r), pids_[static_cast<std::size_t>(r)],
+                                            silent_at_most().count(), held(now, r)));
+            }
+          }
         if (done != shown_done && (Clock::now() - shown > std::chrono::milliseconds(100) || done == count)) {
           std::string what;
           {
@@ -576,10 +618,10 @@ class MpiRanks final : public Ranks {
       }
     } catch (...) {
       stop_threads(false);
-      trace("joining this rank's threads");
       throw;  // the threads join first (their items stop at the signal's flag or end)
     }
     stop_threads(false);
+    closed_ = true;  // every other rank has its last word said and ends: none is to be stopped
   }
 
   /// Any other rank: asks the leader for items as its threads free up (one more than it has threads, so that none
@@ -599,6 +641,7 @@ class MpiRanks final : public Ranks {
     std::deque<Done> finished;
     const std::size_t n = static_cast<std::size_t>(std::max(1, jobs));
     bool asked = false;  // the main thread's own
+    auto said = Clock::now();
     auto stop_threads = [&] {
       {
         std::lock_guard lock(m);
@@ -668,6 +711,7 @@ class MpiRanks final : public Ranks {
           closed_ = true;  // this rank's share is done: its last sends complete before MPI ends
           break;
         }
+        if (Clock::now() - said > heartbeat) send(0, t_alive, {}), said = Clock::now();  // while it holds long items
         if (want) send(0, t_request, cbor(json{{"want", want}})), asked = true;
         if (next({t_stop})) {
           stop_threads();
@@ -697,8 +741,14 @@ class MpiRanks final : public Ranks {
 }  // namespace
 
 std::shared_ptr<Ranks> start() {
-  if (launched_processes() <= 1) return nullptr;  // one process: no MPI at all (MPI_Init would cost a launch)
-  return std::make_shared<MpiRanks>();
+  const long launched = launched_processes();
+  if (launched <= 1) return nullptr;  // one process: no MPI at all (MPI_Init would cost a launch)
+  auto ranks = std::make_shared<MpiRanks>();
+  if (ranks->size() != launched)  // e.g. srun without the PMIx plugin: each process alone, each a leader
+    throw SpecError(fmt::format("started as one of {} processes, but MPI sees {}: the launcher and this build's MPI do not "
+                                "meet (under srun: srun --mpi=pmix; or mpirun from the OpenMPI this study was built with)",
+                                launched, ranks->size()));
+  return ranks;
 }
 
 #endif

@@ -153,8 +153,12 @@ if "$study" --version | grep -q "without MPI"; then
   [ ! -e "$tmp/o-mpi" ] && ok "nothing written by the refused process" || bad "the refused process wrote $tmp/o-mpi"
   expect "one of 2 tasks of srun, likewise" 2 "started as one of 2 processes" \
     env SLURM_STEP_ID=0 SLURM_STEP_NUM_TASKS=2 "$study" run "$tmp/w.toml" --out "$tmp/o-mpi" --no-cache
-else  # launches of several ranks are tested under mpirun (tests/study/mpi.sh)
-  echo "skipped: a launch refused by a build without MPI (this build has MPI)"
+else  # with MPI, a launcher's variables without its launcher: each process alone in a world of one, refused
+  expect "the variables of 3 processes of mpirun without mpirun: refused, naming both counts" 2 "started as one of 3 processes, but MPI sees 1" \
+    env OMPI_COMM_WORLD_SIZE=3 "$study" run "$tmp/w.toml" --out "$tmp/o-mpi" --no-cache
+  [ ! -e "$tmp/o-mpi" ] && ok "nothing written by the refused process" || bad "the refused process wrote $tmp/o-mpi"
+  expect "srun's 2 tasks without its MPI plugin, likewise" 2 "started as one of 2 processes, but MPI sees 1: .*srun --mpi=pmix" \
+    env SLURM_STEP_ID=0 SLURM_STEP_NUM_TASKS=2 "$study" run "$tmp/w.toml" --out "$tmp/o-mpi" --no-cache
 fi
 expect "a launcher of one process runs as usual" 0 "" env OMPI_COMM_WORLD_SIZE=1 "$study" run "$tmp/w.toml" --out "$tmp/o-mpi1" --no-cache --quiet --no-report
 mkdir -p "$tmp/no-specs"

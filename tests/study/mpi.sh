@@ -108,6 +108,31 @@ rc=$?
 "$study" run long.toml --out long-threads --cache-dir c-threads --no-report -q -j 2 || bad "the threaded long run failed"
 if diff_out=$(python3 "$same" long-threads killed); then ok "the resumed run: the same bytes as one process"; else bad "the resumed run: $diff_out"; fi
 
+# One rank alone stopped by SIGTERM (not the launcher): the run fails naming that rank as stopped by a signal, not as
+# lost, and not as interrupted; nothing is written.
+"${mpi[@]}" -n 3 "$study" run long.toml --out one-stopped --cache-dir c-one -j 1 --no-report > one.log 2>&1 &
+launcher=$!
+wait_for_work one.log
+victim=$(rank_pid 2 one-stopped)
+[ -n "$victim" ] && kill -TERM "$victim"
+wait $launcher
+rc=$?
+[ $rc -ne 0 ] && grep -Eq "study run: rank 2 \(.*\) was stopped by a signal while it ran long: " one.log && [ ! -e one-stopped ] &&
+  ok "one rank stopped by SIGTERM: named as stopped by a signal, with its items, nothing written" || bad "one rank stopped (exit $rc): $(cat one.log)"
+
+# A rank that hangs (SIGSTOP: alive to the launcher, silent to the leader), with the leader's patience at 3 s: the
+# run fails naming it as lost, nothing is written, and the launcher cleans up.
+STUDY_RANK_SILENCE=3 "${mpi[@]}" -x STUDY_RANK_SILENCE -n 3 "$study" run long.toml --out hung --cache-dir c-hung -j 1 --no-report > hung.log 2>&1 &
+launcher=$!
+wait_for_work hung.log
+victim=$(rank_pid 1 hung)
+[ -n "$victim" ] && kill -STOP "$victim"
+wait $launcher
+rc=$?
+[ $rc -ne 0 ] && grep -Eq "study run: rank 1 \(.*pid $victim\) has said nothing for 3 s while it ran long: .*it is lost" hung.log && [ ! -e hung ] &&
+  ok "a hung rank: named as lost after 3 s of silence, with its items, nothing written" || bad "a hung rank (pid $victim, exit $rc): $(cat hung.log)"
+[ -n "$victim" ] && kill -CONT "$victim" 2>/dev/null
+
 # Ctrl-C at mpirun: every rank stops within a second or so, the leader says so, nothing is written.
 "${mpi[@]}" -n 3 "$study" run long.toml --out stopped --cache-dir c-stop -j 1 --no-report > stop.log 2>&1 &
 launcher=$!

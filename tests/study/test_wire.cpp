@@ -208,6 +208,7 @@ TEST_CASE("a context crosses as bytes: float128 times, long double states, the p
   res.time_unit = "yr", res.length_unit = "AU", res.position_scale = 3, res.velocity_scale = 4, res.reference_bound = 5e-29;
   res.reference_tolerance = 1e-28;
 
+  back.run_cache = "/mine/runs";  // where the receiving rank caches: its own, not the sender's
   study::engine::unpack_context(study::engine::pack_context(ctx, res), back, res_back);
   REQUIRE(back.ref.at.size() == 2);
   REQUIRE(back.ref.at.count(third) == 1);
@@ -222,8 +223,8 @@ TEST_CASE("a context crosses as bytes: float128 times, long double states, the p
   CHECK(back.ref.bound == 1e-30);
   CHECK(back.exact_params == ctx.exact_params);
   CHECK_FALSE(back.shadow_cache);
-  CHECK(back.run_cache == std::filesystem::path("/cache/runs"));
-  CHECK_FALSE(back.reuse_runs);
+  CHECK(back.run_cache == std::filesystem::path("/mine/runs"));
+  CHECK(back.reuse_runs);
   CHECK(back.ref_digest == "abc123");
   CHECK(study::engine::reference_digest(back.ref) == study::engine::reference_digest(ctx.ref));
   CHECK(res_back.conservative);
@@ -296,4 +297,44 @@ repeats = 1
   for (std::size_t i = 0; i < lo.log->items.size(); ++i) CHECK(lo.log->items[i].rank == 1);
   CHECK(lo.log->items[0].phase == "references");
   CHECK(lo.log->items[specs.size()].phase == "runs");
+}
+
+TEST_CASE("ranks that read different specs or method tables plan differently: the plan's digest tells them apart", "[wire]") {
+  testing::TempDir dir("wire-digest");
+  auto digest_of = [&](const std::string& text) {
+    std::vector<study::Spec> specs{study::load_spec(dir.file("d.toml", text))};
+    std::vector<study::StudyResult> results(1);
+    return study::engine::plan_digest(specs, study::engine::plan(specs, results));
+  };
+  const std::string spec = R"(
+name = "d"
+problem = "harmonic"
+t_end = 6.0
+integrators = ["rk4", "my-rk3"]
+dt = [0.1, 0.05]
+metrics = ["global", "energy"]
+energy_t_end = 60.0
+energy_dt = 0.1
+
+[methods.my-rk3]
+kind = "runge-kutta"
+a = [[], ["1/2"], ["-1", "2"]]
+b = ["1/6", "2/3", "1/6"]
+order = 3
+)";
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string s = spec;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  const std::string base = digest_of(spec);
+  CHECK(digest_of(spec) == base);  // the same specs: the same digest
+  // Another 3rd-order method under the same id (Heun's, Hairer-Norsett-Wanner table II.1.1): files that differ
+  // between the nodes in their coefficients only.
+  CHECK(digest_of(with(R"(a = [[], ["1/2"], ["-1", "2"]]
+b = ["1/6", "2/3", "1/6"])", R"(a = [[], ["1/3"], ["0", "2/3"]]
+b = ["1/4", "0", "3/4"])")) != base);
+  CHECK(digest_of(with("energy_dt = 0.1", "energy_dt = 0.05")) != base);
+  CHECK(digest_of(with("t_end = 6.0", "t_end = 3.0")) != base);
+  CHECK(digest_of(with(R"("rk4", )", R"({ id = "rk4", substeps = 2 }, )")) != base);
 }
