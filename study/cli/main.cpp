@@ -10,6 +10,7 @@
 #include <cstring>
 #include <ctime>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,7 +65,25 @@ extern "C" void on_interrupt(int sig) {
   std::_Exit(interrupted_status());
 }
 
+/// Under mpirun or srun every rank reads the same command line: a rank other than the first keeps its usage errors
+/// and --help to itself (rank 0 prints them), until the command runs.
+class QuietRank {
+ public:
+  QuietRank() {
+    if (ranks::launched_processes() > 1 && ranks::launched_rank() > 0) out_ = std::cout.rdbuf(&sink_), err_ = std::cerr.rdbuf(&sink_);
+  }
+  ~QuietRank() { speak(); }
+  void speak() {
+    if (out_) std::cout.rdbuf(out_), std::cerr.rdbuf(err_), out_ = err_ = nullptr;
+  }
+
+ private:
+  std::stringbuf sink_;
+  std::streambuf *out_ = nullptr, *err_ = nullptr;
+};
+
 int study_main(int argc, char** argv) {
+  QuietRank quiet_rank;
   CLI::App app{"study: measure how accurate ODE integrators really are (orders, energy drift, cost) against "
                "high-precision references"};
   app.require_subcommand(1);
@@ -134,6 +153,7 @@ int study_main(int argc, char** argv) {
   for (const auto& c : commands)
     if (*c.app) command = &c;
   const std::string name = command->app->get_name();
+  quiet_rank.speak();  // a rank's own errors go to the leader from here on (study/cli/run.cpp)
   try {
     return command->run();
   } catch (const Interrupted&) {

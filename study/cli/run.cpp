@@ -147,7 +147,13 @@ int run_study(const RunArgs& a) {
   kept = spread;
   check_for_ranks(a, spread ? spread->size() : 1);
   check_output_dir(a.out, "--out", true);
-  if (!a.task_log.empty()) check_output_dir(std::filesystem::path(a.task_log).parent_path().empty() ? "." : std::filesystem::path(a.task_log).parent_path().string(), "--task-log");
+  if (!a.task_log.empty()) {  // a typo in its folder is refused before any work, not made into folders
+    const std::filesystem::path dir = std::filesystem::path(a.task_log).parent_path();
+    std::error_code ec;
+    if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
+      throw study::SpecError("--task-log " + a.task_log + ": its folder " + dir.string() + " does not exist (or is not a folder)");
+    if (std::filesystem::is_directory(a.task_log, ec)) throw study::SpecError("--task-log " + a.task_log + ": is a folder, not a file");
+  }
   if (const std::string why = study::results_folder_problem(a.out); !why.empty()) throw study::SpecError("--out " + a.out + ": " + why);
   if (a.cache_dir_given) check_output_dir(a.cache_dir, "--cache-dir");
   const std::vector<Spec> specs = specs_to_run(a);
@@ -183,7 +189,7 @@ int run_study(const RunArgs& a) {
     spread->finish();
     o.spread.reset(), spread.reset(), kept.reset();
   } else {
-    o.log->ranks = {{"this process", o.jobs}};
+    o.log->ranks = {{"this process", o.jobs, 0}};
   }
   study::Meta meta = study::collect_meta();
   meta.jobs = o.jobs;
@@ -278,9 +284,9 @@ Command add_run(CLI::App& app) {
   cmd->add_option("--accuracy", a->accuracy, "a relative global error to say which method reaches at the least cost "
                                              "(repeatable; default: the decades from 1e-3 down to the smallest error reached)")
       ->check(accuracy_target());
-  cmd->add_option("--task-log", a->task_log, "write a CSV of every reference and run: the rank that ran it, its seconds and "
-                                             "the plan's estimate of its cost (what a study's time on many ranks is modelled from: "
-                                             "docs/ranks.md)");
+  cmd->add_option("--task-log", a->task_log, "after the run, write a CSV of every reference and run: the rank that ran it, its "
+                                             "seconds and the plan's estimate of its cost; study/scripts/rank-model reads it to model "
+                                             "the study's time on many ranks (docs/ranks.md). Its folder must exist");
   cmd->add_flag("--png", a->png, "draw a PNG beside each SVG plot (three times gnuplot's work)");
   cmd->add_flag("--point-plots", a->point_plots, "in the report, draw the plots of every study of a scan on its own page "
                                                  "too (by default a scan's studies are drawn on its page only)");

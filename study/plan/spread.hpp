@@ -64,6 +64,7 @@ struct WorkLog {
   struct Rank {
     std::string host;
     int threads = 1;
+    int cores = 0;  ///< the cores of its host (0: not known)
   };
   std::vector<Item> items;
   std::vector<Rank> ranks;      ///< index: rank

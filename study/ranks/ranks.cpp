@@ -47,6 +47,14 @@ long launched_processes() {
   return 1;
 }
 
+long launched_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
+    if (const char* v = std::getenv(name)) return std::atol(v);
+  if (std::getenv("SLURM_STEP_ID"))
+    if (const char* v = std::getenv("SLURM_PROCID")) return std::atol(v);
+  return 0;
+}
+
 std::string error_kind(const std::exception& e) {
   if (dynamic_cast<const SpecError*>(&e)) return "spec";
   if (dynamic_cast<const reference::ReferenceError*>(&e)) return "reference";
@@ -63,6 +71,8 @@ std::string busy_summary(const WorkLog& log) {
   std::map<int, std::pair<double, std::size_t>> busy;  // rank -> seconds, items
   for (const auto& item : log.items) busy[item.rank].first += item.seconds, ++busy[item.rank].second;
   std::string text;
+  std::map<std::string, std::pair<int, int>> hosts;  // host -> threads of its ranks, its cores
+  for (const auto& rank : log.ranks) hosts[rank.host].first += rank.threads, hosts[rank.host].second = rank.cores;
   for (std::size_t r = 0; r < log.ranks.size(); ++r) {
     const auto [seconds, items] = busy[static_cast<int>(r)];
     const double capacity = wall * log.ranks[r].threads, idle = std::max(0.0, capacity - seconds);
@@ -70,6 +80,9 @@ std::string busy_summary(const WorkLog& log) {
                         log.ranks[r].threads, log.ranks[r].threads == 1 ? "" : "s", seconds, idle,
                         capacity > 0 ? 100 * idle / capacity : 0.0, items, items == 1 ? "" : "s");
   }
+  for (const auto& [host, use] : hosts)
+    if (use.second > 0 && use.first > use.second)
+      text += fmt::format("note: {} ran {} threads on {} cores: busy time there includes waiting for a core\n", host, use.first, use.second);
   return text;
 }
 
@@ -123,6 +136,8 @@ std::chrono::seconds silent_at_most() {
 /// How long a wait sleeps between two looks at the messages: MPI's own blocking calls would spin a core.
 constexpr auto poll = std::chrono::milliseconds(1);
 
+int cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
 std::string host_name() {
   char name[256] = {};
   if (::gethostname(name, sizeof name - 1) != 0) return "?";
@@ -150,7 +165,7 @@ class MpiRanks final : public Ranks {
   MpiRanks() : env_(std::make_unique<mpi::environment>(mpi::threading::funneled, false)) {
     if (env_->thread_level() < mpi::threading::funneled)
       throw SpecError("this MPI library cannot run threads beside its calls (MPI_THREAD_FUNNELED)");
-    members_.assign(static_cast<std::size_t>(size()), {host_name(), 1});
+    members_.assign(static_cast<std::size_t>(size()), {host_name(), 1, cores()});
     pids_.assign(static_cast<std::size_t>(size()), 0);
     // The ranks on this node: a call every rank makes together, so here, where all of them are.
     MPI_Comm local;
@@ -183,7 +198,8 @@ class MpiRanks final : public Ranks {
   void agree(const std::string& plan, const std::string& machine) override {
     const auto& me = members_[static_cast<std::size_t>(rank())];
     if (!leader()) {
-      send(0, t_hello, cbor(json{{"plan", plan}, {"machine", machine}, {"host", me.host}, {"pid", static_cast<long>(::getpid())}, {"threads", me.threads}}));
+      send(0, t_hello, cbor(json{{"plan", plan}, {"machine", machine}, {"host", me.host}, {"pid", static_cast<long>(::getpid())},
+                                 {"threads", me.threads}, {"cores", me.cores}}));
       wait_for(t_verdict);
       return;
     }
@@ -195,7 +211,7 @@ class MpiRanks final : public Ranks {
       const Message msg = receive({t_hello}, {});
       const json j = cbor(msg.bytes);
       const int from = msg.from;
-      members_[from] = {j.at("host"), j.at("threads")}, pids_[from] = j.at("pid");
+      members_[from] = {j.at("host"), j.at("threads"), j.at("cores")}, pids_[from] = j.at("pid");
       if (problem.empty() && j.at("plan") != plan)
         problem = fmt::format("rank {} ({}) planned other work than rank 0 ({}): its specs, method tables or options differ; give every "
                               "rank the same command and the same files",
@@ -424,7 +440,7 @@ class MpiRanks final : public Ranks {
   static std::string held(const Holding& holding, int r) {
     const auto it = holding.find(r);
     if (it == holding.end() || it->second.empty()) return "";
-    std::string text = " while it ran ";
+    std::string text = " while it ran or had queued ";
     std::size_t shown = 0;
     for (const auto& [item, what] : it->second) {
       if (shown == 3) return text + fmt::format(" and {} more", it->second.size() - 3);

@@ -18,6 +18,9 @@ namespace study::ranks {
 /// each sets; 1 when none did.
 long launched_processes();
 
+/// This process's rank among them, from the same variables (0 when none says).
+long launched_rank();
+
 /// Whether this build spreads studies over MPI ranks.
 bool built_with_mpi();
 

@@ -161,6 +161,8 @@ else  # with MPI, a launcher's variables without its launcher: each process alon
     env SLURM_STEP_ID=0 SLURM_STEP_NUM_TASKS=2 "$study" run "$tmp/w.toml" --out "$tmp/o-mpi" --no-cache
 fi
 expect "a launcher of one process runs as usual" 0 "" env OMPI_COMM_WORLD_SIZE=1 "$study" run "$tmp/w.toml" --out "$tmp/o-mpi1" --no-cache --quiet --no-report
+expect "--task-log into a folder that does not exist is refused before any work, not made" 2 "--task-log .*: its folder .*nowhere/deeper does not exist" \
+  "$study" run "$tmp/w.toml" --out "$tmp/o-tl" --no-cache --task-log "$tmp/nowhere/deeper/t.csv"
 mkdir -p "$tmp/no-specs"
 expect "a folder given as a spec runs its specs, and one with none is refused" 2 "no-specs: a folder with no spec file" \
   "$study" run "$tmp/no-specs" --out "$tmp/o6" --no-cache

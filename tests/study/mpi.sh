@@ -66,6 +66,10 @@ rc=$?
 n=$(grep -c "unknown integrator\|rk5" <<<"$out")
 [ $rc -ne 0 ] && [ "$n" -eq 1 ] && [ ! -e bad ] && ok "a bad spec under 3 ranks: one message, a failure, nothing written" ||
   bad "a bad spec under 3 ranks: exit $rc, $n messages: $out"
+out=$("${mpi[@]}" -n 3 "$study" run scan.toml --jobs 0 --out bad-jobs 2>&1)
+rc=$?
+n=$(grep -c -- "--jobs" <<<"$out")
+[ $rc -ne 0 ] && [ "$n" -eq 1 ] && ok "a bad option under 3 ranks: one message" || bad "a bad option under 3 ranks: exit $rc, $n messages: $out"
 out=$("${mpi[@]}" -n 2 "$study" run - --out stdin --no-cache < scan.toml 2>&1)
 grep -q "standard input (-) reaches rank 0 only" <<<"$out" && [ ! -e stdin ] && ok "a spec on standard input is refused under 2 ranks" ||
   bad "a spec on standard input under 2 ranks: $out"
@@ -98,7 +102,7 @@ victim=$(rank_pid 1 killed)
 [ -n "$victim" ] && kill -9 "$victim"
 wait $launcher
 rc=$?
-[ $rc -ne 0 ] && grep -Eq "rank 1 \(.*pid $victim\) stopped without a word \(killed, or crashed\) while it ran long: " kill.log &&
+[ $rc -ne 0 ] && grep -Eq "rank 1 \(.*pid $victim\) stopped without a word \(killed, or crashed\) while it ran or had queued long: " kill.log &&
   ok "a rank killed mid-run: the run fails, naming rank 1, its pid and what it ran" || bad "a killed rank (pid $victim, exit $rc): $(cat kill.log)"
 [ ! -e killed ] && ok "nothing written by the run that lost a rank" || bad "the run that lost a rank wrote killed/"
 out=$("${mpi[@]}" -n 3 "$study" run long.toml --out killed --cache-dir c-kill -j 1 --no-report 2>&1)
@@ -117,7 +121,7 @@ victim=$(rank_pid 2 one-stopped)
 [ -n "$victim" ] && kill -TERM "$victim"
 wait $launcher
 rc=$?
-[ $rc -ne 0 ] && grep -Eq "study run: rank 2 \(.*\) was stopped by a signal while it ran long: " one.log && [ ! -e one-stopped ] &&
+[ $rc -ne 0 ] && grep -Eq "study run: rank 2 \(.*\) was stopped by a signal while it ran or had queued long: " one.log && [ ! -e one-stopped ] &&
   ok "one rank stopped by SIGTERM: named as stopped by a signal, with its items, nothing written" || bad "one rank stopped (exit $rc): $(cat one.log)"
 
 # A rank that hangs (SIGSTOP: alive to the launcher, silent to the leader), with the leader's patience at 3 s: the
@@ -129,7 +133,7 @@ victim=$(rank_pid 1 hung)
 [ -n "$victim" ] && kill -STOP "$victim"
 wait $launcher
 rc=$?
-[ $rc -ne 0 ] && grep -Eq "study run: rank 1 \(.*pid $victim\) has said nothing for 3 s while it ran long: .*it is lost" hung.log && [ ! -e hung ] &&
+[ $rc -ne 0 ] && grep -Eq "study run: rank 1 \(.*pid $victim\) has said nothing for 3 s while it ran or had queued long: .*it is lost" hung.log && [ ! -e hung ] &&
   ok "a hung rank: named as lost after 3 s of silence, with its items, nothing written" || bad "a hung rank (pid $victim, exit $rc): $(cat hung.log)"
 [ -n "$victim" ] && kill -CONT "$victim" 2>/dev/null
 
