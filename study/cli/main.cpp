@@ -76,14 +76,25 @@ class QuietRank {
   void speak() {
     if (out_) std::cout.rdbuf(out_), std::cerr.rdbuf(err_), out_ = err_ = nullptr;
   }
+  /// Whether it is still quiet: the command line was refused (or was --help) before the command ran.
+  bool quiet() const { return out_ != nullptr; }
 
  private:
   std::stringbuf sink_;
   std::streambuf *out_ = nullptr, *err_ = nullptr;
 };
 
+int study_main_quietly(int argc, char** argv, QuietRank& quiet_rank);
+
 int study_main(int argc, char** argv) {
   QuietRank quiet_rank;
+  const int rc = study_main_quietly(argc, argv, quiet_rank);
+  // Refused before the command ran: rank 0 says why and gives the status.  This rank ends with 0, as a rank that
+  // ends with another status first makes the launcher kill the others at once, rank 0 before it has said why.
+  return quiet_rank.quiet() ? 0 : rc;
+}
+
+int study_main_quietly(int argc, char** argv, QuietRank& quiet_rank) {
   CLI::App app{"study: measure how accurate ODE integrators really are (orders, energy drift, cost) against "
                "high-precision references"};
   app.require_subcommand(1);
