@@ -118,6 +118,10 @@ enum Tag : int { t_hello = 1, t_verdict, t_request, t_items, t_result, t_error, 
 /// How long the leader waits, once stopped, for each rank to say it is alive (mpirun and srun signal every rank at
 /// once, and a rank's main thread answers within milliseconds): a rank silent after this is lost.
 constexpr auto answer_within = std::chrono::milliseconds(300);
+/// What the leader adds to a lost or stopped rank's message.
+constexpr const char* resume_hint =
+    ". The results were not written; the finished runs and references are in the caches: the same command again "
+    "resumes from them";
 /// How long a rank that stopped waits for the leader's goodbye, the leader having stopped its items and said why.
 constexpr auto linger_at_most = std::chrono::seconds(30);
 /// A rank holding items says it is alive this often, and the leader gives up on one silent for `silent_at_most`
@@ -268,6 +272,7 @@ class MpiRanks final : public Ranks {
   }
   std::string host(int r) const { return members_[static_cast<std::size_t>(r)].host; }
 
+  /// With $STUDY_RANKS_TRACE set, every message and stop on stderr, timed: what to read when a launch hangs.
   void trace(const std::string& what) const {
     static const bool on = std::getenv("STUDY_RANKS_TRACE") != nullptr;
     if (on)
@@ -319,7 +324,7 @@ class MpiRanks final : public Ranks {
   Message receive(std::initializer_list<int> tags, const Holding& holding) {
     while (true) {
       if (interrupted()) stop_all(holding);
-      if (auto m = next({t_error})) raise(*m, holding);
+      if (auto m = next({t_error})) raise(*m);
       if (auto m = next({t_stopped})) lost_or_stopped(m->from, holding, interrupted());
       if (auto m = next(tags)) return std::move(*m);
       std::this_thread::sleep_for(poll);
@@ -398,7 +403,7 @@ class MpiRanks final : public Ranks {
 
   /// A rank's error, thrown on the leader as the error it was, naming the rank and its item, after every other
   /// rank is told to stop.
-  [[noreturn]] void raise(const Message& msg, const Holding&) {
+  [[noreturn]] void raise(const Message& msg) {
     const json j = cbor(msg.bytes);
     const std::string kind = j.at("kind"), item = j.at("item");
     const std::string message = fmt::format("rank {} ({}){}: {}", msg.from, host(msg.from), item.empty() ? "" : ", running " + item,
@@ -422,8 +427,7 @@ class MpiRanks final : public Ranks {
     for (int r : silent)
       text += fmt::format("{}rank {} ({}, pid {}) stopped without a word (killed, or crashed){}", text.empty() ? "" : "; ", r, host(r),
                           pids_[static_cast<std::size_t>(r)], held(holding, r));
-    throw RankFailure(text + ". The results were not written; the finished runs and references are in the caches: the same command "
-                             "again resumes from them");
+    throw RankFailure(text + resume_hint);
   }
 
   /// Another rank said it was stopped by a signal: if this one was too, the run was interrupted; else that rank
@@ -432,9 +436,7 @@ class MpiRanks final : public Ranks {
     stopped_.insert(from);  // it has said so: alive
     if (here_too) stop_all(holding);
     release(from);
-    throw RankFailure(fmt::format("rank {} ({}) was stopped by a signal{}. The results were not written; the finished runs and "
-                                  "references are in the caches: the same command again resumes from them",
-                                  from, host(from), held(holding, from)));
+    throw RankFailure(fmt::format("rank {} ({}) was stopped by a signal{}{}", from, host(from), held(holding, from), resume_hint));
   }
 
   static std::string held(const Holding& holding, int r) {
@@ -566,7 +568,7 @@ class MpiRanks final : public Ranks {
         while (auto msg = next({t_request, t_result, t_error, t_stopped, t_alive})) {
           heard[static_cast<std::size_t>(msg->from)] = Clock::now();
           if (msg->tag == t_alive) continue;
-          if (msg->tag == t_error) stop_threads(true), raise(*msg, holding_now());
+          if (msg->tag == t_error) stop_threads(true), raise(*msg);
           if (msg->tag == t_stopped) {
             const bool here_too = interrupted();  // before stop_threads sets the flag
             stop_threads(true), lost_or_stopped(msg->from, holding_now(), here_too);
@@ -617,10 +619,9 @@ class MpiRanks final : public Ranks {
             if (now.count(r) && !now.at(r).empty()) {
               stop_threads(true);
               release(r);
-              throw RankFailure(fmt::format("rank {} ({}, pid {}) has said nothing for {} s{}: it is lost (hung, or its node unreachable). The results were not written; the "
-                                            "finished runs and references are in the caches: the same command again resumes from them",
-                                            r, host(r), pids_[static_cast<std::size_t>(r)],
-                                            silent_at_most().count(), held(now, r)));
+              throw RankFailure(fmt::format("rank {} ({}, pid {}) has said nothing for {} s{}: it is lost (hung, or its node unreachable){}",
+                                            r, host(r), pids_[static_cast<std::size_t>(r)], silent_at_most().count(), held(now, r),
+                                            resume_hint));
             }
           }
         if (done != shown_done && (Clock::now() - shown > std::chrono::milliseconds(100) || done == count)) {

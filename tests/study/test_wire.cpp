@@ -338,3 +338,24 @@ b = ["1/4", "0", "3/4"])")) != base);
   CHECK(digest_of(with("t_end = 6.0", "t_end = 3.0")) != base);
   CHECK(digest_of(with(R"("rk4", )", R"({ id = "rk4", substeps = 2 }, )")) != base);
 }
+
+TEST_CASE("the plan's estimate of a task: steps times force evaluations a step times one's cost, longest first", "[wire]") {
+  testing::TempDir dir("wire-cost");
+  const std::vector<study::Spec> specs{study::load_spec(dir.file("c.toml", R"(
+name = "c"
+problem = "harmonic"
+t_end = 6.0
+integrators = ["rk4", "velocity-verlet"]
+dt = [0.1, 0.05]
+metrics = ["global", "energy"]
+energy_t_end = 60.0
+energy_dt = 0.1
+)"))};
+  std::vector<study::StudyResult> results(1);
+  const auto tasks = study::engine::plan(specs, results);
+  std::vector<double> costs;
+  for (const auto& t : tasks) costs.push_back(study::engine::task_cost(t, specs));
+  // By hand: harmonic's force costs 1; RK4 evaluates it 4 times a step, velocity Verlet once.  Energy runs: 60 / 0.1 =
+  // 600 steps; the sweep: 60 and 120 steps.  RK4: 2400, 480, 240; Verlet: 600, 120, 60; handed out longest first.
+  CHECK(costs == std::vector<double>{2400, 600, 480, 240, 120, 60});
+}
