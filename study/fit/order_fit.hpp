@@ -302,6 +302,9 @@ inline std::string exact_on_constant_acceleration(const std::string& problem, co
 
 inline std::string short_num(double x) { return fmt::format("{:.4g}", x); }
 
+/// How close to a whole number of periods t_end must lie (in periods) for the verdict to blame a cancellation there.
+inline constexpr double at_period_tolerance = 0.02;
+
 /// The fewest local slopes a failing window holds.
 inline constexpr std::size_t min_fail_slopes = 3;
 
@@ -349,8 +352,10 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
   const bool resolved = f.dt_min <= c.resolved_dt * (1 + 1e-9);
   if (f.hi < lo_band && f.asymptotic && f.local_slopes.size() >= min_fail_slopes && resolved)
     return {"fail", fmt::format("{} lies below {}; asymptotic over {} ({})", observed, band, window, slopes), ""};
+  // Within 0.02 of a whole number of periods, absolutely: a term that cancels there is periodic in t_end, and what is
+  // left of it at N + d periods (about sin 2 pi d of it) does not shrink as N grows (0.02 N called 10.04 periods 10).
   const double whole = std::round(c.periods);
-  const bool at_period = std::isfinite(c.periods) && whole >= 1 && std::abs(c.periods - whole) <= 0.02 * whole;
+  const bool at_period = std::isfinite(c.periods) && whole >= 1 && std::abs(c.periods - whole) <= at_period_tolerance;
   if (f.lo > hi_band && at_period)
     return {"undetermined", fmt::format("{} is above {}: t_end is {} period(s), where error terms cancel", observed, band, whole),
             "take a t_end that is not a multiple of the period (the max error over the run is immune)"};

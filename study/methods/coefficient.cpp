@@ -134,6 +134,33 @@ double stated_precision(std::string_view text) {
   return d >= 6 ? 5 * std::pow(10.0, -d) : 0.0;
 }
 
+double written_uncertainty(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  if (const auto slash = text.find('/'); slash != std::string_view::npos) {
+    const std::string_view p = text.substr(0, slash), q = text.substr(slash + 1);
+    const double vp = std::abs(static_cast<double>(parse_coefficient(p))), vq = std::abs(static_cast<double>(parse_coefficient(q)));
+    if (vp == 0 || vq == 0) return 0;
+    return vp / vq * (written_uncertainty(p) / vp + written_uncertainty(q) / vq);
+  }
+  if (stated_precision(text) == 0) return 0;
+  // The place (power of ten) of the mantissa's last nonzero digit, then shifted by the exponent.
+  const std::size_t e = text.find_first_of("eE");
+  const std::string_view mantissa = text.substr(0, e);
+  const std::size_t dot = mantissa.find('.');
+  const std::size_t integer_digits = dot == std::string_view::npos ? mantissa.size() : dot;
+  long last = 0;
+  bool seen = false;
+  for (std::size_t i = 0; i < mantissa.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(mantissa[i])) || mantissa[i] == '0') continue;
+    last = i < integer_digits ? static_cast<long>(integer_digits - 1 - i) : -static_cast<long>(i - integer_digits);
+    seen = true;
+  }
+  if (!seen) return 0;
+  const long exponent = e == std::string_view::npos ? 0 : std::stol(std::string(text.substr(e + 1)));
+  return 0.5 * std::pow(10.0, static_cast<double>(last + exponent));
+}
+
 std::string describe(const Rational& x) {
   using boost::multiprecision::denominator;
   using boost::multiprecision::numerator;

@@ -27,6 +27,12 @@ std::string decimal_for_rounding(const Rational& x);
 /// Shorter decimals ("0.5", "-0.125", "0.500000"), and integers, are exact: 0.  A ratio "p/q": p's and q's added.
 double stated_precision(std::string_view text);
 
+/// How far a coefficient as written may lie from the value its author rounded (absolute): half a unit in the last
+/// nonzero digit of a decimal that stated_precision reads as rounded (>= 6 significant digits), else 0 (exact).  A
+/// ratio "p/q": |p/q| times the relative uncertainties of p and q added.  Two coefficients that are the same number
+/// rounded lie within the sum of theirs; two that differ by more are different numbers, whatever their digits.
+double written_uncertainty(std::string_view text);
+
 /// Short text for messages: the exact "p/q" when both have at most 12 digits, else 20 significant digits.
 std::string describe(const Rational& x);
 

@@ -134,9 +134,12 @@ class Reader {
 
   Rational any_coefficient(const toml::node& n, const std::string& key) const {
     try {
+      last_unit_ = 0;
       if (n.is_string()) {
         precision_ = std::max(precision_, stated_precision(**n.as_string()));
-        return parse_coefficient(**n.as_string());
+        const Rational x = parse_coefficient(**n.as_string());
+        last_unit_ = written_uncertainty(**n.as_string());
+        return x;
       }
       if (n.is_integer()) return Rational(static_cast<long long>(**n.as_integer()));
       if (n.is_floating_point()) {
@@ -146,6 +149,7 @@ class Reader {
           char* end = nullptr;
           if (std::strtod(t->c_str(), &end) == value && *end == '\0') {
             precision_ = std::max(precision_, stated_precision(*t));
+            last_unit_ = written_uncertainty(*t);
             return parse_coefficient(*t);
           }
         }
@@ -166,9 +170,18 @@ class Reader {
       fail(n, key, "has " + std::to_string(a->size()) + " coefficients; at most " + std::to_string(max_coefficients) +
                        " (the order conditions' cost grows with the square of the stages)");
     std::vector<Rational> out;
-    for (std::size_t i = 0; i < a->size(); ++i) out.push_back(coefficient(*a->get(i), key + "[" + std::to_string(i) + "]"));
+    std::vector<double>& units = units_[key];
+    units.clear();
+    for (std::size_t i = 0; i < a->size(); ++i) {
+      out.push_back(coefficient(*a->get(i), key + "[" + std::to_string(i) + "]"));
+      units.push_back(last_unit_);
+    }
     return out;
   }
+  /// The written uncertainty of each entry of the matrix `key` read last.
+  const std::vector<std::vector<double>>& matrix_units(const std::string& key) const { return matrix_units_[key]; }
+  /// The written uncertainty (written_uncertainty) of each coefficient of the list `key` read last.
+  const std::vector<double>& units(const std::string& key) const { return units_[key]; }
 
   /// Rows of coefficients; row i may be shorter than `width` (the rest are 0), not longer.
   Matrix matrix(const std::string& key, std::size_t rows, std::size_t width, const std::string& what) const {
@@ -179,6 +192,8 @@ class Reader {
     if (a->size() != rows)
       fail(n, key, "has " + std::to_string(a->size()) + " rows, but there are " + std::to_string(rows) + " weights: one row per stage");
     Matrix m;
+    std::vector<std::vector<double>>& units = matrix_units_[key];
+    units.clear();
     for (std::size_t i = 0; i < a->size(); ++i) {
       const toml::array* row = a->get(i)->as_array();
       if (!row) fail(a->get(i), key, "row " + std::to_string(i + 1) + " must be an array of coefficients");
@@ -186,9 +201,11 @@ class Reader {
         fail(a->get(i), key, "row " + std::to_string(i + 1) + " has " + std::to_string(row->size()) + " entries; at most " +
                                  std::to_string(width) + " (one per stage)");
       std::vector<Rational> r(width, Rational(0));
+      std::vector<double> u(width, 0.0);
       for (std::size_t j = 0; j < row->size(); ++j)
-        r[j] = coefficient(*row->get(j), key + "[" + std::to_string(i) + "][" + std::to_string(j) + "]");
+        r[j] = coefficient(*row->get(j), key + "[" + std::to_string(i) + "][" + std::to_string(j) + "]"), u[j] = last_unit_;
       m.push_back(std::move(r));
+      units.push_back(std::move(u));
     }
     return m;
   }
@@ -206,6 +223,9 @@ class Reader {
 
  private:
   mutable double precision_ = 0;
+  mutable double last_unit_ = 0;                              ///< of the coefficient read last
+  mutable std::map<std::string, std::vector<double>> units_;  ///< of each list read
+  mutable std::map<std::string, std::vector<std::vector<double>>> matrix_units_;  ///< of each matrix read
   const Document& doc_;
   const toml::table& t_;
   std::string prefix_;
@@ -223,22 +243,31 @@ using Exact = Coefficients;
 using IdList = std::function<std::vector<std::string>()>;  // made on demand: only a message needs it
 using Lookup = std::function<const Exact*(const std::string&)>;
 
-/// Adjacent operations of one kind merged (their coefficients add), zero ones dropped, until none is left.
-std::vector<std::pair<bool, Rational>> canonical(std::vector<std::pair<bool, Rational>> ops) {
+/// Adjacent operations of one kind merged (their coefficients add, and so do their written uncertainties `units`,
+/// one per operation), zero ones dropped, until none is left.
+void canonical(std::vector<std::pair<bool, Rational>>& ops, std::vector<double>& units) {
+  units.resize(ops.size(), 0.0);
   for (bool changed = true; changed;) {
     changed = false;
     std::vector<std::pair<bool, Rational>> out;
-    for (const auto& op : ops) {
-      if (op.second == 0) {
+    std::vector<double> out_units;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      if (ops[i].second == 0) {
         changed = true;
         continue;
       }
-      if (!out.empty() && out.back().first == op.first) out.back().second += op.second, changed = true;
-      else out.push_back(op);
+      if (!out.empty() && out.back().first == ops[i].first) out.back().second += ops[i].second, out_units.back() += units[i], changed = true;
+      else out.push_back(ops[i]), out_units.push_back(units[i]);
     }
-    ops = std::move(out);
+    ops = std::move(out), units = std::move(out_units);
   }
-  return ops;
+}
+
+/// Whether x and y may be one number as written: exactly equal when both are exact, else within their uncertainties
+/// (two roundings of one number lie within the sum of their half units; 5-digit weights that differ in the 5th
+/// digit are two numbers).
+bool may_be_equal(const Rational& x, double ux, const Rational& y, double uy) {
+  return ux == 0 && uy == 0 ? x == y : std::abs(to_double(x - y)) < ux + uy;
 }
 
 /// The splitting's partitioned Runge–Kutta form: stage k is the state before operation k.
@@ -281,12 +310,13 @@ void build(Method& m, const Exact& x, ode::MethodTable& t) {
       m.stages = static_cast<int>(x.ops.size());
       m.predicted.lazy->compute = [ops = x.ops, p = x.precision] { return nystrom_order(nystrom_of_ops(ops), p); };
       m.predicted.symplectic = true;  // a composition of exact flows of Hamiltonian parts
-      const auto c = canonical(x.ops);
+      auto c = x.ops;
+      auto units = x.op_unit;
+      canonical(c, units);
       bool palindrome = true;
       for (std::size_t i = 0; i < c.size(); ++i) {
-        const auto& mirror = c[c.size() - 1 - i];
-        palindrome = palindrome && mirror.first == c[i].first &&
-                     agrees(mirror.second, c[i].second, std::abs(to_double(c[i].second)), x.precision);
+        const std::size_t j = c.size() - 1 - i;
+        palindrome = palindrome && c[j].first == c[i].first && may_be_equal(c[i].second, units[i], c[j].second, units[j]);
       }
       m.predicted.symmetric = palindrome;
       break;
@@ -303,7 +333,7 @@ void build(Method& m, const Exact& x, ode::MethodTable& t) {
       m.stages = static_cast<int>(s);
       m.predicted.lazy->compute = [a = x.a, b = x.b, p = x.precision] { return runge_kutta_order(a, b, p); };
       m.predicted.symplectic = runge_kutta_symplectic(x.a, x.b, x.precision);
-      m.predicted.symmetric = runge_kutta_symmetric(x.a, x.b, x.precision);
+      m.predicted.symmetric = runge_kutta_symmetric(x.a, x.b, x.precision, &x.a_unit, &x.b_unit);
       break;
     }
     case Kind::nystrom: {
@@ -367,16 +397,19 @@ Method read_method(const Document& doc, const std::string& section, const std::s
                                               "other or one longer", lead.size(), other_name, other.size(), first));
     r.sums_to(drift, 1, "drift", "the drifts of a step must add up to one step (the method is not consistent)");
     r.sums_to(kick, 1, "kick", "the kicks of a step must add up to one step (the method is not consistent)");
+    const auto& lead_units = r.units(first), &other_units = r.units(other_name);
     for (std::size_t i = 0; i < lead.size(); ++i) {
-      x.ops.emplace_back(first == "kick", lead[i]);
-      if (i < other.size()) x.ops.emplace_back(first != "kick", other[i]);
+      x.ops.emplace_back(first == "kick", lead[i]), x.op_unit.push_back(lead_units[i]);
+      if (i < other.size()) x.ops.emplace_back(first != "kick", other[i]), x.op_unit.push_back(other_units[i]);
     }
   } else if (m.kind == "runge-kutta") {
     x.kind = Kind::runge_kutta;
     x.b = r.list("b", "the weights b_i");
+    x.b_unit = r.units("b");
     const std::size_t s = x.b.size();
     if (s > max_stages) r.fail(r.get("b"), "b", fmt::format("{} stages; at most {} (Feagin's order-14 method has 35)", s, max_stages));
     x.a = r.matrix("a", s, s, "the stage coefficients a_ij, one row per stage: [[], [\"1/2\"], ...] for an explicit method");
+    x.a_unit = r.matrix_units("a");
     r.sums_to(x.b, 1, "b", "the weights must add up to 1 (the method is not consistent)");
     x.c = row_sums(x.a);
     if (const toml::node* cn = r.get("c")) {
@@ -421,29 +454,47 @@ Method read_method(const Document& doc, const std::string& section, const std::s
       r.fail(r.get("base"), "base", "'" + m.base + "' is not a method with known coefficients" + did_you_mean(m.base, base_ids()) +
                                         "; bases: " + join(base_ids()));
     const auto w = r.list("weights", "the step fractions of the base method's steps");
+    const auto& wu = r.units("weights");
+    // A product's uncertainty: |w| u_c + |c| u_w (second order dropped).
+    auto product_unit = [](const Rational& w1, double u1, const Rational& c1, double u2) {
+      return std::abs(to_double(w1)) * u2 + std::abs(to_double(c1)) * u1;
+    };
     r.sums_to(w, 1, "weights", "the steps must add up to one step (the method is not consistent)");
     x.kind = base->kind;
     if (base->kind == Kind::splitting) {
       if (w.size() * base->ops.size() > 2 * max_coefficients)
         r.fail(r.get("weights"), "weights", fmt::format("{} steps of a base of {} drifts and kicks: more than {} operations", w.size(),
                                                         base->ops.size(), 2 * max_coefficients));
-      for (const auto& wi : w)
-        for (const auto& [kick, c] : base->ops) x.ops.emplace_back(kick, wi * c);
-      x.ops = canonical(x.ops);
+      for (std::size_t i = 0; i < w.size(); ++i)
+        for (std::size_t k = 0; k < base->ops.size(); ++k) {
+          const auto& [kick, c] = base->ops[k];
+          x.ops.emplace_back(kick, w[i] * c);
+          x.op_unit.push_back(product_unit(w[i], wu[i], c, k < base->op_unit.size() ? base->op_unit[k] : 0.0));
+        }
+      canonical(x.ops, x.op_unit);
     } else if (base->kind == Kind::runge_kutta) {
       // Block tableau: stage block i takes w_i a on its diagonal and w_j b in every row of block (i, j < i).
       const std::size_t s = base->b.size(), n = s * w.size();
       if (n > max_stages)
         r.fail(r.get("weights"), "weights", fmt::format("{} steps of a {}-stage base make {} stages; at most {}", w.size(), s, n, max_stages));
       x.a.assign(n, std::vector<Rational>(n, Rational(0)));
+      x.a_unit.assign(n, std::vector<double>(n, 0.0));
+      auto base_a_unit = [&](std::size_t r1, std::size_t c1) {
+        return r1 < base->a_unit.size() && c1 < base->a_unit[r1].size() ? base->a_unit[r1][c1] : 0.0;
+      };
+      auto base_b_unit = [&](std::size_t c1) { return c1 < base->b_unit.size() ? base->b_unit[c1] : 0.0; };
       for (std::size_t i = 0; i < w.size(); ++i)
         for (std::size_t r1 = 0; r1 < s; ++r1) {
           for (std::size_t j = 0; j < i; ++j)
-            for (std::size_t c1 = 0; c1 < s; ++c1) x.a[i * s + r1][j * s + c1] = w[j] * base->b[c1];
-          for (std::size_t c1 = 0; c1 < s; ++c1) x.a[i * s + r1][i * s + c1] = w[i] * base->a[r1][c1];
+            for (std::size_t c1 = 0; c1 < s; ++c1)
+              x.a[i * s + r1][j * s + c1] = w[j] * base->b[c1],
+                                  x.a_unit[i * s + r1][j * s + c1] = product_unit(w[j], wu[j], base->b[c1], base_b_unit(c1));
+          for (std::size_t c1 = 0; c1 < s; ++c1)
+            x.a[i * s + r1][i * s + c1] = w[i] * base->a[r1][c1],
+                                x.a_unit[i * s + r1][i * s + c1] = product_unit(w[i], wu[i], base->a[r1][c1], base_a_unit(r1, c1));
         }
       for (std::size_t i = 0; i < w.size(); ++i)
-        for (std::size_t k = 0; k < s; ++k) x.b.push_back(w[i] * base->b[k]);
+        for (std::size_t k = 0; k < s; ++k) x.b.push_back(w[i] * base->b[k]), x.b_unit.push_back(product_unit(w[i], wu[i], base->b[k], base_b_unit(k)));
       x.c = row_sums(x.a);
     } else {
       r.fail(r.get("base"), "base", "compositions of Nyström tables are not supported: give the composed table as kind = \"nystrom\"");

@@ -357,8 +357,40 @@ bool runge_kutta_symplectic(const Matrix& a_in, const std::vector<Rational>& b_i
   return true;
 }
 
-bool runge_kutta_symmetric(const Matrix& a_in, const std::vector<Rational>& b_in, double precision) {
+bool runge_kutta_symmetric(const Matrix& a_in, const std::vector<Rational>& b_in, double precision,
+                           const std::vector<std::vector<double>>* a_unit, const std::vector<double>* b_unit) {
   const std::size_t s = b_in.size();
+  if (a_unit && b_unit) {
+    // Exactly, within the written uncertainties.
+    auto ua = [&](std::size_t i, std::size_t j) { return i < a_unit->size() && j < (*a_unit)[i].size() ? (*a_unit)[i][j] : 0.0; };
+    auto ub = [&](std::size_t j) { return j < b_unit->size() ? (*b_unit)[j] : 0.0; };
+    auto at = [&](std::size_t i, std::size_t j) { return i < a_in.size() && j < a_in[i].size() ? a_in[i][j] : Rational(0); };
+    auto within = [](const Rational& residual, double unit) {
+      return unit == 0 ? residual == 0 : std::abs(static_cast<double>(residual)) < unit;
+    };
+    std::vector<Rational> c(s, Rational(0));
+    std::vector<double> uc(s, 0.0);
+    for (std::size_t i = 0; i < s; ++i)
+      for (std::size_t j = 0; j < s; ++j) c[i] += at(i, j), uc[i] += ua(i, j);
+    std::vector<std::size_t> p(s);
+    bool distinct = true;
+    for (std::size_t i = 0; i < s && distinct; ++i) {
+      std::size_t hits = 0;
+      for (std::size_t j = 0; j < s; ++j) {
+        if (j != i && within(c[i] - c[j], uc[i] + uc[j])) distinct = false;
+        if (within(c[i] + c[j] - 1, uc[i] + uc[j])) p[i] = j, ++hits;
+      }
+      if (hits != 1) distinct = false;
+    }
+    if (!distinct)
+      for (std::size_t i = 0; i < s; ++i) p[i] = s - 1 - i;
+    for (std::size_t i = 0; i < s; ++i) {
+      if (!within(b_in[p[i]] - b_in[i], ub(p[i]) + ub(i))) return false;
+      for (std::size_t j = 0; j < s; ++j)
+        if (!within(at(p[i], p[j]) + at(i, j) - b_in[j], ua(p[i], p[j]) + ua(i, j) + ub(j))) return false;
+    }
+    return true;
+  }
   const auto a = square(a_in, s);
   const auto b = to_f(b_in);
   std::vector<F> c(s, F(0));

@@ -73,8 +73,11 @@ Nystrom nystrom_of(const Matrix& a, const std::vector<Rational>& b, const Matrix
 /// to 16 max(eps, precision) of the terms' size).
 bool runge_kutta_symplectic(const Matrix& a, const std::vector<Rational>& b, double precision = 0);
 /// Symmetric Runge–Kutta: a_{p(i)p(j)} + a_ij = b_j and b_{p(i)} = b_i for the stage permutation p that maps c_i to
-/// 1 - c_i (the reversal when c has repeated nodes).
-bool runge_kutta_symmetric(const Matrix& a, const std::vector<Rational>& b, double precision = 0);
+/// 1 - c_i (the reversal when c has repeated nodes).  With the coefficients' written uncertainties (a_unit, b_unit:
+/// absolute, beside a and b) each identity holds when its residual, computed exactly, lies within the sum of its
+/// terms' uncertainties (exactly 0 when they are all exact); without, to 16 max(eps, precision) of the terms' size.
+bool runge_kutta_symmetric(const Matrix& a, const std::vector<Rational>& b, double precision = 0,
+                           const std::vector<std::vector<double>>* a_unit = nullptr, const std::vector<double>* b_unit = nullptr);
 /// Symplectic Runge–Kutta–Nyström (Suris): bbar_i = b_i (1 - c_i) and b_i (bbar_j - abar_ij) = b_j (bbar_i - abar_ji).
 bool nystrom_symplectic(const Nystrom& m, double precision = 0);
 

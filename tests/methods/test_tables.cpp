@@ -292,6 +292,70 @@ weights = ["1/2", "1/2"]
   CHECK(lib.find("rk4-twice")->predicted.order().order == 4);
 }
 
+TEST_CASE("a composition is symmetric only when its weights mirror each other within the digits written") {
+  const testing::TempDir dir("tables-symmetric");
+  // Triple jumps of leapfrog whose weights add up to 1 exactly.  Written to 6 digits, 1.35122 and 1.35120 differ by
+  // 2e-5: 4 half units of the 6th digit (5e-6 for 1.35122; 1.3512 is exact), so they are two numbers and the
+  // composition is not symmetric (the relative precision 5e-6 times 16 let them agree).  1.351207191959657634 and
+  // 1.35120719195965763404 are roundings of one number (within 5e-19 + 5e-21) and mirror each other; so do exact
+  // ratios that are equal.
+  const auto lib = tables::read_methods_file(dir.file("s.toml", R"(
+[methods.lopsided]
+kind = "composition"
+order = 2
+base = "leapfrog"
+weights = ["1.35122", "-1.70242", "1.35120"]
+
+[methods.mirrored]
+kind = "composition"
+order = 4
+base = "leapfrog"
+weights = ["1.351207191959657634", "-1.70241438391931526804", "1.35120719195965763404"]
+
+[methods.exact]
+kind = "composition"
+order = 2
+base = "leapfrog"
+weights = ["1/2", "1/4", "1/4"]
+
+[methods.exact-mirror]
+kind = "composition"
+order = 2
+base = "leapfrog"
+weights = ["1/3", "1/3", "2/6"]
+
+[methods.rk-lopsided]
+kind = "composition"
+order = 2
+base = "implicit-midpoint"
+weights = ["0.300001", "0.4", "0.299999"]
+
+[methods.rk-mirrored]
+kind = "composition"
+order = 2
+base = "implicit-midpoint"
+weights = ["0.4142135623730950488", "0.1715728752538099024", "0.41421356237309505"]
+)"));
+  CHECK_FALSE(lib.find("lopsided")->predicted.symmetric);
+  CHECK(lib.find("mirrored")->predicted.symmetric);
+  CHECK_FALSE(lib.find("exact")->predicted.symmetric);
+  CHECK(lib.find("exact-mirror")->predicted.symmetric);
+  // A Runge-Kutta base (implicit midpoint, symmetric): the block tableau's identities, exactly, within the entries'
+  // uncertainties.  0.300001 and 0.299999 differ by 2e-6, over their half units 5e-7 + 5e-7; 0.4142135623730950488
+  // and 0.41421356237309505 differ by 1.2e-19, within 5e-20 + 5e-18 (both roundings of sqrt(2) - 1).
+  CHECK_FALSE(lib.find("rk-lopsided")->predicted.symmetric);
+  CHECK(lib.find("rk-mirrored")->predicted.symmetric);
+  // The written uncertainties themselves, by hand: half a unit in the last nonzero digit.
+  CHECK(tables::written_uncertainty("1.35122") == Approx(5e-6).epsilon(1e-12));
+  CHECK(tables::written_uncertainty("1.3512") == 0);          // 5 digits: exact (stated_precision)
+  CHECK(tables::written_uncertainty("-0.000123456") == Approx(5e-10).epsilon(1e-12));
+  CHECK(tables::written_uncertainty("1.234567e-3") == Approx(5e-10).epsilon(1e-12));
+  CHECK(tables::written_uncertainty("1234567.0") == Approx(0.5).epsilon(1e-12));
+  CHECK(tables::written_uncertainty("1234560") == 0);          // an integer: exact
+  CHECK(tables::written_uncertainty("2/3") == 0);
+  CHECK(tables::written_uncertainty("1.234567/2") == Approx(5e-7 / 2).epsilon(1e-9));
+}
+
 TEST_CASE("compositions of compositions are read each after its base, in any order, and a cycle is named", "[hardening]") {
   const testing::TempDir dir("tables-chain");
   // A chain listed so that TOML's key order (c0, c1, c10, c100, ...) puts most bases after their compositions:

@@ -84,6 +84,15 @@ TEST_CASE("above the expected order at whole periods says so", "[fit][verdict]")
   CHECK_THAT(at_period.action, Catch::Contains("not a multiple of the period"));
   // 10.5 periods is no multiple: the generic reason.
   CHECK_THAT(judge(pts, 1, 10.5).reason, Catch::Contains("vanishes"));
+  // The tolerance is 0.02 of a period whatever the count: what is left of a term that cancels at N periods is
+  // periodic in t_end (about sin 2 pi d at N + d), so 10.04 periods is as far from a multiple as 1.04 (0.2 N would
+  // have called it 10).
+  CHECK_THAT(judge(pts, 1, 10.019).reason, Catch::Contains("t_end is 10 period(s)"));
+  CHECK_THAT(judge(pts, 1, 9.981).reason, Catch::Contains("t_end is 10 period(s)"));
+  CHECK_THAT(judge(pts, 1, 10.04).reason, Catch::Contains("vanishes"));
+  CHECK_THAT(judge(pts, 1, 99.97).reason, Catch::Contains("vanishes"));
+  CHECK_THAT(judge(pts, 1, 1.019).reason, Catch::Contains("t_end is 1 period(s)"));
+  CHECK_THAT(judge(pts, 1, 1.021).reason, Catch::Contains("vanishes"));
 }
 
 TEST_CASE("the window avoids the round-off floor and the pre-asymptotic range", "[fit]") {
