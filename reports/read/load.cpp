@@ -539,6 +539,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
                                   e.at(k).at("growth_exponent").number(), e.at(k).at("final_rel").number()});
         if (e.at(k).has("steps")) st.energy_long.back().steps = e.at(k).at("steps").whole(0, max_count);
         st.energy_long.back().diverged_t = e.at(k).number_or_nan("diverged_t");
+        if (e.at(k).has("max_rel") && !e.at(k).at("max_rel").is_null()) st.energy_long.back().max_rel = e.at(k).at("max_rel").nonnegative();
         if (e.at(k).has("growth_interval") && !e.at(k).at("growth_interval").is_null())
           st.energy_long.back().growth_lo = e.at(k).at("growth_interval").at(0).number(),
           st.energy_long.back().growth_hi = e.at(k).at("growth_interval").at(1).number();

@@ -55,6 +55,7 @@ struct LongRow {
   long steps = 0;
   double diverged_t = NAN;
   double growth_lo = NAN, growth_hi = NAN;  ///< the growth exponent's 99 % interval (schema 2)
+  double max_rel = NAN;                     ///< the largest |relative energy error| of its samples (schema 5)
 };
 /// An integrator of a study as it declares itself (results.json "integrators").
 struct IntegratorRow {

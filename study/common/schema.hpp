@@ -7,11 +7,12 @@
 ///   3: integrators carry family (explicit-rk, splitting, implicit, own); problem_info carries time_unit and
 ///      length_unit (the report's axes).
 ///   4: a study of a scan carries scan (its scan's name, axes, this point's values, index and count).
+///   5: energy_long entries carry max_rel (the largest |relative energy error| of their samples).
 
 #include <cstddef>
 
 namespace study {
-inline constexpr int results_schema_version = 4;
+inline constexpr int results_schema_version = 5;
 /// At most this many points in one scan (studies of one spec), and this many values on one axis.
 inline constexpr std::size_t max_scan_points = 10000, max_scan_values = 1000;
 }
