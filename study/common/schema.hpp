@@ -7,7 +7,8 @@
 ///   3: integrators carry family (explicit-rk, splitting, implicit, own); problem_info carries time_unit and
 ///      length_unit (the report's axes).
 ///   4: a study of a scan carries scan (its scan's name, axes, this point's values, index and count).
-///   5: energy_long entries carry max_rel (the largest |relative energy error| of their samples).
+///   5: energy_long entries carry max_rel (the largest |relative energy error| of their samples); runs' errors carry
+///      roundoff_max (the round-off of the largest error over the samples).
 
 #include <cstddef>
 

@@ -69,6 +69,8 @@ inline double energy_noise(long n, double measured) {
 /// The end of a round-off shadow run: the long double state, or none where its implicit iteration failed.
 struct Shadow {
   std::optional<std::pair<std::vector<long double>, std::vector<long double>>> end;
+  /// Its states at the run's sample indices (even_indices(n, samples)), in order: the round-off of the largest error.
+  std::vector<std::pair<std::vector<long double>, std::vector<long double>>> samples;
 };
 
 /// The cache key of a shadow run: the method's type and label, the build (a hash of the integrator, problem and

@@ -24,44 +24,66 @@ Shadow run_shadow(const MethodOn<P>& m, const P& p, const Grid& grid, const Cont
   const auto start = p.initial();
   for (std::size_t i = 0; i < P::dim; ++i) x.q[i] = start.q[i], x.v[i] = start.v[i];
   InterruptPoll poll;
+  Shadow s;
+  auto state = [&] {
+    std::pair<std::vector<long double>, std::vector<long double>> at;
+    for (std::size_t i = 0; i < P::dim; ++i) at.first.push_back(x.q[i]), at.second.push_back(x.v[i]);
+    return at;
+  };
+  const auto samples = even_indices(grid.n, grid.spec.samples);
+  std::size_t next = 0;
   try {
-    for (long k = 0; k < grid.n; ++k) {
+    for (long k = 0;; ++k) {
+      if (next < samples.size() && samples[next] == k) ++next, s.samples.push_back(state());
+      if (k == grid.n) break;
       poll();
       shadow->step(x, static_cast<long double>(grid.step(k)), pl);
     }
   } catch (const ode::ConvergenceError&) {
     return {};
   }
-  Shadow s;
-  s.end.emplace();
-  for (std::size_t i = 0; i < P::dim; ++i) s.end->first.push_back(x.q[i]), s.end->second.push_back(x.v[i]);
+  s.end.emplace(state());
   return s;
 }
 
-/// The round-off of a run, measured: phase-space (relative, as `global`) and in the energy (relative to |E0|).
+/// The round-off of a run, measured: phase-space (relative, as `global`), its largest over the samples (as `max`),
+/// and in the energy (relative to |E0|).
 struct RoundOff {
-  double phase = not_measured, energy = not_measured;
+  double phase = not_measured, phase_max = not_measured, energy = not_measured;
 };
 
 /// The round-off in a double run that ended in `end`: the same method, step, start and (double-rounded)
 /// parameters in long double differ from it by that run's round-off alone (the truncation error is the same).
 /// The shadow is deterministic, like a reference, and cached like one: it was most of a re-run's time.
 template <class P>
-RoundOff measured_roundoff(const MethodOn<P>& m, const P& p, const typename P::State& end, const Grid& grid, const Context& ctx,
-                           const std::string& label) {
+RoundOff measured_roundoff(const MethodOn<P>& m, const P& p, const typename P::State& end, const Run& run, const Grid& grid,
+                           const Context& ctx, const std::string& label) {
   std::optional<Shadow> shadow;
   std::string key;
   if (ctx.shadow_cache) {
     key = shadow_key(m.identity(), label, grid, ctx);  // "": not to be cached
     if (!key.empty()) shadow = load_shadow(*ctx.shadow_cache, key);
   }
-  if (!shadow || (shadow->end && (shadow->end->first.size() != P::dim || shadow->end->second.size() != P::dim))) {
+  auto sound = [&](const Shadow& s) {
+    if (!s.end) return true;
+    bool ok = s.end->first.size() == P::dim && s.end->second.size() == P::dim && s.samples.size() == run.sample_q.size();
+    for (const auto& [q, v] : s.samples) ok = ok && q.size() == P::dim && v.size() == P::dim;
+    return ok;
+  };
+  if (!shadow || !sound(*shadow)) {
     shadow = run_shadow(m, p, grid, ctx);
     if (ctx.shadow_cache && !key.empty()) store_shadow(*ctx.shadow_cache, key, *shadow);
   }
   if (!shadow->end) return {};
   RoundOff r;
   r.phase = relative_error(end, *shadow->end, ctx.ref).first;
+  // The largest over the samples, where `max` is measured (the double run's sample states against the shadow's).
+  r.phase_max = 0;
+  for (std::size_t j = 0; j < shadow->samples.size(); ++j) {
+    typename P::State at;
+    for (std::size_t i = 0; i < P::dim; ++i) at.q[i] = run.sample_q[j][i], at.v[i] = run.sample_v[j][i];
+    r.phase_max = std::max(r.phase_max, relative_error(at, shadow->samples[j], ctx.ref).first);
+  }
   using PL = typename Rebind<P, long double>::type;
   const PL pl(ctx.exact_params);
   typename PL::State x;
@@ -181,8 +203,8 @@ Run measure(const MethodOn<P>& m, const P& p, const Spec& spec, const Integrator
     // round-off (exactness, identities between methods, time reversal) and the order fits' noise floors need
     // it, and no estimate fits every scheme (one-step methods accumulate like sqrt(n) to n, the two-step
     // Störmer recurrence like n^2).
-    const RoundOff round = measured_roundoff(m, p, s, grid, ctx, r.integrator);
-    r.roundoff = round.phase, r.energy_roundoff = round.energy;
+    const RoundOff round = measured_roundoff(m, p, s, r, grid, ctx, r.integrator);
+    r.roundoff = round.phase, r.roundoff_max = round.phase_max, r.energy_roundoff = round.energy;
   }
 
   if (spec.wants("reversibility")) {

@@ -114,7 +114,7 @@ std::string shadow_key(std::string_view method_type, const std::string& label, c
     if (build.empty()) return {};
     user_build = "\nprogram " + build;
   }
-  return "ode-study round-off shadow, format 1\ncode " STUDY_SHADOW_CODE_HASH "\ncompiler " __VERSION__ " " STUDY_CXX_FLAGS +
+  return "ode-study round-off shadow, format 2\ncode " STUDY_SHADOW_CODE_HASH "\ncompiler " __VERSION__ " " STUDY_CXX_FLAGS +
          user_build + "\n" + machine_text() + "\nmethod " + std::string(method_type) + " " + label + "\n" +
          problem_and_grid(grid, ctx);
 }
@@ -122,7 +122,7 @@ std::string shadow_key(std::string_view method_type, const std::string& label, c
 std::string run_key(std::string_view method_type, const std::string& label, const Grid& grid, const Context& ctx) {
   static const std::string build = executable_build_id();
   if (build.empty()) return {};
-  std::string k = "ode-study run, format 1\nexecutable " + build + "\n" + machine_text() + "\nmethod " + std::string(method_type) +
+  std::string k = "ode-study run, format 2\nexecutable " + build + "\n" + machine_text() + "\nmethod " + std::string(method_type) +
                   " " + label + "\n" + problem_and_grid(grid, ctx) + "samples " + std::to_string(grid.spec.samples) +
                   " local_points " + std::to_string(grid.spec.local_points) + "\nmetrics";
   for (const auto& metric : grid.spec.metrics) k += " " + metric;
@@ -142,7 +142,7 @@ std::optional<Run> load_run(const std::filesystem::path& dir, const std::string&
     r.diverged_step = j.at("diverged_step"), r.diverged_t = exact(j.at("diverged_t")), r.reason = j.at("reason");
     r.global = exact(j.at("global")), r.position = exact(j.at("position")), r.max = exact(j.at("max"));
     r.local = exact(j.at("local")), r.local_position = exact(j.at("local_position"));
-    r.roundoff = exact(j.at("roundoff")), r.reversal = exact(j.at("reversal"));
+    r.roundoff = exact(j.at("roundoff")), r.roundoff_max = exact(j.at("roundoff_max")), r.reversal = exact(j.at("reversal"));
     r.energy_max_rel = exact(j.at("energy_max_rel")), r.energy_final_rel = exact(j.at("energy_final_rel"));
     r.energy_drift_per_time = exact(j.at("energy_drift_per_time")), r.energy_class = j.at("energy_class");
     r.energy_roundoff = exact(j.at("energy_roundoff"));
@@ -164,7 +164,7 @@ void store_run(const std::filesystem::path& dir, const std::string& key, const R
                    {"status", r.status}, {"diverged_step", r.diverged_step}, {"diverged_t", exact(r.diverged_t)},
                    {"reason", r.reason}, {"global", exact(r.global)}, {"position", exact(r.position)}, {"max", exact(r.max)},
                    {"local", exact(r.local)}, {"local_position", exact(r.local_position)}, {"roundoff", exact(r.roundoff)},
-                   {"reversal", exact(r.reversal)}, {"energy_max_rel", exact(r.energy_max_rel)},
+                   {"roundoff_max", exact(r.roundoff_max)}, {"reversal", exact(r.reversal)}, {"energy_max_rel", exact(r.energy_max_rel)},
                    {"energy_final_rel", exact(r.energy_final_rel)}, {"energy_drift_per_time", exact(r.energy_drift_per_time)},
                    {"energy_class", r.energy_class}, {"energy_roundoff", exact(r.energy_roundoff)},
                    {"angular_momentum_max_rel", exact(r.angular_momentum_max_rel)},
@@ -195,6 +195,7 @@ std::optional<Shadow> load_shadow(const std::filesystem::path& dir, const std::s
       return x;
     };
     s.end.emplace(read(payload->at("q")), read(payload->at("v")));
+    for (const auto& at : payload->at("samples")) s.samples.emplace_back(read(at.at(0)), read(at.at(1)));
     return s;
   } catch (const std::exception&) {
     return std::nullopt;  // a sound file with another layout: recompute (and overwrite) it
@@ -208,6 +209,13 @@ void store_shadow(const std::filesystem::path& dir, const std::string& key, cons
     auto& v = payload["v"] = nlohmann::json::array();
     for (long double x : shadow.end->first) q.push_back(to_hex(x));
     for (long double x : shadow.end->second) v.push_back(to_hex(x));
+    auto& samples = payload["samples"] = nlohmann::json::array();
+    for (const auto& [sq, sv] : shadow.samples) {
+      nlohmann::json a = nlohmann::json::array(), b = nlohmann::json::array();
+      for (long double x : sq) a.push_back(to_hex(x));
+      for (long double x : sv) b.push_back(to_hex(x));
+      samples.push_back({a, b});
+    }
   }
   reference::cache::store(dir, key, payload);
 }

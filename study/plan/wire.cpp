@@ -73,7 +73,7 @@ json run_json(const Run& r) {
          {"iterations", r.iterations}, {"reused", r.reused}};
   j["numbers"] = bits(std::vector<double>{r.global, r.position, r.max, r.local, r.local_position, r.roundoff, r.reversal,
                                           r.energy_max_rel, r.energy_final_rel, r.energy_drift_per_time, r.energy_roundoff,
-                                          r.angular_momentum_max_rel, r.ns_per_step_min, r.ns_per_step_median});
+                                          r.angular_momentum_max_rel, r.ns_per_step_min, r.ns_per_step_median, r.roundoff_max});
   j["final_q"] = bits(r.final_q), j["final_v"] = bits(r.final_v);
   j["sample_t"] = bits(r.sample_t), j["sample_error"] = bits(r.sample_error), j["sample_energy"] = bits(r.sample_energy);
   auto& q = j["sample_q"] = json::array();
@@ -91,11 +91,11 @@ Run run_of(const json& j) {
   r.force_evals = j.at("force_evals"), r.jacobian_evals = j.at("jacobian_evals"), r.iterations = j.at("iterations");
   r.reused = j.at("reused");
   const auto n = vector_of<double>(j.at("numbers"));
-  if (n.size() != 14) throw std::runtime_error("a run's message holds the wrong count of numbers");
+  if (n.size() != 15) throw std::runtime_error("a run's message holds the wrong count of numbers");
   std::size_t k = 0;
   for (double* x : {&r.global, &r.position, &r.max, &r.local, &r.local_position, &r.roundoff, &r.reversal, &r.energy_max_rel,
                     &r.energy_final_rel, &r.energy_drift_per_time, &r.energy_roundoff, &r.angular_momentum_max_rel,
-                    &r.ns_per_step_min, &r.ns_per_step_median})
+                    &r.ns_per_step_min, &r.ns_per_step_median, &r.roundoff_max})
     *x = n[k++];
   r.final_q = vector_of<double>(j.at("final_q")), r.final_v = vector_of<double>(j.at("final_v"));
   r.sample_t = vector_of<double>(j.at("sample_t")), r.sample_error = vector_of<double>(j.at("sample_error"));

@@ -33,6 +33,9 @@ struct Run {
   /// Round-off in `global`: the distance to the same method, step and start run in long double (measured
   /// only where the error is small enough for round-off to matter).
   double roundoff = not_measured;
+  /// Round-off in `max`: the largest distance to that long double run over the samples (a decaying problem's end
+  /// state, and so its round-off, is far smaller than the state where its largest error lies).
+  double roundoff_max = not_measured;
   /// Time reversal: n steps of h then n of -h; the distance from the start, relative to the largest |q|.
   double reversal = not_measured;
   double energy_max_rel = not_measured, energy_final_rel = not_measured, energy_drift_per_time = not_measured;

@@ -57,7 +57,7 @@ Json run_json(const Run& r) {
   if (r.status != "ok") j["diverged"] = {{"step", r.diverged_step}, {"t", number(r.diverged_t)}, {"reason", r.reason}};
   j["error"] = {{"global", number(r.global)}, {"position", number(r.position)}, {"max", number(r.max)},
                 {"local", number(r.local)}, {"local_position", number(r.local_position)}, {"roundoff", number(r.roundoff)},
-                {"reversal", number(r.reversal)}};
+                {"roundoff_max", number(r.roundoff_max)}, {"reversal", number(r.reversal)}};
   j["energy"] = {{"max_rel", number(r.energy_max_rel)}, {"final_rel", number(r.energy_final_rel)},
                  {"drift_per_time", number(r.energy_drift_per_time)},
                  {"behaviour", r.energy_class.empty() ? Json(nullptr) : Json(r.energy_class)}, {"roundoff", number(r.energy_roundoff)},

@@ -715,6 +715,50 @@ metrics = ["energy"]
     }
 }
 
+TEST_CASE("the round-off of the largest error is the largest distance to the long double shadow over the samples, "
+          "measured again here by hand", "[engine]") {
+  // The damped oscillator decays as exp(-zeta t): at t = 40 with zeta = 0.3 its state is 6e-6 of the start, and so is
+  // the end state's round-off; the largest error lies near the start, where the state, and its round-off, are large.
+  testing::TempDir dir("engine-roundoff-max");
+  const auto spec = study::load_spec(dir.file("d.toml", R"(
+name = "d"
+problem = "damped-oscillator"
+params = { zeta = 0.3 }
+t_end = 40.0
+integrators = ["rk4"]
+dt = [0.01]
+metrics = ["global"]
+)"));
+  const auto results = study::run_studies({spec}, options());
+  const study::Run& run = results.front().runs.front();
+  // By hand: rk4 in double and in long double from the same start (the double-rounded parameters: zeta = 0.3 in
+  // double), compared at the run's sample indices, relative to the position and velocity scales.
+  const study::ParamValues params{{"zeta", "0.299999999999999988897769753748434595763683319091796875"}};
+  const study::DampedOscillator<double> pd(params);
+  const study::DampedOscillator<long double> pl(params);
+  auto xd = pd.initial();
+  auto xl = pl.initial();
+  const long n = 4000;
+  const auto samples = study::engine::even_indices(n, spec.samples);
+  double largest = 0, at_end = 0;
+  std::size_t next = 0;
+  for (long k = 0;; ++k) {
+    if (next < samples.size() && samples[next] == k) {
+      ++next;
+      const double dq = static_cast<double>(std::abs(static_cast<long double>(xd.q[0]) - xl.q[0])) / results.front().position_scale;
+      const double dv = static_cast<double>(std::abs(static_cast<long double>(xd.v[0]) - xl.v[0])) / results.front().velocity_scale;
+      largest = std::max({largest, dq, dv}), at_end = std::max(dq, dv);
+    }
+    if (k == n) break;
+    ode::Rk4::step(xd, 0.01, pd);
+    ode::Rk4::step(xl, static_cast<long double>(0.01), pl);  // the double step, exactly
+  }
+  INFO("largest " << largest << ", at the end " << at_end << "; measured " << run.roundoff_max << ", " << run.roundoff);
+  CHECK(run.roundoff_max == Approx(largest).epsilon(1e-6));
+  CHECK(run.roundoff == Approx(at_end).epsilon(1e-6));
+  CHECK(run.roundoff_max > 1e3 * run.roundoff);  // decay: the end's round-off is no floor for the largest error
+}
+
 TEST_CASE("energy classes: large above 0.1, round-off within the noise, drifting by the trend, else bounded", "[engine][energy]") {
   using study::engine::classify_energy;
   CHECK(classify_energy(0.11, 0, 10, 1e-13) == "large");

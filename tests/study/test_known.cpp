@@ -472,6 +472,8 @@ struct FloorSweep {
   study::StudyResult res;
   std::function<double(double)> error = [](double dt) { return 0.1 * dt * dt; };
   std::function<double(double)> largest;  ///< the largest error over the run (default: the global error)
+  double end_roundoff = 1e-6;              ///< the round-off of the end state (Run::roundoff)
+  double largest_roundoff = NAN;           ///< the largest over the samples (Run::roundoff_max; NaN: not measured)
 
   explicit FloorSweep(int past_floor) {
     spec.problem = "harmonic", spec.t_end = 2, spec.metrics = {"global"}, spec.past_floor = past_floor;
@@ -494,7 +496,8 @@ struct FloorSweep {
       study::Run& run = r.runs[slot];
       run.integrator = si.choice.label(), run.id = si.choice.id, run.steps = n, run.dt = s.t_end / static_cast<double>(n);
       run.global = error(run.dt), run.max = largest ? largest(run.dt) : run.global;
-      run.roundoff = 1e-6;
+      run.roundoff = end_roundoff;
+      run.roundoff_max = largest_roundoff;
     };
     study::engine::sweep_to_floor(t, spec, study::engine::Context{}, res, fake);
     std::vector<long> ns;
@@ -543,6 +546,22 @@ TEST_CASE("a range with dt.past_floor stops after that many step sizes in a row 
   // 100 x the floor (the automatic sweep's stop) is not the rule: 2.44e-5 at N = 128 is within it, not within 10 x.
   FloorSweep near(1);
   CHECK(near.run() == std::vector<long>{4, 8, 16, 32, 64, 128, 256});
+  // A decaying problem: the end state is 1e-4 of the largest, and so are its error (1e-5 dt^2) and round-off (1e-10);
+  // the largest error over the run, 0.1 dt^2, has the round-off of the largest state, 1e-6 (the largest over the
+  // samples).  Both are within 10 x their floors at N = 256 (6.1e-10 <= 1e-9, 6.1e-6 <= 1e-5) and 512: the sweep
+  // stops there, as above.  Against the end state's round-off the largest error would reach 10 x 1e-10 only below
+  // dt 1e-4: every step size of the range was run (the damped oscillator's 7th-order tables ran 11 levels past their
+  // floor).
+  FloorSweep decaying(2);
+  decaying.error = [](double dt) { return 1e-5 * dt * dt; };
+  decaying.largest = [](double dt) { return 0.1 * dt * dt; };
+  decaying.end_roundoff = 1e-10, decaying.largest_roundoff = 1e-6;
+  CHECK(decaying.run() == std::vector<long>{4, 8, 16, 32, 64, 128, 256, 512});
+  // The floor of the largest error's fit is that round-off too: the largest of the end's and the samples'.
+  const study::Run& r = decaying.res.runs[7];
+  CHECK(study::engine::error_point(r, "max", 0).floor == 1e-6);
+  CHECK(study::engine::error_point(r, "global", 0).floor == 1e-10);
+  CHECK(study::engine::error_point(r, "max", 1e-3).floor == 1e-3);  // and the reference's bound, where it is larger
 }
 
 TEST_CASE("advice after a range that dt.past_floor stopped says nothing of dt = auto's step sizes", "[known]") {

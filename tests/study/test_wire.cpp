@@ -115,7 +115,7 @@ TEST_CASE("a run, a sweep, a long energy run and a stability search cross as byt
   r.integrator = "rk4 x2", r.id = "rk4", r.substeps = 2, r.dt = awkward[5], r.steps = 20, r.status = "diverged";
   r.diverged_step = 7, r.diverged_t = awkward[1], r.reason = "blew up", r.energy_class = "drifting";
   r.global = awkward[0], r.position = awkward[2], r.max = awkward[3], r.local = awkward[4], r.local_position = 2.5;
-  r.roundoff = 1e-300, r.reversal = -1e300, r.energy_max_rel = 3, r.energy_final_rel = 4, r.energy_drift_per_time = 5;
+  r.roundoff = 1e-300, r.roundoff_max = awkward[4] * 3, r.reversal = -1e300, r.energy_max_rel = 3, r.energy_final_rel = 4, r.energy_drift_per_time = 5;
   r.energy_roundoff = 6, r.angular_momentum_max_rel = 7, r.ns_per_step_min = 8.5, r.ns_per_step_median = 9.5;
   r.force_evals = 123456789012345ULL, r.jacobian_evals = 11, r.iterations = 12, r.reused = true;
   r.final_q = awkward, r.final_v = {1, 2}, r.sample_t = awkward, r.sample_error = {0.5}, r.sample_energy = {};
@@ -136,8 +136,8 @@ TEST_CASE("a run, a sweep, a long energy run and a stability search cross as byt
   CHECK(s.jacobian_evals == 11);
   CHECK(s.iterations == 12);
   CHECK(s.reused);
-  CHECK(same_bits({s.dt, s.diverged_t, s.global, s.position, s.max, s.local, s.local_position, s.roundoff, s.reversal},
-                  {r.dt, r.diverged_t, r.global, r.position, r.max, r.local, r.local_position, r.roundoff, r.reversal}));
+  CHECK(same_bits({s.dt, s.diverged_t, s.global, s.position, s.max, s.local, s.local_position, s.roundoff, s.roundoff_max, s.reversal},
+                  {r.dt, r.diverged_t, r.global, r.position, r.max, r.local, r.local_position, r.roundoff, r.roundoff_max, r.reversal}));
   CHECK(same_bits({s.energy_max_rel, s.energy_final_rel, s.energy_drift_per_time, s.energy_roundoff, s.angular_momentum_max_rel,
                    s.ns_per_step_min, s.ns_per_step_median},
                   {3, 4, 5, 6, 7, 8.5, 9.5}));
