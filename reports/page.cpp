@@ -30,8 +30,9 @@ std::string cell(const std::string& text) {
 std::string order_cell(const OrderRow* o) {
   if (!o) return "—";
   const std::string verdict = o->verdict == "fail" ? "**FAIL**" : o->verdict;
-  if (!std::isfinite(o->observed)) return o->verdict.empty() ? "no fit" : verdict;
-  return fmt::format("{} ({}){}", fixed(o->observed), o->expected, verdict.empty() ? "" : " " + verdict);
+  const std::string in = o->arithmetic == "double" ? "" : ", in " + o->arithmetic;
+  if (!std::isfinite(o->observed)) return o->verdict.empty() ? "no fit" : verdict + in;
+  return fmt::format("{} ({}){}{}", fixed(o->observed), o->expected, verdict.empty() ? "" : " " + verdict, in);
 }
 
 std::vector<double> study_targets(const PageContext& c, const Study& s) { return c.targets.empty() ? default_targets(s) : c.targets; }
@@ -189,10 +190,13 @@ void convergence(std::ostringstream& md, const Study& s, const PageContext& c) {
   md << "## Convergence: observed against expected orders\n\n"
      << "Least-squares slopes of log error on log dt over an automatically chosen asymptotic window, with a 99 % interval; "
         "pass when the interval lies within 0.2 of the expected order, fail only when the window is asymptotic and the whole "
-        "interval lies below, otherwise undetermined."
+        "interval lies below, otherwise undetermined.  Where double round-off ended the range before an order settled, the same "
+        "runs in long double, then float128, against the same certified reference decide it (\"in float128\"); accuracy and cost "
+        "stay the double runs'."
      << (c.plot(s, "global") ? " In the plots each fitted order is drawn dashed over its window and "
                                "written beside it; FAIL and undetermined (?) are marked in the legend, failed lines drawn thick and "
-                               "undetermined ones dotted; methods whose curves coincide within round-off share one line (\"a = b\")."
+                               "undetermined ones dotted; methods whose curves coincide within round-off share one line (\"a = b\"); "
+                               "runs in long double (open circles) and float128 (open squares) beside the double line."
                              : "")
      << "\n\n"
      << "| integrator | global (at t_end) | max (over the run) | local (one step) | window of the global fit | R² |\n"

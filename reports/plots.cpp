@@ -165,15 +165,18 @@ std::vector<PanelText> point_panels(const Study& s, const std::vector<Panel>& pa
   return out;
 }
 
-/// "rk4: 4.01", "euler: 0.98 FAIL (expected 2)", "yoshida6: 5.14? undetermined (expected 6)", with the line's style.
+/// "rk4: 4.01", "euler: 0.98 FAIL (expected 2)", "yoshida6: 5.14? undetermined (expected 6)", "yoshida8: 7.99 (float128)",
+/// with the line's width and dashes (one lw each: gnuplot refuses two).
 std::pair<std::string, std::string> fitted_label(const Study& s, const Series& x, const std::string& metric) {
   const OrderRow* o = metric == "reversal" ? nullptr : find_order(s, x.members.front(), metric);
-  if (!o) return {x.label(), ""};
-  if (!std::isfinite(o->observed)) return {x.label() + ": no fit" + (o->verdict == "fail" ? " FAIL" : ""), o->verdict == "fail" ? " lw 3.5" : " dt 3"};
-  if (o->verdict == "fail") return {fmt::format("{}: {:.2f} FAIL (expected {})", x.label(), o->observed, o->expected), " lw 3.5"};
+  if (!o) return {x.label(), " lw 1.5"};
+  const std::string in = o->arithmetic == "double" ? "" : " (" + o->arithmetic + ")";
+  if (!std::isfinite(o->observed))
+    return {x.label() + ": no fit" + (o->verdict == "fail" ? " FAIL" : ""), o->verdict == "fail" ? " lw 3.5" : " lw 1.5 dt 3"};
+  if (o->verdict == "fail") return {fmt::format("{}: {:.2f}{} FAIL (expected {})", x.label(), o->observed, in, o->expected), " lw 3.5"};
   if (o->verdict == "undetermined")
-    return {fmt::format("{}: {:.2f}? undetermined (expected {})", x.label(), o->observed, o->expected), " dt 3"};
-  return {fmt::format("{}: {:.2f}", x.label(), o->observed), ""};
+    return {fmt::format("{}: {:.2f}{}? undetermined (expected {})", x.label(), o->observed, in, o->expected), " lw 1.5 dt 3"};
+  return {fmt::format("{}: {:.2f}{}", x.label(), o->observed, in), " lw 1.5"};
 }
 
 }  // namespace
@@ -217,15 +220,33 @@ Plot convergence_plot(const Study& s, const std::string& metric, const fs::path&
       for (const auto& [dt, e] : points) all.add(dt, e);
       const int index = data.add(x.label(), rows_of(points));
       const auto [label, line] = fitted_label(s, x, metric);
-      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with linespoints {} ps 0.6 lw 1.5{} title {}", name, index,
+      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with linespoints {} ps 0.6{} title {}", name, index,
                                        style(x.colour), line, quoted(label)));
-      // The fitted order, drawn over its window parallel to the least-squares line through the window's points (a
-      // factor 3 below it, so that it hides no point) and written below it in the line's colour.
       const OrderRow* o = metric == "reversal" ? nullptr : find_order(s, x.members.front(), metric);
+      // The runs in wider arithmetic where round-off ended double's range: their errors as open circles (long double)
+      // and open squares (float128) in the line's colour, a thin line through them.
+      std::vector<std::pair<double, double>> decided_points;  // the arithmetic the order was decided in
+      if (o)
+        for (const auto& [arithmetic, pts] : o->wide) {
+          std::vector<std::pair<double, double>> wide;
+          for (const auto& [dt, e, floor] : pts)
+            if (std::isfinite(e) && e > 0) wide.emplace_back(dt, e);
+          std::sort(wide.begin(), wide.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+          if (wide.empty()) continue;
+          for (const auto& [dt, e] : wide) all.add(dt, e);
+          if (arithmetic == o->arithmetic) decided_points = wide;
+          p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with linespoints lc rgb '{}' pt {} ps 0.7 lw 0.8 title {}", name,
+                                           data.add(x.label() + " in " + arithmetic, rows_of(wide)), colour(x.colour),
+                                           arithmetic == "float128" ? 4 : 6, quoted(x.label() + " in " + arithmetic)));
+        }
+      // The fitted order, drawn over its window parallel to the least-squares line through the window's points (a
+      // factor 3 below it, so that it hides no point) and written below it in the line's colour: the points of the
+      // arithmetic the order was decided in.
       if (!o || !std::isfinite(o->observed) || !(o->dt_min > 0) || !(o->dt_max > o->dt_min)) continue;
+      const auto& fitted = o->arithmetic == "double" ? points : decided_points;
       double sum = 0;
       int n = 0;
-      for (const auto& [dt, e] : points)
+      for (const auto& [dt, e] : fitted)
         if (dt >= o->dt_min * (1 - 1e-9) && dt <= o->dt_max * (1 + 1e-9)) sum += std::log(e) - o->observed * std::log(dt), ++n;
       if (n == 0) continue;
       // The label's place along the window differs from line to line (a quarter, the middle, three quarters in log dt),

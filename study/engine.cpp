@@ -104,6 +104,7 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
                    if (t.automatic) engine::auto_sweep(t, specs[t.spec], contexts[t.spec], results[t.spec], run_task);
                    else if (t.to_floor) engine::sweep_to_floor(t, specs[t.spec], contexts[t.spec], results[t.spec], run_task);
                    else run_task(t.kind, specs[t.spec], specs[t.spec].integrators[t.integrator], t.steps, contexts[t.spec], results[t.spec], t.slot);
+                   engine::wide_sweeps(t, specs[t.spec], contexts[t.spec], results[t.spec], run_task);
                  },
              .pack = [&](std::size_t k) { return engine::pack_task(tasks[k], specs[tasks[k].spec], results[tasks[k].spec]); },
              .unpack = [&](std::size_t k, std::string_view b) { engine::unpack_task(b, tasks[k], specs[tasks[k].spec], results[tasks[k].spec]); },
@@ -134,7 +135,11 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
   }
   if (o.spread && !o.spread->leader()) return {};  // the leader holds every result: it fits and writes them
 
-  for (auto& res : results) std::erase_if(res.runs, [](const Run& r) { return r.steps == 0; });  // unused ladder slots
+  for (auto& res : results) {  // unused ladder and wide slots
+    std::erase_if(res.runs, [](const Run& r) { return r.steps == 0; });
+    std::erase_if(res.wide_runs, [](const WideRun& r) { return r.steps == 0; });
+    std::erase_if(res.wide_sweeps, [](const WideSweep& w) { return w.integrator.empty(); });
+  }
 
   for (auto& res : results) engine::fit_orders(res);
   return results;

@@ -184,6 +184,30 @@ void agree_with_runs(const Study& st, const OrderRow& o, const Node& pts) {
   }
 }
 
+/// A wide arithmetic's points are copies of that arithmetic's wide runs of the integrator, in their order, with their
+/// noise floors: a file where the copies disagree is refused, as agree_with_runs does for double's.
+void agree_with_wide_runs(const Study& st, const OrderRow& o, const std::string& arithmetic, const Node& pts) {
+  std::vector<std::size_t> runs;
+  for (std::size_t k = 0; k < st.wide_runs.size(); ++k)
+    if (st.wide_runs[k].integrator == o.integrator && st.wide_runs[k].arithmetic == arithmetic && st.wide_runs[k].status != "unsupported")
+      runs.push_back(k);
+  if (runs.size() != pts.size())
+    pts.fail(fmt::format("holds {} point(s), but the study has {} {} run(s) of '{}' (wide_runs): each point is a copy of one run's "
+                         "error (was the file edited in one place?)", pts.size(), runs.size(), arithmetic, study::printable(o.integrator)));
+  for (std::size_t q = 0; q < runs.size(); ++q) {
+    const WideRunRow& r = st.wide_runs[runs[q]];
+    const bool ok = r.status == "ok";
+    const double error = !ok ? NAN : o.metric == "global" ? r.global : o.metric == "max" ? r.max : r.local;
+    const double floor = o.metric == "global" ? r.floor_global : o.metric == "max" ? r.floor_max : r.floor_local;
+    const double dt = pts.at(q).at(0).number(), e = pts.at(q).at(1).number(), f = pts.at(q).at(2).number();
+    auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+    if (dt != r.dt || !same(e, error) || !same(f, floor))
+      pts.at(q).fail(fmt::format("(dt {}, error {}, floor {}) disagrees with wide_runs[{}] (dt {}, error.{} {}, floor.{} {}): each point is "
+                                 "a copy of one run's (was the file edited in one place?)",
+                                 num17(dt), num17(e), num17(f), runs[q], num17(r.dt), o.metric, num17(error), o.metric, num17(floor)));
+  }
+}
+
 /// Refuses, before anything is parsed, a folder whose results.json and largest table would take more than
 /// `max_memory` bytes at once (the report holds one table at a time beside the results).
 void check_memory(const fs::path& dir, const fs::path& file, double max_memory) {
@@ -445,6 +469,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
       row.position = size_or_nan(err, "position"), row.local_position = size_or_nan(err, "local_position");
       row.reversal = size_or_nan(err, "reversal");
       row.roundoff = err.at("roundoff").nonnegative();
+      row.roundoff_max = size_or_nan(err, "roundoff_max");
       row.energy_max = x.at("energy").at("max_rel").nonnegative(), row.drift = x.at("energy").at("drift_per_time").number();
       row.behaviour = x.at("energy").at("behaviour").is_null() ? "" : x.at("energy").at("behaviour").text();
       const Node energy = x.at("energy");
@@ -484,6 +509,39 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
         st.sweeps.push_back(std::move(row));
       }
     }
+    // Runs in wider arithmetic (schema 5), read before the orders whose wide points copy them.
+    if (s.has("wide_budget")) st.wide_budget = s.at("wide_budget").nonnegative();
+    if (s.has("wide_runs")) {
+      const Node w = s.at("wide_runs");
+      for (std::size_t k = 0; k < w.size(); ++k) {
+        const Node x = w.at(k);
+        WideRunRow row;
+        row.integrator = declared(x.at("integrator")), row.arithmetic = x.at("arithmetic").one_of({"long double", "float128"});
+        row.dt = x.at("dt").positive(), row.steps = x.at("steps").whole(1, max_count);
+        row.status = x.at("status").one_of({"ok", "diverged", "unsupported"});
+        if (x.has("reason")) row.reason = x.at("reason").text();
+        auto size = [](const Node& n) { return n.is_null() ? NAN : n.nonnegative(); };
+        const Node e = x.at("error"), f = x.at("floor");
+        row.global = size(e.at("global")), row.max = size(e.at("max")), row.local = size(e.at("local"));
+        row.floor_global = size(f.at("global")), row.floor_max = size(f.at("max")), row.floor_local = size(f.at("local"));
+        row.force_evals = x.at("force_evals").nonnegative();
+        for (std::size_t q = 0; q < st.wide_runs.size(); ++q)
+          if (st.wide_runs[q].integrator == row.integrator && st.wide_runs[q].arithmetic == row.arithmetic && st.wide_runs[q].dt == row.dt)
+            x.at("dt").fail(fmt::format("repeats wide_runs[{}] ('{}' in {} at dt {}): each step size runs once in each arithmetic (was "
+                                        "the file edited or merged?)", q, study::printable(row.integrator), row.arithmetic, num17(row.dt)));
+        st.wide_runs.push_back(std::move(row));
+      }
+    }
+    if (s.has("wide_sweeps")) {
+      const Node w = s.at("wide_sweeps");
+      for (std::size_t k = 0; k < w.size(); ++k) {
+        const Node x = w.at(k);
+        WideSweepRow row{declared(x.at("integrator")), x.at("arithmetic").one_of({"long double", "float128"}), x.at("why").text(),
+                         x.at("stop").text(), {}, x.at("work").nonnegative()};
+        for (std::size_t q = 0; q < x.at("dts").size(); ++q) row.dts.push_back(x.at("dts").at(q).positive());
+        st.wide_sweeps.push_back(std::move(row));
+      }
+    }
     const Node orders = s.at("orders");
     for (std::size_t k = 0; k < orders.size(); ++k) {
       const Node x = orders.at(k);
@@ -506,6 +564,28 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
         for (std::size_t q = 0; q < pts.size(); ++q)
           o.sweep.push_back({pts.at(q).at(0).number(), pts.at(q).at(1).number(), pts.at(q).at(2).number()});
         agree_with_runs(st, o, pts);
+      }
+      if (x.has("arithmetic")) o.arithmetic = x.at("arithmetic").one_of({"double", "long double", "float128"});  // schema 5
+      {
+        if (x.has("wide_points")) {
+          const Node wide = x.at("wide_points");
+          for (const std::string arithmetic : {"long double", "float128"}) {
+            if (!wide.has(arithmetic)) continue;
+            const Node pts = wide.at(arithmetic);
+            std::vector<std::array<double, 3>> points;
+            for (std::size_t q = 0; q < pts.size(); ++q)
+              points.push_back({pts.at(q).at(0).number(), pts.at(q).at(1).number(), pts.at(q).at(2).number()});
+            o.wide.emplace_back(arithmetic, std::move(points));
+            agree_with_wide_runs(st, o, arithmetic, pts);
+          }
+          for (const std::string& key : wide.keys())
+            if (key != "long double" && key != "float128")
+              wide.fail("holds '" + study::printable(key) + "': the wide arithmetics are 'long double' and 'float128'");
+        }
+        if (o.arithmetic != "double" &&
+            std::none_of(o.wide.begin(), o.wide.end(), [&](const auto& w) { return w.first == o.arithmetic && !w.second.empty(); }))
+          x.at("arithmetic").fail("is '" + o.arithmetic + "', but the order holds no points in it (wide_points): the verdict cannot be "
+                                  "fitted again (was the file edited?)");
       }
       for (std::size_t q = 0; q < st.orders.size(); ++q)
         if (st.orders[q].integrator == o.integrator && st.orders[q].metric == o.metric)

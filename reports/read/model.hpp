@@ -29,6 +29,7 @@ struct RunRow {
   std::string id, reason;  ///< the method's id; why it diverged ("" when it did not)
   int substeps = 1;
   double dt = 0, global = 0, max = 0, local = 0, reversal = 0, energy_max = 0, drift = 0, ns_min = 0, evals_per_step = 0;
+  double roundoff_max = NAN;  ///< the round-off of `max` (schema 5)
   double position = 0, local_position = 0, energy_final = 0, energy_roundoff = 0, angular_momentum = 0, ns_median = 0;
   double roundoff = 0;  ///< round-off in `global` (NaN: not measured)
   double force_evals = 0, jacobian_evals = 0, iterations = 0;
@@ -48,6 +49,23 @@ struct OrderRow {
   bool asymptotic = false;
   long points = 0;
   std::vector<std::array<double, 3>> sweep;  ///< every point: dt, error, noise floor (schema 2)
+  /// Where the verdict was decided: "double", or a wide arithmetic where round-off ended double's range (schema 5).
+  std::string arithmetic = "double";
+  /// Each wide arithmetic's points (dt, error, noise floor), copies of wide_runs' (schema 5): the gate fits them too.
+  std::vector<std::pair<std::string, std::vector<std::array<double, 3>>>> wide;
+};
+/// A run in a wider arithmetic (results.json wide_runs, schema 5).
+struct WideRunRow {
+  std::string integrator, arithmetic, status, reason;
+  double dt = 0, global = NAN, max = NAN, local = NAN, floor_global = NAN, floor_max = NAN, floor_local = NAN;
+  long steps = 0;
+  double force_evals = 0;
+};
+/// An integrator's runs in one wide arithmetic: why they started and stopped (results.json wide_sweeps, schema 5).
+struct WideSweepRow {
+  std::string integrator, arithmetic, why, stop;
+  std::vector<double> dts;
+  double work = 0;
 };
 struct LongRow {
   std::string integrator, status;
@@ -119,6 +137,9 @@ struct Study {
   std::vector<OrderRow> orders;
   std::vector<LongRow> energy_long;
   std::vector<StabilityRow> stability;
+  std::vector<WideRunRow> wide_runs;      ///< empty where no order needed them
+  std::vector<WideSweepRow> wide_sweeps;
+  double wide_budget = 1;                 ///< the spec's (schema 5)
   bool wants(const std::string& m) const {
     for (const auto& x : metrics)
       if (x == m) return true;

@@ -11,6 +11,7 @@
 #include "reports/read/model.hpp"
 #include "study/fit/order_fit.hpp"
 #include "study/fit/reference_bound.hpp"
+#include "study/fit/wide.hpp"
 #include "study/fit/sweep_advice.hpp"
 #include "study/common/schema.hpp"
 #include "study/common/suggest.hpp"
@@ -82,11 +83,12 @@ std::string why_no_run(const Study& s, const std::string& label, double dt) {
 }
 
 /// An order's sweep as results.json holds it: (dt, error, noise floor) per run.
-std::vector<study::ErrorPoint> error_points(const report::OrderRow& order) {
+std::vector<study::ErrorPoint> error_points(const std::vector<std::array<double, 3>>& sweep) {
   std::vector<study::ErrorPoint> points;
-  for (const auto& [dt, error, floor] : order.sweep) points.push_back({dt, error, floor});
+  for (const auto& [dt, error, floor] : sweep) points.push_back({dt, error, floor});
   return points;
 }
+std::vector<study::ErrorPoint> error_points(const report::OrderRow& order) { return error_points(order.sweep); }
 
 /// Observed orders against the declared (or spec-overridden) ones: every point of the sweep fitted and judged
 /// again at this gate's tolerance (study/fit/order_fit.hpp: pass, fail, or undetermined with what would decide it).
@@ -105,7 +107,12 @@ void check_orders(const Study& s, const Options& o, Checks& c) {
                                   .periods = s.periodic && s.period > 0 ? s.t_end / s.period : NAN, .exact = {}};
       if (const report::OrderRow* global = report::find_order(s, d.label, "global"); metric == "local" && global)
         context.resolved_dt = study::resolved_dt(error_points(*global), fo);
-      const study::OrderVerdict v = study::advise(study::judge_order(fit, context), fit, points, sweep_end(s, d.label), fo);
+      const study::OrderVerdict advised = study::advise(study::judge_order(fit, context), fit, points, sweep_end(s, d.label), fo);
+      // Where round-off ended double's range: the wide arithmetics' points, as the engine judged them.
+      std::vector<study::WidePoints> wide;
+      for (const auto& [arithmetic, pts] : ord->wide) wide.push_back({arithmetic, error_points(pts)});
+      const study::ArithmeticVerdict a = study::judge_in_arithmetics(fit, advised, points, wide, context, s.ref_bound, fo);
+      const study::OrderVerdict& v = a.verdict;
       Outcome& x = c.add(v.verdict == "pass" ? Outcome::pass : v.verdict == "fail" ? Outcome::fail : Outcome::undetermined,
                          d.label, metric + " order");
       x.expected = fmt::format("{} +/- {}", ord->expected, o.order_tolerance);
@@ -114,13 +121,21 @@ void check_orders(const Study& s, const Options& o, Checks& c) {
       const int predicted = d.predicted_order > 0 ? d.predicted_order + shift : 0;
       if (predicted > 0 && (predicted != ord->expected || d.declared_order + shift != ord->expected))
         x.expected += fmt::format(" (declared {}, predicted {} from the coefficients)", d.declared_order + shift, predicted);
-      x.observed = fit.determined ? fmt::format("{:.2f} in [{:.2f}, {:.2f}]", fit.order, fit.lo, fit.hi) : "no fit";
-      if (fit.determined) x.window = dt_window(fit.dt_min, fit.dt_max, fit.points);
-      if (x.status == Outcome::fail) x.off = fmt::format("off by {:.2f}", std::abs(fit.order - ord->expected));
+      const study::OrderFit& decided = a.fit;  // the fit of the arithmetic that decided (or was the widest tried)
+      const std::string in = a.arithmetic == "double" ? "" : " (" + a.arithmetic + ")";
+      x.observed = decided.determined ? fmt::format("{:.2f} in [{:.2f}, {:.2f}]{}", decided.order, decided.lo, decided.hi, in) : "no fit" + in;
+      if (decided.determined) x.window = dt_window(decided.dt_min, decided.dt_max, decided.points);
+      if (x.status == Outcome::fail) x.off = fmt::format("off by {:.2f}", std::abs(decided.order - ord->expected));
       if (x.status == Outcome::undetermined) x.off = v.reason, x.action = v.action;
+      if (x.status != Outcome::undetermined && !in.empty())  // which arithmetic decided, and why it was needed
+        x.off = x.off.empty() ? v.reason : x.off + "; " + v.reason;
+      // Round-off ended double's range and no wider arithmetic decided it: why none could (their sweeps' stops).
+      if (x.status == Outcome::undetermined && a.arithmetic == "double" && a.roundoff_dt > 0)
+        for (const auto& w : s.wide_sweeps)
+          if (w.integrator == d.label && !w.stop.empty()) x.action += " (" + w.arithmetic + ": " + w.stop + ")";
       // Measured where the coefficients predict, not where the method was declared: say so, and what to declare.
-      if (x.status != Outcome::pass && fit.determined && predicted > 0 && predicted != ord->expected &&
-          std::abs(fit.order - predicted) <= o.order_tolerance) {
+      if (x.status != Outcome::pass && decided.determined && predicted > 0 && predicted != ord->expected &&
+          std::abs(decided.order - predicted) <= o.order_tolerance) {
         x.off += fmt::format("; the coefficients predict order {}, which is what was measured", predicted);
         if (predicted > ord->expected) x.action = fmt::format("declare order {} (the table's `order`, or the spec's expect)", predicted - shift);
       }

@@ -30,6 +30,10 @@ void run_task_on(const P& p, TaskKind kind, const Spec& spec, const SpecIntegrat
         case TaskKind::run: res.runs[slot] = reuse_or_measure(*bind<P>(m), p, spec, si.choice, steps, ctx); break;
         case TaskKind::energy: res.energy_long[slot] = energy_run(*bind<P>(m), p, spec, si.choice); break;
         case TaskKind::stability: res.stability[slot] = stability(m, si.choice); break;
+        case TaskKind::wide_long_double:
+        case TaskKind::wide_float128:
+          res.wide_runs[slot] = reuse_or_measure_wide(*bind<P>(m), p, spec, si.choice, steps, ctx, arithmetic_of(kind));
+          break;
       }
     } else {
       throw std::invalid_argument(si.choice.id + " cannot integrate " + spec.problem + ": it needs a position-only force");

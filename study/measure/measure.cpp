@@ -10,7 +10,9 @@ namespace study::engine {
   template Run reuse_or_measure(const MethodOn<Problem<double>>&, const Problem<double>&, const Spec&,              \
                                 const IntegratorChoice&, long, const Context&);                                       \
   template EnergyLong energy_run(const MethodOn<Problem<double>>&, const Problem<double>&, const Spec&,             \
-                                 const IntegratorChoice&);
+                                 const IntegratorChoice&);                                                            \
+  template WideRun reuse_or_measure_wide(const MethodOn<Problem<double>>&, const Problem<double>&, const Spec&,     \
+                                         const IntegratorChoice&, long, const Context&, const std::string&);
 STUDY_MEASURE_PROBLEM(Projectile)
 STUDY_MEASURE_PROBLEM(CentralForce)
 STUDY_MEASURE_PROBLEM(EarthMoon)

@@ -102,6 +102,16 @@ template <class P>
 Run reuse_or_measure(const MethodOn<P>& m, const P& p, const Spec& spec, const IntegratorChoice& choice, long n,
                      const Context& ctx);
 
+/// The run of n steps in a wider arithmetic ("long double", "float128"; study/fit/wide.hpp): its errors against the
+/// float128 reference (global, the largest over the samples, one step), or the same from the run cache.  Its noise
+/// floors are the caller's to set (they come from the double runs' round-off: study/measure/wide.cpp).
+template <class P>
+WideRun reuse_or_measure_wide(const MethodOn<P>& m, const P& p, const Spec& spec, const IntegratorChoice& choice, long n,
+                              const Context& ctx, const std::string& arithmetic);
+/// The cached wide run under `key`, if a sound entry is there; storing one.
+std::optional<WideRun> load_wide_run(const std::filesystem::path& dir, const std::string& key);
+void store_wide_run(const std::filesystem::path& dir, const std::string& key, const WideRun& run);
+
 /// The long energy run, sampled log-uniformly in time so that growth t^a shows as a straight line.
 template <class P>
 EnergyLong energy_run(const MethodOn<P>& m, const P& p, const Spec& spec, const IntegratorChoice& choice);

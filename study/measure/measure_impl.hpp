@@ -20,6 +20,7 @@ Shadow run_shadow(const MethodOn<P>& m, const P& p, const Grid& grid, const Cont
   using PL = typename Rebind<P, long double>::type;
   const PL pl(ctx.exact_params);
   const auto shadow = m.long_stepper();
+  if (!shadow) return {};  // a step written for double only: no shadow, round-off estimated (orders.cpp)
   typename PL::State x;
   const auto start = p.initial();
   for (std::size_t i = 0; i < P::dim; ++i) x.q[i] = start.q[i], x.v[i] = start.v[i];
@@ -282,6 +283,135 @@ Run measure(const MethodOn<P>& m, const P& p, const Spec& spec, const Integrator
 }
 
 }  // namespace measure_detail
+
+/// Relative phase-space error of a state of any arithmetic against the float128 reference, computed in float128.
+template <class State>
+double wide_error(const State& s, const RefTable::WideStates& ref, const RefTable& table) {
+  using boost::multiprecision::abs;
+  RefReal dq = 0, dv = 0;
+  for (std::size_t i = 0; i < State::dim; ++i) {
+    dq = std::max(dq, RefReal(abs(RefReal(s.q[i]) - ref.first[i])));
+    dv = std::max(dv, RefReal(abs(RefReal(s.v[i]) - ref.second[i])));
+  }
+  return std::max(static_cast<double>(dq / RefReal(table.q_scale)), static_cast<double>(dv / RefReal(table.v_scale)));
+}
+
+/// The wide run in arithmetic R (long double or float128): the same method, steps, start and double-rounded
+/// parameters as the double run, its errors against the float128 reference (global at t_end, the largest over the
+/// samples, one step from reference states).  `make` gives a fresh stepper on P in R.
+template <class PR, class Make>
+WideRun wide_in(const Make& make, const Spec& spec, const IntegratorChoice& choice, long n, const Context& ctx, const std::string& arithmetic,
+                const typename PR::State& start) {
+  using R = typename PR::real_type;
+  using State = typename PR::State;
+  WideRun w;
+  w.integrator = choice.label(), w.arithmetic = arithmetic, w.steps = n;
+  const Grid grid{spec, n};
+  w.dt = grid.h;
+  const PR p(ctx.exact_params);
+  const double limit = 1e100 * std::max(ctx.ref.q_scale, ctx.ref.v_scale);
+  auto sane = [&](const State& s) {
+    using std::abs;
+    using boost::multiprecision::abs;
+    for (std::size_t i = 0; i < PR::dim; ++i)
+      if (!(abs(s.q[i]) <= R(limit)) || !(abs(s.v[i]) <= R(limit))) return false;  // also false for NaN
+    return true;
+  };
+  const auto stepper = make();
+  State s = start;
+  const auto samples = even_indices(n, spec.samples);
+  std::size_t next = 0;
+  w.max = 0;
+  InterruptPoll poll;
+  try {
+    for (long k = 0;; ++k) {
+      poll();
+      if (next < samples.size() && samples[next] == k) ++next, w.max = std::max(w.max, wide_error(s, ctx.ref.wide_state(grid.time(k)), ctx.ref));
+      if (k == n) break;
+      stepper->step(s, R(grid.step(k)), p);
+      if (!sane(s)) throw ode::ConvergenceError("the state left the finite range (NaN, inf, or over 1e100 times its scale)");
+    }
+  } catch (const ode::ConvergenceError& e) {
+    w.status = "diverged", w.reason = e.what(), w.max = not_measured;
+    return w;
+  }
+  w.global = wide_error(s, ctx.ref.wide_state(grid.time(n)), ctx.ref);
+  if (spec.wants("local")) {
+    // One step of h from reference states, as the double run's (measure): methods with history get the reference
+    // position one (sub)step back and are judged on positions.
+    const double h_sub = grid.h / choice.substeps;
+    w.local = 0;
+    for (double tau : local_times(spec)) {
+      const auto fresh = make();
+      const auto& at = ctx.ref.wide_state(RefReal(tau));
+      State x;
+      for (std::size_t i = 0; i < PR::dim; ++i) x.q[i] = static_cast<R>(at.first[i]), x.v[i] = static_cast<R>(at.second[i]);
+      x.t = R(tau);
+      bool history = false;
+      if (fresh->has_history()) {
+        if (tau - h_sub < 0) continue;
+        const auto& before = ctx.ref.wide_state(RefReal(tau) - RefReal(h_sub));
+        typename PR::Vec prev;
+        for (std::size_t i = 0; i < PR::dim; ++i) prev[i] = static_cast<R>(before.first[i]);
+        fresh->set_history(prev, x, R(h_sub), p);
+        history = true;
+      }
+      try {
+        fresh->step(x, R(grid.h), p);
+      } catch (const ode::ConvergenceError&) {
+        w.local = not_measured;
+        break;
+      }
+      const auto& end = ctx.ref.wide_state(RefReal(tau) + RefReal(grid.h));
+      if (history) {
+        using boost::multiprecision::abs;
+        RefReal dq = 0;
+        for (std::size_t i = 0; i < PR::dim; ++i) dq = std::max(dq, RefReal(abs(RefReal(x.q[i]) - end.first[i])));
+        w.local = std::max(w.local, static_cast<double>(dq / RefReal(ctx.ref.q_scale)));
+      } else {
+        w.local = std::max(w.local, wide_error(x, end, ctx.ref));
+      }
+    }
+  }
+  return w;
+}
+
+template <class P>
+WideRun wide_run(const MethodOn<P>& m, const P& p, const Spec& spec, const IntegratorChoice& choice, long n, const Context& ctx,
+                 const std::string& arithmetic) {
+  auto run = [&]<class PR>(auto make) {
+    if (!make()) {  // the method's step is written for double only
+      WideRun w;
+      w.integrator = choice.label(), w.arithmetic = arithmetic, w.steps = n, w.dt = Grid{spec, n}.h;
+      w.status = "unsupported";
+      w.reason = "its step is written for double only (not templated on the problem's real type): no " + arithmetic + " run";
+      return w;
+    }
+    const auto start = p.initial();
+    typename PR::State s;
+    for (std::size_t i = 0; i < P::dim; ++i) s.q[i] = start.q[i], s.v[i] = start.v[i];
+    return wide_in<PR>(make, spec, choice, n, ctx, arithmetic, s);
+  };
+  if (arithmetic == "long double") return run.template operator()<typename MethodOn<P>::Long>([&] { return m.long_stepper(); });
+  if (arithmetic == "float128") return run.template operator()<typename MethodOn<P>::Quad>([&] { return m.quad_stepper(); });
+  throw std::logic_error("no arithmetic '" + arithmetic + "'");
+}
+
+template <class P>
+WideRun reuse_or_measure_wide(const MethodOn<P>& m, const P& p, const Spec& spec, const IntegratorChoice& choice, long n,
+                              const Context& ctx, const std::string& arithmetic) {
+  const Grid grid{spec, n};
+  std::string key = ctx.run_cache ? run_key(m.identity(), choice.label(), grid, ctx) : std::string();
+  if (key.empty()) return wide_run(m, p, spec, choice, n, ctx, arithmetic);
+  key += "wide " + arithmetic + "\n";
+  if (auto w = ctx.reuse_runs ? load_wide_run(*ctx.run_cache, key) : std::nullopt) {
+    w->reused = true;
+    return *w;
+  }
+  WideRun w = wide_run(m, p, spec, choice, n, ctx, arithmetic);
+  store_wide_run(*ctx.run_cache, key, w);
+  return w;
+}
 
 template <class P>
 Run reuse_or_measure(const MethodOn<P>& m, const P& p, const Spec& spec, const IntegratorChoice& choice, long n, const Context& ctx) {

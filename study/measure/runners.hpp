@@ -55,6 +55,15 @@ void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult
 /// dt = { ..., past_floor = K }: the task's integrator over the spec's step sizes, largest first, until K in a row
 /// lie at the noise floor (sweep.cpp), each run through `run`.
 void sweep_to_floor(const Task& t, const Spec& spec, const Context& ctx, StudyResult& res, const TaskRunner& run);
+/// Where the levels between a ladder's halvings may decide an order of a fit that the runs so far leave undecided, as
+/// an open interval of dt ({0, 0}: nowhere): the fit's window where more points may decide it, or one halving either
+/// side of the usable points when they are too few for a fit (sweep.cpp).
+std::pair<double, double> fill_range(const std::vector<ErrorPoint>& points, const OrderFit& fit, const OrderContext& c,
+                                     const FitOptions& o);
+/// After the task's double sweep: where round-off ended one of its integrator's orders' range before it settled, the
+/// same step sizes (and a ladder's further halvings) in long double, then float128, each run through `run`, into the
+/// task's wide slots (wide.cpp; study/fit/wide.hpp).
+void wide_sweeps(const Task& t, const Spec& spec, const Context& ctx, StudyResult& res, const TaskRunner& run);
 }  // namespace engine
 
 }  // namespace study

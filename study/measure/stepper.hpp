@@ -10,6 +10,9 @@
 #include <typeinfo>
 #include <utility>
 
+#include <boost/multiprecision/float128.hpp>
+
+#include "integrators/concept.hpp"
 #include "integrators/method.hpp"
 #include "study/problems/counted.hpp"
 
@@ -36,16 +39,19 @@ class AnyStepper {
 };
 
 /// One method on problem type P (in double): fresh steppers on P counting its force evaluations (every
-/// accuracy measurement) and on P in long double (the round-off shadow), the timed stepping loop on P itself
-/// (free of virtual calls and counters: its time is what the study reports), and what cache keys say of the
-/// method.
+/// accuracy measurement), on P in long double (the round-off shadow, and the first wider arithmetic an order may be
+/// decided in) and in float128 (the second: study/fit/wide.hpp), the timed stepping loop on P itself (free of
+/// virtual calls and counters: its time is what the study reports), and what cache keys say of the method.
 template <class P>
 class MethodOn {
  public:
   using Long = typename Rebind<P, long double>::type;
+  using Quad = typename Rebind<P, boost::multiprecision::float128>::type;
   virtual ~MethodOn() = default;
   virtual std::unique_ptr<AnyStepper<Counted<P>>> counted_stepper() const = 0;
+  /// Null where the method's step is written for double only (not templated on the problem's real type).
   virtual std::unique_ptr<AnyStepper<Long>> long_stepper() const = 0;
+  virtual std::unique_ptr<AnyStepper<Quad>> quad_stepper() const = 0;
   /// Nanoseconds per step of `steps` steps of h from p's initial state, with a fresh stepper.
   virtual double time_steps(const P& p, double h, long steps) const = 0;
   /// The method's C++ type, and for a coefficient table its coefficients.
@@ -85,15 +91,27 @@ std::string method_identity(const M& m) {
   return id;
 }
 
+/// Whether method M steps problem Q (its step templated on Q's real type, or given for it).
+template <class M, class Q>
+concept StepsOn = ode::RuntimeInfo<M> || ode::Integrator<M, Q>;
+
 template <class M, class P>
 class BoundMethod final : public MethodOn<P> {
  public:
   using Long = typename MethodOn<P>::Long;
+  using Quad = typename MethodOn<P>::Quad;
   explicit BoundMethod(const M& m) : m_(m) {}
   std::unique_ptr<AnyStepper<Counted<P>>> counted_stepper() const override {
     return std::make_unique<ErasedStepper<M, Counted<P>>>(m_);
   }
-  std::unique_ptr<AnyStepper<Long>> long_stepper() const override { return std::make_unique<ErasedStepper<M, Long>>(m_); }
+  std::unique_ptr<AnyStepper<Long>> long_stepper() const override {
+    if constexpr (StepsOn<M, Long>) return std::make_unique<ErasedStepper<M, Long>>(m_);
+    else return nullptr;
+  }
+  std::unique_ptr<AnyStepper<Quad>> quad_stepper() const override {
+    if constexpr (StepsOn<M, Quad>) return std::make_unique<ErasedStepper<M, Quad>>(m_);
+    else return nullptr;
+  }
   double time_steps(const P& p, double h, long steps) const override {
 #if defined(__SANITIZE_ADDRESS__)
     // Under the sanitizers nothing is timed for its value: the loop steps the counted problem the accuracy runs

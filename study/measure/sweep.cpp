@@ -13,6 +13,17 @@
 namespace study::engine {
 namespace {
 
+/// Whether a run's error lies within `factor` x its noise floor, where that floor is round-off.  Only an error in the
+/// usable range counts, and a large one only when its floor lies below it: at large steps on a sensitive orbit the
+/// long double shadow parts from the run, and its "round-off" is no floor (Kepler e = 0.9: 0.08 at dt 0.12 beside
+/// an error of 2.3; 0.33 beside 0.17).  An error at round-off (below 1e-6) may sit at or under its floor: that is
+/// the floor reached.
+bool within_floor(const ErrorPoint& p, double factor, const FitOptions& o) {
+  return std::isfinite(p.error) && p.error <= o.max_error && (p.floor < p.error || p.error < 1e-6) && p.error <= factor * p.floor;
+}
+
+}  // namespace
+
 /// Where the levels between halvings may decide an order of `metric` that the runs so far leave undecided, as an
 /// open interval of dt: inside the fit's window when its interval straddles the band, or lies below it over too
 /// few local slopes to fail (more points there narrow it and add slopes); one halving either side of the usable points when they are too few for a fit.  Empty ({0, 0}) otherwise:
@@ -27,17 +38,6 @@ std::pair<double, double> fill_range(const std::vector<ErrorPoint>& points, cons
       lo = std::min(lo, p.dt), hi = std::max(hi, p.dt);
   return hi > 0 ? std::pair{lo / 2, hi * 2} : std::pair{0.0, 0.0};
 }
-
-/// Whether a run's error lies within `factor` x its noise floor, where that floor is round-off.  Only an error in the
-/// usable range counts, and a large one only when its floor lies below it: at large steps on a sensitive orbit the
-/// long double shadow parts from the run, and its "round-off" is no floor (Kepler e = 0.9: 0.08 at dt 0.12 beside
-/// an error of 2.3; 0.33 beside 0.17).  An error at round-off (below 1e-6) may sit at or under its floor: that is
-/// the floor reached.
-bool within_floor(const ErrorPoint& p, double factor, const FitOptions& o) {
-  return std::isfinite(p.error) && p.error <= o.max_error && (p.floor < p.error || p.error < 1e-6) && p.error <= factor * p.floor;
-}
-
-}  // namespace
 
 /// dt = { ..., past_floor = K }: the spec's step sizes one after the other, largest first, until K in a row lie at
 /// the noise floor -- the global error and the largest error over the run both within floor_factor (10) x it,
@@ -66,7 +66,7 @@ void sweep_to_floor(const Task& t, const Spec& spec, const Context& ctx, StudyRe
     const bool floor = within_floor(p, fit_options.floor_factor, fit_options) &&
                        within_floor(error_point(r, "max", res.reference_bound), fit_options.floor_factor, fit_options);
     in_a_row = floor ? in_a_row + 1 : 0;
-    if (in_a_row >= spec.past_floor && k >= plot_level && k + 1 < spec.steps.size()) {
+    if (spec.past_floor > 0 && in_a_row >= spec.past_floor && k >= plot_level && k + 1 < spec.steps.size()) {
       sweep.stop = fmt::format("the global error {:.3g} at dt {} is within {} x its noise floor {:.3g} (the largest over the run "
                                "too), at {} step size(s) in a row "
                                "(dt.past_floor = {}): the {} smaller step size(s) of the range would measure round-off alone",

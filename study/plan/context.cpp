@@ -73,12 +73,14 @@ RefTable build_reference(const Spec& spec, const ParamValues& params, const Engi
 
   RefTable table;
   table.at[RefReal(0)] = {q0, v0};
+  table.wide[RefReal(0)] = *request.initial;
   long double qs = 0, vs = 0;
   for (std::size_t i = 0; i < ref.times.size(); ++i) {
     std::vector<long double> q, v;
     for (const auto& x : ref.q[i]) q.push_back(static_cast<long double>(x)), qs = std::max(qs, std::abs(q.back()));
     for (const auto& x : ref.v[i]) v.push_back(static_cast<long double>(x)), vs = std::max(vs, std::abs(v.back()));
     table.at[ref.times[i]] = {std::move(q), std::move(v)};
+    table.wide[ref.times[i]] = {ref.q[i], ref.v[i]};
   }
   for (auto x : q0) qs = std::max(qs, std::abs(x));
   for (auto x : v0) vs = std::max(vs, std::abs(x));
@@ -125,6 +127,12 @@ std::string reference_digest(const RefTable& table) {
     text += reference::to_decimal(t);
     for (long double x : state.first) add(x);
     for (long double x : state.second) add(x);
+    text += '\n';
+  }
+  for (const auto& [t, state] : table.wide) {  // the wide runs' errors read every digit of these
+    text += reference::to_decimal(t);
+    for (const auto& x : state.first) text += ' ' + reference::to_decimal(x);
+    for (const auto& x : state.second) text += ' ' + reference::to_decimal(x);
     text += '\n';
   }
   for (double x : {table.q_scale, table.v_scale, table.bound}) add(x);

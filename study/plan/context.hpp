@@ -21,15 +21,24 @@ namespace study::engine {
 
 using RefReal = reference::Real;
 
-/// Reference states by exact time (k h computed exactly in float128), in long double, with the scales.
+/// Reference states by exact time (k h computed exactly in float128), in long double (the double runs' errors) and
+/// in float128 (the wide arithmetics': study/fit/wide.hpp), with the scales.
 struct RefTable {
-  std::map<RefReal, std::pair<std::vector<long double>, std::vector<long double>>> at;  ///< empty: no errors measured
+  using States = std::pair<std::vector<long double>, std::vector<long double>>;
+  using WideStates = std::pair<std::vector<RefReal>, std::vector<RefReal>>;
+  std::map<RefReal, States> at;        ///< empty: no errors measured
+  std::map<RefReal, WideStates> wide;  ///< the same times
   double q_scale = 1, v_scale = 1, bound = 0;
   bool present() const { return !at.empty(); }
 
-  const std::pair<std::vector<long double>, std::vector<long double>>& state(const RefReal& t) const {
-    const auto it = at.find(t);
-    if (it == at.end()) throw std::logic_error("reference state missing at t = " + reference::to_decimal(t));
+  const States& state(const RefReal& t) const { return find(at, t); }
+  const WideStates& wide_state(const RefReal& t) const { return find(wide, t); }
+
+ private:
+  template <class Map>
+  static const typename Map::mapped_type& find(const Map& m, const RefReal& t) {
+    const auto it = m.find(t);
+    if (it == m.end()) throw std::logic_error("reference state missing at t = " + reference::to_decimal(t));
     return it->second;
   }
 };

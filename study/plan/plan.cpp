@@ -16,14 +16,25 @@ std::vector<Task> plan(const std::vector<Spec>& specs, std::vector<StudyResult>&
     auto& res = results[s];
     const bool sweeps = spec.wants("global") || spec.wants("local") || spec.wants("energy") || spec.wants("walltime") ||
                         spec.wants("reversibility");
+    // Where orders are fitted, an integrator's sweep is one task, which may go on in wider arithmetic where round-off
+    // ended an order's range (study/fit/wide.hpp): it holds the slots of those runs too.
+    const bool orders = (spec.wants("global") || spec.wants("local")) && spec.steps.size() >= 2;
     for (std::size_t i = 0; i < spec.integrators.size(); ++i) {
+      auto reserve_wide = [&](Task& t) {
+        if (!orders) return;
+        t.wide = true, t.wide_slot = res.wide_runs.size(), t.wide_sweep = res.wide_sweeps.size();
+        res.wide_runs.resize(res.wide_runs.size() + wide_slots(spec));
+        res.wide_sweeps.resize(res.wide_sweeps.size() + wide_arithmetics().size());
+      };
       if (sweeps && spec.auto_dt) {
         tasks.push_back({TaskKind::run, s, i, 0, res.runs.size(), true, res.sweeps.size()});
         res.runs.resize(res.runs.size() + spec.steps.size() + spec.auto_dt->between.size()), res.sweeps.emplace_back();
-      } else if (sweeps && spec.past_floor > 0) {
+        reserve_wide(tasks.back());
+      } else if (sweeps && (spec.past_floor > 0 || orders)) {
         tasks.push_back({TaskKind::run, s, i, 0, res.runs.size(), false, res.sweeps.size(), true});
         res.runs.resize(res.runs.size() + spec.steps.size());
         res.sweeps.push_back({spec.integrators[i].choice.label(), false, {}, ""});
+        reserve_wide(tasks.back());
       } else if (sweeps) {
         Sweep fixed{spec.integrators[i].choice.label(), false, {}, "the spec's step sizes"};
         for (std::size_t k = 0; k < spec.steps.size(); ++k)
@@ -40,11 +51,27 @@ std::vector<Task> plan(const std::vector<Spec>& specs, std::vector<StudyResult>&
   return tasks;
 }
 
+std::pair<std::size_t, std::size_t> run_slots(const Task& t, const Spec& spec) {
+  if (t.kind != TaskKind::run) return {0, 0};
+  if (t.automatic) return {t.slot, spec.steps.size() + spec.auto_dt->between.size()};
+  if (t.to_floor) return {t.slot, spec.steps.size()};
+  return {t.slot, 1};
+}
+
+std::size_t wide_slots(const Spec& spec) {
+  return (spec.steps.size() + (spec.auto_dt ? spec.auto_dt->between.size() : 0)) * wide_arithmetics().size();
+}
+
 double task_cost(const Task& t, const std::vector<Spec>& specs) {
   const Spec& spec = specs[t.spec];
   const double per_step = spec.integrators[t.integrator].evals_per_step * spec.evaluation_cost;
   if (t.automatic) return 2.0 * per_step * static_cast<double>(spec.steps[std::min<std::size_t>(spec.steps.size(), spec.auto_dt->runs) - 1]);
-  if (t.to_floor) return 2.0 * per_step * static_cast<double>(spec.steps.back());  // about the whole range at 4 per decade
+  if (t.to_floor && spec.past_floor > 0) return 2.0 * per_step * static_cast<double>(spec.steps.back());  // about the range at 4 per decade
+  if (t.to_floor) {  // the spec's step sizes, each
+    double steps = 0;
+    for (long n : spec.steps) steps += static_cast<double>(n);
+    return per_step * steps;
+  }
   if (t.kind == TaskKind::energy) return per_step * *spec.energy_t_end / spec.energy_dt;
   if (t.kind == TaskKind::stability) return per_step * 1e3;  // a bisection over one-step maps of the harmonic oscillator
   return per_step * static_cast<double>(t.steps);
@@ -54,13 +81,13 @@ std::string plan_digest(const std::vector<Spec>& specs, const std::vector<Task>&
   // Everything a rank reads from the specs and its files that decides a result: ranks that read different specs,
   // method tables or options (files that differ between nodes) differ here.
   std::string text;
-  char buf[320];
+  char buf[400];
   for (const Spec& spec : specs) {
     std::snprintf(buf, sizeof buf,
-                  " t_end %a samples %d local %d tol %a repeats %d past_floor %d pattern '%s' %a energy %a %a plot %a auto %d %a\n",
+                  " t_end %a samples %d local %d tol %a repeats %d past_floor %d pattern '%s' %a energy %a %a plot %a auto %d %a wide %a\n",
                   spec.t_end, spec.samples, spec.local_points, spec.reference_tol, spec.repeats, spec.past_floor, spec.dt_pattern.c_str(),
                   spec.dt_amplitude, spec.energy_t_end.value_or(-1), spec.energy_dt, spec.plot_dt, spec.auto_dt ? spec.auto_dt->runs : -1,
-                  spec.auto_dt ? spec.auto_dt->seconds : -1);
+                  spec.auto_dt ? spec.auto_dt->seconds : -1, spec.wide_budget);
     text.append(spec.name).append(" ").append(spec.problem).append(buf);
     // Appended piece by piece: GCC 12 warns (-Wstringop-overflow, a false positive) on " " + a + b here.
     for (const auto& [name, value] : spec.params) text.append(" ").append(name).append("=").append(value);
@@ -73,8 +100,8 @@ std::string plan_digest(const std::vector<Spec>& specs, const std::vector<Task>&
     text += "\n";
   }
   for (const Task& t : tasks) {
-    std::snprintf(buf, sizeof buf, "%d %zu %zu %ld %zu %d %zu %d\n", static_cast<int>(t.kind), t.spec, t.integrator, t.steps, t.slot,
-                  t.automatic, t.sweep, t.to_floor);
+    std::snprintf(buf, sizeof buf, "%d %zu %zu %ld %zu %d %zu %d %d %zu %zu\n", static_cast<int>(t.kind), t.spec, t.integrator, t.steps,
+                  t.slot, t.automatic, t.sweep, t.to_floor, t.wide, t.wide_slot, t.wide_sweep);
     text += buf;
   }
   return reference::cache::digest_hex(text);
@@ -83,7 +110,7 @@ std::string plan_digest(const std::vector<Spec>& specs, const std::vector<Task>&
 std::string describe(const Task& t, const std::vector<Spec>& specs) {
   const Spec& spec = specs[t.spec];
   return spec.name + ": " + spec.integrators[t.integrator].choice.label() +
-         (t.automatic ? " (automatic sweep)" : t.to_floor ? " (step sizes to the noise floor)"
+         (t.automatic ? " (automatic sweep)" : t.to_floor ? (spec.past_floor > 0 ? " (step sizes to the noise floor)" : " (the spec's step sizes)")
           : t.kind == TaskKind::run ? " dt=" + std::to_string(spec.t_end / static_cast<double>(t.steps)) : "");
 }
 

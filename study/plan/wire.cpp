@@ -105,6 +105,28 @@ Run run_of(const json& j) {
   return r;
 }
 
+json wide_run_json(const WideRun& w) {
+  return {{"integrator", w.integrator}, {"arithmetic", w.arithmetic}, {"steps", w.steps}, {"status", w.status}, {"reason", w.reason},
+          {"force_evals", w.force_evals}, {"reused", w.reused},
+          {"numbers", bits(std::vector<double>{w.dt, w.global, w.max, w.local, w.floor_global, w.floor_max, w.floor_local})}};
+}
+WideRun wide_run_of(const json& j) {
+  WideRun w;
+  w.integrator = j.at("integrator"), w.arithmetic = j.at("arithmetic"), w.steps = j.at("steps"), w.status = j.at("status");
+  w.reason = j.at("reason"), w.force_evals = j.at("force_evals"), w.reused = j.at("reused");
+  const auto n = vector_of<double>(j.at("numbers"));
+  if (n.size() != 7) throw std::runtime_error("a wide run's message holds the wrong count of numbers");
+  w.dt = n[0], w.global = n[1], w.max = n[2], w.local = n[3], w.floor_global = n[4], w.floor_max = n[5], w.floor_local = n[6];
+  return w;
+}
+json wide_sweep_json(const WideSweep& w) {
+  return {{"integrator", w.integrator}, {"arithmetic", w.arithmetic}, {"dts", bits(w.dts)}, {"why", w.why}, {"stop", w.stop},
+          {"work", bits(w.work)}};
+}
+WideSweep wide_sweep_of(const json& j) {
+  return {j.at("integrator"), j.at("arithmetic"), vector_of<double>(j.at("dts")), j.at("why"), j.at("stop"), number(j.at("work"))};
+}
+
 json sweep_json(const Sweep& w) {
   return {{"integrator", w.integrator}, {"automatic", w.automatic}, {"dts", bits(w.dts)}, {"stop", w.stop},
           {"cause", static_cast<int>(w.cause)}, {"halvings", static_cast<int>(w.halvings)}};
@@ -142,13 +164,6 @@ Stability stability_of(const json& j) {
 }
 
 /// The run slots task t owns: [first, first + count).
-std::pair<std::size_t, std::size_t> run_slots(const Task& t, const Spec& spec) {
-  if (t.kind != TaskKind::run) return {0, 0};
-  if (t.automatic) return {t.slot, spec.steps.size() + spec.auto_dt->between.size()};
-  if (t.to_floor) return {t.slot, spec.steps.size()};
-  return {t.slot, 1};
-}
-
 std::string encode(const json& j) {
   const std::vector<std::uint8_t> b = json::to_cbor(j);
   return {b.begin(), b.end()};
@@ -177,6 +192,8 @@ std::string pack_context(const Context& ctx, const StudyResult& res) {
          {"exact_params", ctx.exact_params}, {"ref_digest", ctx.ref_digest}};
   auto& at = j["at"] = json::array();
   for (const auto& [t, state] : ctx.ref.at) at.push_back(json::array({bits(std::vector<RefReal>{t}), bits(state.first), bits(state.second)}));
+  auto& wide = j["wide"] = json::array();
+  for (const auto& [t, state] : ctx.ref.wide) wide.push_back(json::array({bits(std::vector<RefReal>{t}), bits(state.first), bits(state.second)}));
   j["facts"] = {{"conservative", res.conservative}, {"bounded", res.bounded}, {"periodic", res.periodic},
                 {"time_unit", res.time_unit}, {"length_unit", res.length_unit},
                 {"numbers", bits(std::vector<double>{res.period, res.position_scale, res.velocity_scale, res.reference_bound,
@@ -194,6 +211,11 @@ void unpack_context(std::string_view bytes, Context& ctx, StudyResult& res) {
       const auto t = vector_of<RefReal>(e.at(0));
       if (t.size() != 1) throw std::runtime_error("a reference time of the wrong size");
       c.ref.at[t[0]] = {vector_of<long double>(e.at(1)), vector_of<long double>(e.at(2))};
+    }
+    for (const auto& e : j.at("wide")) {
+      const auto t = vector_of<RefReal>(e.at(0));
+      if (t.size() != 1) throw std::runtime_error("a reference time of the wrong size");
+      c.ref.wide[t[0]] = {vector_of<RefReal>(e.at(1)), vector_of<RefReal>(e.at(2))};
     }
     const json& f = j.at("facts");
     const auto n = vector_of<double>(f.at("numbers"));
@@ -214,6 +236,12 @@ std::string pack_task(const Task& t, const Spec& spec, const StudyResult& res) {
     for (std::size_t k = first; k < first + count; ++k) runs.push_back(run_json(res.runs.at(k)));
     if (t.automatic || t.to_floor) j["sweep"] = sweep_json(res.sweeps.at(t.sweep));
   }
+  if (t.wide) {
+    auto& runs = j["wide_runs"] = json::array();
+    for (std::size_t k = t.wide_slot; k < t.wide_slot + wide_slots(spec); ++k) runs.push_back(wide_run_json(res.wide_runs.at(k)));
+    auto& sweeps = j["wide_sweeps"] = json::array();
+    for (std::size_t k = t.wide_sweep; k < t.wide_sweep + wide_arithmetics().size(); ++k) sweeps.push_back(wide_sweep_json(res.wide_sweeps.at(k)));
+  }
   if (t.kind == TaskKind::energy) j["energy"] = energy_json(res.energy_long.at(t.slot));
   if (t.kind == TaskKind::stability) j["stability"] = stability_json(res.stability.at(t.slot));
   return encode(j);
@@ -228,6 +256,15 @@ void unpack_task(std::string_view bytes, const Task& t, const Spec& spec, StudyR
       if (runs.size() != count || first + count > res.runs.size()) throw std::runtime_error("a task's message holds the wrong count of runs");
       for (std::size_t k = 0; k < count; ++k) res.runs[first + k] = run_of(runs[k]);
       if (t.automatic || t.to_floor) res.sweeps.at(t.sweep) = sweep_of(j.at("sweep"));
+    }
+    if (t.wide) {
+      const json& runs = j.at("wide_runs");
+      const json& sweeps = j.at("wide_sweeps");
+      if (runs.size() != wide_slots(spec) || t.wide_slot + runs.size() > res.wide_runs.size() ||
+          sweeps.size() != wide_arithmetics().size() || t.wide_sweep + sweeps.size() > res.wide_sweeps.size())
+        throw std::runtime_error("a task's message holds the wrong count of wide runs");
+      for (std::size_t k = 0; k < runs.size(); ++k) res.wide_runs[t.wide_slot + k] = wide_run_of(runs[k]);
+      for (std::size_t k = 0; k < sweeps.size(); ++k) res.wide_sweeps[t.wide_sweep + k] = wide_sweep_of(sweeps[k]);
     }
     if (t.kind == TaskKind::energy) res.energy_long.at(t.slot) = energy_of(j.at("energy"));
     if (t.kind == TaskKind::stability) res.stability.at(t.slot) = stability_of(j.at("stability"));

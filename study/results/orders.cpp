@@ -39,28 +39,56 @@ OrderContext order_context(const StudyResult& res, const std::string& metric, in
           .exact = exact_on_constant_acceleration(res.spec.problem, metric, expected)};
 }
 
+DoubleOrder double_order(const StudyResult& res, const SpecIntegrator& si, const std::string& metric, const std::vector<const Run*>& runs,
+                         const SweepEnd& end) {
+  DoubleOrder d;
+  for (const Run* r : runs) d.points.push_back(error_point(*r, metric, res.reference_bound));
+  d.fit = fit_order(d.points);
+  d.context = order_context(res, metric, metric == "local" ? si.expected_local : si.expected_global);
+  if (metric == "local" && res.spec.wants("global")) {
+    std::vector<ErrorPoint> global;
+    for (const Run* r : runs) global.push_back(error_point(*r, "global", res.reference_bound));
+    d.context.resolved_dt = resolved_dt(global);
+  }
+  d.verdict = advise(judge_order(d.fit, d.context), d.fit, d.points, end);
+  return d;
+}
+
+ErrorPoint wide_point(const WideRun& w, const std::string& metric) {
+  const bool ok = w.status == "ok";
+  if (metric == "global") return {w.dt, ok ? w.global : not_measured, w.floor_global};
+  if (metric == "max") return {w.dt, ok ? w.max : not_measured, w.floor_max};
+  return {w.dt, ok ? w.local : not_measured, w.floor_local};
+}
+
 void fit_orders(StudyResult& res) {
   const Spec& spec = res.spec;
   if (spec.steps.size() < 2) return;
   for (const auto& si : spec.integrators) {
     const std::string label = si.choice.label();
+    std::vector<const Run*> runs;
+    for (const Run& r : res.runs)
+      if (r.integrator == label) runs.push_back(&r);
+    SweepEnd end;
+    for (const Sweep& w : res.sweeps)
+      if (w.integrator == label) end = {w.cause, w.dts.size(), w.halvings, w.automatic};
     for (const std::string& metric : order_metrics(spec)) {
-      Order order{label, metric, metric == "local" ? si.expected_local : si.expected_global, {}, {}, {}};
-      for (const Run& r : res.runs)
-        if (r.integrator == label) order.points.push_back(error_point(r, metric, res.reference_bound));
-      order.fit = fit_order(order.points);
-      OrderContext context = order_context(res, metric, order.expected);
-      if (metric == "local" && spec.wants("global")) {
-        std::vector<ErrorPoint> global;
-        for (const Run& r : res.runs)
-          if (r.integrator == label) global.push_back(error_point(r, "global", res.reference_bound));
-        context.resolved_dt = resolved_dt(global);
+      const DoubleOrder d = double_order(res, si, metric, runs, end);
+      Order order{label, metric, d.context.expected > 0 ? static_cast<int>(d.context.expected) : 0, d.fit, d.verdict, d.points, "double", {}};
+      order.expected = metric == "local" ? si.expected_local : si.expected_global;
+      for (const std::string& arithmetic : wide_arithmetics()) {
+        WidePoints w{arithmetic, {}};
+        for (const WideRun& r : res.wide_runs)
+          if (r.integrator == label && r.arithmetic == arithmetic && r.status != "unsupported") w.points.push_back(wide_point(r, metric));
+        if (!w.points.empty()) order.wide.push_back(std::move(w));
       }
-      order.verdict = judge_order(order.fit, context);
-      SweepEnd end;
-      for (const Sweep& w : res.sweeps)
-        if (w.integrator == label) end = {w.cause, w.dts.size(), w.halvings, w.automatic};
-      order.verdict = advise(order.verdict, order.fit, order.points, end);
+      const ArithmeticVerdict a = judge_in_arithmetics(d.fit, d.verdict, d.points, order.wide, d.context, res.reference_bound);
+      order.fit = a.fit, order.verdict = a.verdict, order.arithmetic = a.arithmetic;
+      if (a.arithmetic == "double" && a.roundoff_dt > 0) {
+        // Round-off ended the range and no wider arithmetic decided it: say why none could.
+        for (const WideSweep& w : res.wide_sweeps)
+          if (w.integrator == label && !w.stop.empty()) order.verdict.action += " (" + w.arithmetic + ": " + w.stop + ")";
+      }
       res.orders.push_back(std::move(order));
     }
   }

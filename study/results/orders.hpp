@@ -18,7 +18,21 @@ ErrorPoint error_point(const Run& r, const std::string& metric, double reference
 /// What the verdict on an order needs besides the fit (one-step errors: the caller sets resolved_dt from the same
 /// integrator's global errors).
 OrderContext order_context(const StudyResult& res, const std::string& metric, int expected);
-/// Every integrator's order fits and verdicts, into res.orders.
+/// One integrator's order of a metric from its double runs: their points, the fit, what its verdict needs, and the
+/// verdict (judged, then advised for how the sweep ended).
+struct DoubleOrder {
+  std::vector<ErrorPoint> points;
+  OrderFit fit;
+  OrderContext context;
+  OrderVerdict verdict;
+};
+/// `runs` are the integrator's, in the order of res.runs; `end`: how its sweep ended.
+DoubleOrder double_order(const StudyResult& res, const SpecIntegrator& si, const std::string& metric, const std::vector<const Run*>& runs,
+                         const SweepEnd& end = {});
+/// A wide run's point for the order fit of `metric`, with the noise floor the sweep gave it.
+ErrorPoint wide_point(const WideRun& w, const std::string& metric);
+/// Every integrator's order fits and verdicts, into res.orders: double's, and where round-off ended double's range,
+/// the wide arithmetics' (study/fit/wide.hpp).
 void fit_orders(StudyResult& res);
 
 }  // namespace study::engine

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "study/fit/order_fit.hpp"
+#include "study/fit/wide.hpp"
 #include "study/fit/sweep_advice.hpp"
 #include "study/spec/spec.hpp"
 
@@ -53,13 +54,42 @@ struct Run {
   bool reused = false;  ///< taken from the run cache (its timing measured again); not written to results
 };
 
+/// One integrator at one step size in a wider arithmetic (long double, float128), run where round-off ended its
+/// double sweep's range before an order settled (study/fit/wide.hpp): its errors and their noise floors, nothing of
+/// its cost or energy (what a user ships is the double run's).
+struct WideRun {
+  std::string integrator;
+  std::string arithmetic;  ///< "long double" or "float128"
+  double dt = 0;
+  long steps = 0;
+  std::string status = "ok";  ///< "ok", "diverged", or "unsupported" (the method's step is written for double only)
+  std::string reason;         ///< why it diverged or was not run
+  double global = not_measured, max = not_measured, local = not_measured;
+  /// The noise floor of each: wide_reference_factor x the reference's bound, and round-off estimated from the double
+  /// runs' measured round-off scaled to this arithmetic's unit roundoff (study/measure/wide.cpp).
+  double floor_global = not_measured, floor_max = not_measured, floor_local = not_measured;
+  std::uint64_t force_evals = 0;  ///< steps x evaluations a step (an implicit method: per iteration, 8 a step)
+  bool reused = false;            ///< taken from the run cache; not written to results
+};
+
+/// An integrator's runs in one wide arithmetic: the step sizes run, why no smaller one, and why it was run.
+struct WideSweep {
+  std::string integrator, arithmetic;
+  std::vector<double> dts;  ///< largest first
+  std::string why;          ///< the orders double left undetermined for round-off
+  std::string stop;         ///< why no smaller step was run
+  double work = 0;          ///< weighted force evaluations spent (wide_weight(arithmetic) each)
+};
+
 /// A fitted order.
 struct Order {
   std::string integrator, metric;  ///< metric: "global", "max" or "local"
   int expected = 0;
-  OrderFit fit;
+  OrderFit fit;                    ///< the fit the verdict was decided on: double's, or a wide arithmetic's
   OrderVerdict verdict;            ///< pass / fail / undetermined at the default tolerance
-  std::vector<ErrorPoint> points;  ///< all points: the report plots them, `study check` judges them again
+  std::vector<ErrorPoint> points;  ///< double's points: the report plots them, `study check` judges them again
+  std::string arithmetic = "double";  ///< where the verdict was decided ("long double", "float128": wide_points)
+  std::vector<WidePoints> wide;       ///< each wide arithmetic's points, where they were run
 };
 
 /// The long energy run of one integrator.
@@ -107,6 +137,8 @@ struct StudyResult {
   std::vector<Order> orders;
   std::vector<EnergyLong> energy_long;
   std::vector<Stability> stability;
+  std::vector<WideRun> wide_runs;      ///< where an order needed them (empty slots erased after the runs)
+  std::vector<WideSweep> wide_sweeps;  ///< one per integrator and wide arithmetic run
 };
 
 }  // namespace study

@@ -89,6 +89,16 @@ Json order_json(const Order& o) {
   // Every point with its noise floor: `study check` fits and judges them again at its own tolerance.
   j["points"] = Json::array();
   for (const ErrorPoint& p : o.points) j["points"].push_back({number(p.dt), number(p.error), number(p.floor)});
+  // Where round-off ended double's range: the arithmetic the verdict (and the fit above) was decided in, and each wide
+  // arithmetic's points, copies of wide_runs' errors in their order (study/fit/wide.hpp).
+  j["arithmetic"] = o.arithmetic;
+  if (!o.wide.empty()) {
+    j["wide_points"] = Json::object();
+    for (const WidePoints& w : o.wide) {
+      auto& pts = j["wide_points"][w.arithmetic] = Json::array();
+      for (const ErrorPoint& p : w.points) pts.push_back({number(p.dt), number(p.error), number(p.floor)});
+    }
+  }
   return j;
 }
 
@@ -153,6 +163,7 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
     if (!s.dt_pattern.empty()) st["varying_dt"] = {{"pattern", s.dt_pattern}, {"amplitude", s.dt_amplitude}};
     st["reference"] = {{"tolerance", r.reference_tolerance}, {"error_bound", r.reference_bound},
                        {"position_scale", r.position_scale}, {"velocity_scale", r.velocity_scale}};
+    st["wide_budget"] = s.wide_budget;
     if (s.auto_dt)
       st["auto_dt"] = {{"runs", s.auto_dt->runs}, {"seconds", s.auto_dt->seconds > 0 ? Json(s.auto_dt->seconds) : Json(nullptr)},
                        {"ladder", [&] {
@@ -174,6 +185,22 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
     }
     st["runs"] = Json::array();
     for (const Run& run : r.runs) st["runs"].push_back(run_json(run));
+    // The runs in wider arithmetic where an order needed them, and why each wide sweep started and stopped.
+    if (!r.wide_runs.empty() || !r.wide_sweeps.empty()) {
+      st["wide_sweeps"] = Json::array();
+      for (const WideSweep& w : r.wide_sweeps)
+        st["wide_sweeps"].push_back({{"integrator", w.integrator}, {"arithmetic", w.arithmetic}, {"dts", w.dts}, {"why", w.why},
+                                     {"stop", w.stop}, {"work", w.work}});
+      st["wide_runs"] = Json::array();
+      for (const WideRun& w : r.wide_runs) {
+        Json j{{"integrator", w.integrator}, {"arithmetic", w.arithmetic}, {"dt", w.dt}, {"steps", w.steps}, {"status", w.status}};
+        if (w.status != "ok") j["reason"] = w.reason;
+        j["error"] = {{"global", number(w.global)}, {"max", number(w.max)}, {"local", number(w.local)}};
+        j["floor"] = {{"global", number(w.floor_global)}, {"max", number(w.floor_max)}, {"local", number(w.floor_local)}};
+        j["force_evals"] = w.force_evals;
+        st["wide_runs"].push_back(std::move(j));
+      }
+    }
     st["orders"] = Json::array();
     for (const Order& o : r.orders) st["orders"].push_back(order_json(o));
     if (!r.energy_long.empty()) {
@@ -214,13 +241,15 @@ void write_results(const std::filesystem::path& dir, const std::vector<StudyResu
            << num(x.ns_per_step_min) << ',' << num(x.ns_per_step_median) << '\n';
     write_atomic(sub / "runs.csv", runs.str());
 
-    orders << "integrator,metric,expected,verdict,observed,interval_lo,interval_hi,asymptotic,dt_min,dt_max,points,r2,reason,action\n";
+    orders << "integrator,metric,expected,verdict,observed,interval_lo,interval_hi,asymptotic,dt_min,dt_max,points,r2,reason,action,"
+              "arithmetic\n";
     for (const Order& o : r.orders)
       orders << csv_field(o.integrator) << ',' << o.metric << ',' << o.expected << ',' << o.verdict.verdict << ','
              << (o.fit.determined ? num(o.fit.order) : "") << ',' << (o.fit.determined ? num(o.fit.lo) : "") << ','
              << (o.fit.determined ? num(o.fit.hi) : "") << ',' << (o.fit.asymptotic ? "true" : "false") << ','
              << num(o.fit.dt_min) << ',' << num(o.fit.dt_max) << ',' << o.fit.points << ','
-             << (o.fit.determined ? num(o.fit.r2) : "") << ',' << csv_field(o.verdict.reason) << ',' << csv_field(o.verdict.action) << '\n';
+             << (o.fit.determined ? num(o.fit.r2) : "") << ',' << csv_field(o.verdict.reason) << ',' << csv_field(o.verdict.action) << ','
+             << csv_field(o.arithmetic) << '\n';
     write_atomic(sub / "orders.csv", orders.str());
 
     if (!r.runs.empty()) {

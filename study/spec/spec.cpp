@@ -99,7 +99,8 @@ class Reader {
 
 const std::vector<std::string> known_keys{"name", "title", "problem", "params", "t_end", "integrators", "dt",
                                           "metrics", "energy_t_end", "energy_dt", "repeats", "reference_tol",
-                                          "samples", "local_points", "expect", "varying_dt", "plot_dt", "methods", "scan"};
+                                          "samples", "local_points", "expect", "varying_dt", "plot_dt", "methods", "scan",
+                                          "wide_budget"};
 
 /// What a point of a scan sets in place of the spec's own keys.
 struct Overrides {
@@ -567,6 +568,12 @@ void read_settings(const Reader& r, Spec& s) {
     if (*v < 1 || *v > 64) r.fail("local_points", "must be between 1 and 64");
     s.local_points = static_cast<int>(*v);
   }
+  if (auto v = r.number("wide_budget")) {
+    if (!(*v >= 0 && *v <= max_wide_budget))
+      r.fail("wide_budget", fmt::format("must lie in [0, {:g}]: the work the wider arithmetics may spend on an integrator's orders, "
+                                        "in multiples of its double sweep's estimate (0: none)", max_wide_budget));
+    s.wide_budget = *v;
+  }
 }
 
 /// varying_dt: alternating steps, and the metrics they rule out.
@@ -855,6 +862,18 @@ double reference_cost(double t_end, double time_scale, double evaluation_cost) {
 
 
 
+double sweep_work(const Spec& s, const SpecIntegrator& i) {
+  // Each run steps once, once more backwards for reversibility, and, when it is measured against a reference,
+  // about three times as long in long double for its round-off shadow (study/measure/measure_impl.hpp); an
+  // implicit method iterates (counted as 8 iterations a step).
+  const bool reference = s.wants("global") || s.wants("local") || s.wants("energy");
+  const double passes = 1.0 + (s.wants("reversibility") ? 1 : 0) + (reference ? 3 : 0);
+  const std::size_t runs = s.auto_dt ? std::min<std::size_t>(s.steps.size(), static_cast<std::size_t>(s.auto_dt->runs)) : s.steps.size();
+  double steps = 0;
+  for (std::size_t k = 0; k < runs; ++k) steps += static_cast<double>(s.steps[k]);
+  return steps * i.evals_per_step * (i.implicit ? 8.0 : 1.0) * passes * s.evaluation_cost;
+}
+
 CostEstimate estimate_cost(const Spec& s) {
   CostEstimate c;
   double biggest = -1;
@@ -864,11 +883,7 @@ CostEstimate estimate_cost(const Spec& s) {
     if (evaluations > biggest) biggest = evaluations, c.biggest = what;
   };
   const bool sweeps = s.wants("global") || s.wants("local") || s.wants("energy") || s.wants("walltime") || s.wants("reversibility");
-  // Each run steps once, once more backwards for reversibility, and, when it is measured against a reference,
-  // about three times as long in long double for its round-off shadow (study/measure/measure_impl.hpp); an
-  // implicit method iterates (counted as 8 iterations a step).
   const bool reference = s.wants("global") || s.wants("local") || s.wants("energy");
-  const double passes = 1.0 + (s.wants("reversibility") ? 1 : 0) + (reference ? 3 : 0);
   const std::size_t runs = s.auto_dt ? std::min<std::size_t>(s.steps.size(), static_cast<std::size_t>(s.auto_dt->runs)) : s.steps.size();
   // A sample kept: t, error, energy and the state (2 dim doubles, in two vectors of their own: 16 dim + 104
   // bytes), and the reference at its time (worst case, no two runs share a time): its table's 2 dim long doubles
@@ -876,19 +891,24 @@ CostEstimate estimate_cost(const Spec& s) {
   // (90 dim).  As CSV text: each number at most 24 characters and a comma.  Measured: harmonic, 201 runs of 4096
   // samples: 649 MB at the peak against 790 MB estimated, samples.csv 113 MB against 144 MB.
   const double dim = static_cast<double>(s.dim);
-  const double held_per_sample = (16 * dim + 104) + (186 * dim + 304), text_per_sample = 25 * (2 * dim + 5);
+  // The reference's states are held in float128 too, for the wide runs: 32 dim more a time, in a map node of its own
+  // (128 bytes: the node, its key and two vectors' headers and allocations).
+  const double held_per_sample = (16 * dim + 104) + (218 * dim + 432), text_per_sample = 25 * (2 * dim + 5);
+  // Orders are fitted (and may be decided in wider arithmetic) where errors are measured at two step sizes or more.
+  const bool orders = (s.wants("global") || s.wants("local")) && s.steps.size() >= 2;
   for (const auto& i : s.integrators) {
     const double per_step = i.evals_per_step * (i.implicit ? 8.0 : 1.0);
     if (sweeps) {
-      double steps = 0, samples = 0;
-      for (std::size_t k = 0; k < runs; ++k) {
-        steps += static_cast<double>(s.steps[k]);
-        samples += std::min(static_cast<double>(s.samples), static_cast<double>(s.steps[k]) + 1);
-      }
-      add(steps * per_step * passes, fmt::format("{}'s {} runs (down to dt {})", i.choice.label(), runs, shortest_decimal(s.dt(runs - 1))));
+      double samples = 0;
+      for (std::size_t k = 0; k < runs; ++k) samples += std::min(static_cast<double>(s.samples), static_cast<double>(s.steps[k]) + 1);
+      add(sweep_work(s, i) / s.evaluation_cost, fmt::format("{}'s {} runs (down to dt {})", i.choice.label(), runs, shortest_decimal(s.dt(runs - 1))));
       c.runs += runs;
       c.held_bytes += samples * held_per_sample;
       c.text_bytes += samples * text_per_sample;
+      if (orders && s.wide_budget > 0)
+        add(s.wide_budget * sweep_work(s, i) / s.evaluation_cost,
+            fmt::format("{}'s runs in wider arithmetic, where round-off ends its orders' range (at most wide_budget = {:g} x its "
+                        "double sweep)", i.choice.label(), s.wide_budget));
     }
     if (s.energy_t_end) {
       const double steps = std::round(*s.energy_t_end / s.energy_dt);

@@ -99,6 +99,9 @@ struct Spec {
   double plot_dt = 0;                ///< the step whose trajectories and energy the report plots (one of the sweep's)
   int repeats = 3;                   ///< timed repetitions per run
   double reference_tol = 1e-28;
+  /// The work the wider arithmetics (study/fit/wide.hpp) may spend on one integrator's orders where round-off ended its
+  /// double sweep's range, in multiples of that sweep's estimated work (sweep_work); 0: none.
+  double wide_budget = 1;
   int samples = 64;                  ///< trajectory samples per run (max error, energy, plots)
   int local_points = 8;              ///< reference states the one-step error starts from
   double time_scale = 1;             ///< the problem's period or time scale (what the reference's cost scales with)
@@ -170,6 +173,15 @@ struct CostEstimate {
   std::size_t runs = 0;    ///< runs at most (auto sweeps: their budget)
 };
 CostEstimate estimate_cost(const Spec& spec);
+/// The weighted work of one integrator's double sweep as estimate_cost counts it (every run of its sweep, every pass:
+/// the step, the way back, the long double shadow), the unit of its wide runs' budget (wide_budget).
+double sweep_work(const Spec& spec, const SpecIntegrator& si);
+/// The largest wide_budget a spec may give.
+inline constexpr double max_wide_budget = 1000;
+/// What one force evaluation in a wide arithmetic weighs against one in double, in the work estimate and the wide
+/// budget: measured 2.7 and 3.4 x (long double, x87) and 66 and 99 x (float128, libquadmath) for RK4 on Kepler and
+/// Henon-Heiles, rounded up.
+inline double wide_weight(const std::string& arithmetic) { return arithmetic == "float128" ? 100 : 4; }
 /// The work of a reference to t_end (two Bulirsch-Stoer solves in float128), in weighted evaluations.
 double reference_cost(double t_end, double time_scale, double evaluation_cost);
 /// The weighted work one evaluation of the reference solve stands for: a float128 evaluation and its share of the

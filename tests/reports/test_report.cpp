@@ -624,7 +624,40 @@ TEST_CASE("impossible values in results are refused, naming the field: the gate 
              Contains("runs[0].integrator: 'ghost' is not one of the study's integrators"));
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["orders"][0]["integrator"] = "ghost"; }),
              Contains("orders[0].integrator: 'ghost' is not one of the study's integrators"));
-  CHECK_THAT(error_after([](auto& d) { d["schema_version"] = 5; }), Contains("schema_version: 5: this study reads versions 2 to 4"));
+  CHECK_THAT(error_after([](auto& d) { d["schema_version"] = 6; }), Contains("schema_version: 6: this study reads versions 2 to 5"));
+  // Runs in wider arithmetic (schema 5): an arithmetic of their own, and orders' wide points copies of them.
+  auto wide_run = [](double error) {
+    return nlohmann::json{{"integrator", "euler"}, {"arithmetic", "float128"}, {"dt", 0.1}, {"steps", 10}, {"status", "ok"},
+                          {"error", {{"global", error}, {"max", error}, {"local", error}}},
+                          {"floor", {{"global", 1e-20}, {"max", 1e-20}, {"local", 1e-20}}}, {"force_evals", 10}};
+  };
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["orders"][0]["arithmetic"] = "quad"; }),
+             Contains("orders[0].arithmetic: 'quad' is not one of double, long double, float128"));
+  CHECK_THAT(error_after([](auto& d) { d["studies"][0]["orders"][0]["arithmetic"] = "float128"; }),
+             Contains("orders[0].arithmetic: is 'float128', but the order holds no points in it"));
+  CHECK_THAT(error_after([&](auto& d) {
+               d["studies"][0]["wide_runs"] = {wide_run(1e-10)};
+               d["studies"][0]["wide_runs"][0]["arithmetic"] = "double";
+             }),
+             Contains("wide_runs[0].arithmetic: 'double' is not one of long double, float128"));
+  CHECK_THAT(error_after([&](auto& d) { d["studies"][0]["wide_runs"] = {wide_run(-1)}; }),
+             Contains("wide_runs[0].error.global: must be a number >= 0"));
+  CHECK(error_after([&](auto& d) {
+          d["studies"][0]["wide_runs"] = {wide_run(1e-10)};
+          d["studies"][0]["orders"][0]["wide_points"] = {{"float128", {{0.1, 1e-10, 1e-20}}}};
+        }) == "accepted");
+  CHECK_THAT(error_after([&](auto& d) {
+               d["studies"][0]["wide_runs"] = {wide_run(1e-10)};
+               d["studies"][0]["orders"][0]["wide_points"] = {{"float128", {{0.1, 2e-10, 1e-20}}}};
+             }),
+             Contains("wide_points.float128[0]: (dt 0.10000000000000001, error 2.0000000000000001e-10") && Contains("disagrees with wide_runs[0]"));
+  CHECK_THAT(error_after([&](auto& d) {
+               d["studies"][0]["wide_runs"] = {wide_run(1e-10)};
+               d["studies"][0]["orders"][0]["wide_points"] = {{"float128", nlohmann::json::array()}};
+             }),
+             Contains("holds 0 point(s), but the study has 1 float128 run(s) of 'euler'"));
+  CHECK_THAT(error_after([&](auto& d) { d["studies"][0]["orders"][0]["wide_points"] = {{"double", nlohmann::json::array()}}; }),
+             Contains("wide_points: holds 'double'"));
   // A scan's point: one value per axis, its index within the grid, a name a folder may have.
   auto scan = [](nlohmann::json axes, nlohmann::json values, int index, int count, std::string name = "fam") {
     return [=](auto& d) { d["studies"][0]["scan"] = {{"name", name}, {"axes", axes}, {"values", values}, {"index", index}, {"count", count}}; };

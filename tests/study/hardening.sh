@@ -301,15 +301,15 @@ expect "16 softened bodies are weighted by their 120 pair forces: refused by the
   "about 2.9e\+11 weighted force evaluations, above the limit of 1e\+11; most of it: its reference" "$study" run "$tmp/pl.toml" --out "$tmp/o6" --no-cache
 printf 'name = "m"\nproblem = "plummer"\nparams = { n = 16 }\nt_end = 1\nsamples = 4096\nintegrators = ["leapfrog"]\nmetrics = ["global"]\ndt = { max = 0.01, min = 0.0001, per_decade = 100 }\n' > "$tmp/m.toml"
 expect "a 150-byte spec asking for gigabytes of samples is refused by --max-memory's default" 2 \
-  "would hold about 10.1 GB in memory \(201 runs' samples.*samples.csv: 845 MB, counted 8 times.*above the limit of 2 GB.*--max-memory" \
+  "would hold about 10.7 GB in memory \(201 runs' samples.*samples.csv: 845 MB, counted 8 times.*above the limit of 2 GB.*--max-memory" \
   "$study" run "$tmp/m.toml" --out "$tmp/o6" --no-cache
 expect "--max-memory takes units and refuses what is not a size" 2 "'3x' is not a size" \
   "$study" run "$tmp/m.toml" --out "$tmp/o6" --no-cache --max-memory 3x
 expect "--max-memory 20GB lets it pass the memory check (checked before the work)" 2 "weighted force evaluations, above the limit of 1e\+06" \
   "$study" run "$tmp/m.toml" --out "$tmp/o6" --no-cache --max-memory 20GB --max-work 1e6
-expect "without its report a run holds samples.csv twice, not 8 times: 3.38 GB + 2 x 845 MB" 2 "would hold about 5.07 GB in memory" \
+expect "without its report a run holds samples.csv twice, not 8 times: 3.94 GB + 2 x 845 MB" 2 "would hold about 5.63 GB in memory" \
   "$study" run "$tmp/m.toml" --out "$tmp/o6" --no-cache --no-report
-expect "memory is refused whatever the work allowed" 2 "would hold about 10.1 GB in memory.*above the limit of 1 GB" \
+expect "memory is refused whatever the work allowed" 2 "would hold about 10.7 GB in memory.*above the limit of 1 GB" \
   "$study" run "$tmp/m.toml" --out "$tmp/o6" --no-cache --max-memory 1GB --max-work 1e18
 expect "study reference is bounded too: a reference over 1e6 time units of Kepler" 2 \
   "a reference to t = 1e\+06 .*would take about 4.8e\+11 weighted force evaluations, above the limit of 1e\+11" \

@@ -307,8 +307,8 @@ TEST_CASE("an order line sets declared, predicted and measured side by side when
   CHECK(found[0].expected == "2 +/- 0.2");
 }
 
-TEST_CASE("symplectic energy on the sweep: judged at the small-step end; a drift that persists there fails, one that stops "
-          "as the step halves is the large steps'; short runs and unbounded problems are not judged",
+TEST_CASE("symplectic energy on the sweep: judged at the small-step end, a drift that persists there fails, one that stops "
+          "as the step halves is the large steps', short runs and unbounded problems are not judged",
           "[check]") {
   auto s = study_of();
   for (double dt : {0.1, 0.05, 0.025, 0.0125}) s.runs.push_back(run("m", dt, 1e-3));
@@ -415,8 +415,8 @@ TEST_CASE("energy on the sweep: yoshida6 on Kepler e = 0.75 drifts at dt 0.13 an
                                                        Catch::Contains("drifting at the larger dt 0.07957, bounded from dt 0.00317 down"));
 }
 
-TEST_CASE("energy on the long run: its growth exponent's interval below 1/2 passes, above fails, across is undetermined; "
-          "a diverged run, an error above 0.1 and round-off are said so; a run under 6 periods leaves it to the sweep",
+TEST_CASE("energy on the long run: its growth exponent's interval below 1/2 passes, above fails, across is undetermined, "
+          "a diverged run, an error above 0.1 and round-off are said so, a run under 6 periods leaves it to the sweep",
           "[check]") {
   auto s = study_of();
   s.t_end = 2, s.periodic = true, s.period = 2 * M_PI;  // a short sweep: undecidable on its own

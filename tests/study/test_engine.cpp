@@ -532,12 +532,20 @@ TEST_CASE("the cost estimate counts every run, pass and long energy run, and the
   testing::TempDir dir("engine-cost");
   auto spec = [&](const std::string& text) { return study::load_spec(dir.file("c.toml", text)); };
   // rk4 (4 evaluations a step) at 10 and 20 steps, global error only: 120 evaluations, three times as many for
-  // their long double round-off shadows, and the reference over t_end / (2 pi) time scales at 3e6 each.
+  // their long double round-off shadows, as much again for the runs in wider arithmetic that its orders may need
+  // (wide_budget = 1 x that sweep), and the reference over t_end / (2 pi) time scales at 3e6 each.
   const auto a = spec("name = \"a\"\nproblem = \"harmonic\"\nintegrators = [\"rk4\"]\nt_end = 1.0\ndt = [0.1, 0.05]\n"
                       "metrics = [\"global\"]\n");
   const double reference = 3e6 / (2 * std::numbers::pi);
-  CHECK_THAT(study::estimate_cost(a).evaluations, Catch::WithinRel(4 * 120 + reference, 1e-12));
+  CHECK_THAT(study::estimate_cost(a).evaluations, Catch::WithinRel(2 * 4 * 120 + reference, 1e-12));
   CHECK_THAT(study::estimate_cost(a).biggest, Catch::Contains("its reference (0.159"));
+  // wide_budget = 2.5: two and a half sweeps' worth more; 0: none.
+  const auto wider = spec("name = \"a\"\nproblem = \"harmonic\"\nintegrators = [\"rk4\"]\nt_end = 1.0\ndt = [0.1, 0.05]\n"
+                          "metrics = [\"global\"]\nwide_budget = 2.5\n");
+  CHECK_THAT(study::estimate_cost(wider).evaluations, Catch::WithinRel(3.5 * 4 * 120 + reference, 1e-12));
+  const auto none = spec("name = \"a\"\nproblem = \"harmonic\"\nintegrators = [\"rk4\"]\nt_end = 1.0\ndt = [0.1, 0.05]\n"
+                         "metrics = [\"global\"]\nwide_budget = 0\n");
+  CHECK_THAT(study::estimate_cost(none).evaluations, Catch::WithinRel(4 * 120 + reference, 1e-12));
   // Reversibility doubles the runs; a long energy run of 1e6 steps of leapfrog (1 evaluation) adds 1e6.
   const auto b = spec("name = \"a\"\nproblem = \"harmonic\"\nintegrators = [\"rk4\", \"leapfrog\"]\nt_end = 1.0\n"
                       "dt = [0.1, 0.05]\nmetrics = [\"walltime\", \"reversibility\"]\nenergy_t_end = 1e5\nenergy_dt = 0.1\n");
@@ -550,7 +558,7 @@ TEST_CASE("the cost estimate counts every run, pass and long energy run, and the
   CHECK_THAT(study::estimate_cost(c16).evaluations, Catch::WithinRel(120 * 120, 1e-12));
   const auto c5 = spec("name = \"c\"\nproblem = \"plummer\"\nparams = { n = 5 }\nmetrics = [\"global\"]\n"
                        "integrators = [\"rk4\"]\nt_end = 1.0\ndt = [0.1, 0.05]\n");
-  CHECK_THAT(study::estimate_cost(c5).evaluations, Catch::WithinRel(10 * (4 * 120 + reference), 1e-12));
+  CHECK_THAT(study::estimate_cost(c5).evaluations, Catch::WithinRel(10 * (2 * 4 * 120 + reference), 1e-12));
   const auto sun = spec("name = \"c\"\nproblem = \"outer-solar-system\"\n" + walltime);
   CHECK_THAT(study::estimate_cost(sun).evaluations, Catch::WithinRel(15 * 120, 1e-12));
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "study/fit/order_fit.hpp"
+#include "study/fit/wide.hpp"
 
 namespace {
 
@@ -466,4 +467,108 @@ TEST_CASE("more points may decide a fit whose local slopes still move, only when
   CHECK_FALSE(study::more_points_may_decide(f, c));
   f.order = 7.95, f.trend_limit = NAN;  // slopes that scatter without a trend: not heading anywhere
   CHECK_FALSE(study::more_points_may_decide(f, c));
+}
+
+namespace {
+
+/// error = dt^p (1 + bend dt) at dt = dt_max / 2^k, k = 0 .. n-1, each with the noise floor `floor` added (in the sign
+/// that alternates, as round-off does) and recorded.
+std::vector<ErrorPoint> halvings(double p, double bend, double floor, double dt_max, int n) {
+  std::vector<ErrorPoint> pts;
+  for (int k = 0; k < n; ++k) {
+    const double dt = dt_max / std::exp2(k);
+    pts.push_back({dt, std::abs(std::pow(dt, p) * (1 + bend * dt) + floor * (k % 2 ? 1.0 : -0.5)), floor});
+  }
+  return pts;
+}
+
+study::OrderContext context(double expected, double periods = NAN) {
+  return {.expected = expected, .tolerance = 0.2, .periods = periods, .exact = {}};
+}
+
+}  // namespace
+
+TEST_CASE("wider arithmetic is asked where double round-off ended an order's range before it settled, and only there",
+          "[fit][wide]") {
+  // An 8th-order error dt^8 (1 + 3 dt) from dt 0.5 (9.8e-3) by halvings: local slopes 8.51, 8.35, 8.21, 8.12, still
+  // falling when double's round-off (1e-15) ends the range at dt 0.015625 (3.7e-15 +- 1e-15; dt 0.03125 holds 9.9e-13,
+  // above 100 x the floor).  Undetermined (3 points, 8.16 straddling 8 +/- 0.2), and round-off's doing: it ended at
+  // dt 0.015625, the largest dt within 100 x the floor.
+  const auto pts = halvings(8, 3, 1e-15, 0.5, 6);
+  const auto fit = study::fit_order(pts);
+  const auto v = study::judge_order(fit, context(8));
+  REQUIRE(v.verdict == "undetermined");
+  CHECK(study::roundoff_ended_at(fit, pts, v, context(8), 1e-27) == 0.015625);
+  // Not where the floor is the reference's (no wider arithmetic lowers it): a bound of 1e-16 makes 1e-15 its 10 x.
+  CHECK(study::roundoff_ended_at(fit, pts, v, context(8), 1e-16) == 0);
+  // Not a pass; not a method exact by design; not an order above the band at whole periods (the problem's
+  // cancellation).
+  const auto clean = halvings(8, 0, 1e-15, 0.5, 6);
+  CHECK(study::roundoff_ended_at(study::fit_order(clean), clean, study::judge_order(study::fit_order(clean), context(8)),
+                                 context(8), 1e-27) == 0);
+  auto exact = context(8);
+  exact.exact = "exact on constant acceleration";
+  CHECK(study::roundoff_ended_at(fit, pts, v, exact, 1e-27) == 0);
+  const auto above = halvings(9, 0, 1e-15, 0.5, 6);  // order 9 judged against 7 at 10 periods
+  const auto above_fit = study::fit_order(above);
+  const auto at_period = study::judge_order(above_fit, context(7, 10));
+  REQUIRE(at_period.verdict == "undetermined");
+  CHECK(study::roundoff_ended_at(above_fit, above, at_period, context(7, 10), 1e-27) == 0);
+  CHECK(study::roundoff_ended_at(above_fit, above, study::judge_order(above_fit, context(7, 10.5)), context(7, 10.5), 1e-27) > 0);
+}
+
+TEST_CASE("an order double left undetermined for round-off is decided in the first wider arithmetic that can, named in the "
+          "verdict", "[fit][wide]") {
+  const auto pts = halvings(8, 3, 1e-15, 0.5, 6);
+  const auto fit = study::fit_order(pts);
+  const auto v = study::judge_order(fit, context(8));
+  // The same error in long double (floor 1e-18: one halving more, still not settled) and float128 (floor 1e-25: four
+  // more, slopes 8.05 to 8.003 over dt 0.0039..0.0625).
+  const std::vector<study::WidePoints> wide{{"long double", halvings(8, 3, 1e-18, 0.5, 7)}, {"float128", halvings(8, 3, 1e-25, 0.5, 10)}};
+  const auto a = study::judge_in_arithmetics(fit, v, pts, wide, context(8), 1e-27);
+  CHECK(a.arithmetic == "float128");
+  CHECK(a.verdict.verdict == "pass");
+  CHECK_THAT(a.verdict.reason, Catch::EndsWith("(float128: double reaches round-off at dt 0.01562 before the order settles)"));
+  CHECK(a.fit.dt_min < 0.0157);  // the fit is float128's, below double's floor
+  // Without the wider runs (none made, or a step written for double only): double's verdict, unchanged.
+  const auto none = study::judge_in_arithmetics(fit, v, pts, {}, context(8), 1e-27);
+  CHECK(none.arithmetic == "double");
+  CHECK(none.verdict.verdict == "undetermined");
+  CHECK(none.roundoff_dt == 0.015625);
+  // A decided double verdict is never asked again.
+  const auto clean = halvings(8, 0, 1e-15, 0.5, 6);
+  const auto pass = study::judge_in_arithmetics(study::fit_order(clean), study::judge_order(study::fit_order(clean), context(8)), clean,
+                                                wide, context(8), 1e-27);
+  CHECK(pass.arithmetic == "double");
+}
+
+TEST_CASE("a fail in wider arithmetic needs float128's own noise floor: slopes below the order in long double, or above "
+          "float128's floor, may still rise", "[fit][wide]") {
+  // Steady slopes of 7.6 (a method of order 8 judged at 8 whose slopes have not risen yet, or a broken one).
+  const auto dbl = halvings(7.6, 0, 1e-15, 0.5, 7);
+  const auto fit = study::fit_order(dbl);
+  const auto v = study::judge_order(fit, context(8));
+  REQUIRE(v.verdict == "fail");  // double fails at its floor ...
+  CHECK(study::roundoff_ended_at(fit, dbl, v, context(8), 1e-27) > 0);  // ... which wider arithmetic is asked about
+  // Long double at its floor: not the last word.
+  const auto ld = halvings(7.6, 0, 1e-18, 0.5, 8);
+  const auto in_long = study::judge_in_arithmetics(fit, v, dbl, {{"long double", ld}}, context(8), 1e-27);
+  CHECK(in_long.verdict.verdict == "undetermined");
+  CHECK_THAT(in_long.verdict.reason, Catch::Contains("which only float128 can tell"));
+  // float128 at its floor (1e-25 from dt 2^-12 = 2.4e-4 on): a fail.
+  const auto quad = halvings(7.6, 0, 1e-25, 0.5, 14);
+  const auto failed = study::judge_in_arithmetics(fit, v, dbl, {{"long double", ld}, {"float128", quad}}, context(8), 1e-27);
+  CHECK(failed.arithmetic == "float128");
+  CHECK(failed.verdict.verdict == "fail");
+  // float128 stopped above its floor (its budget ran out at dt 2^-9: 2.8e-21, whose next halving, 1.1e-23, is still
+  // over 10 x the floor): undetermined.
+  const auto short_quad = halvings(7.6, 0, 1e-25, 0.5, 9);
+  const auto stopped = study::judge_in_arithmetics(fit, v, dbl, {{"float128", short_quad}}, context(8), 1e-27);
+  CHECK(stopped.verdict.verdict == "undetermined");
+  CHECK_THAT(stopped.verdict.reason, Catch::Contains("above its noise floor"));
+  // And where float128 shows the slopes rising to 8 (the trap), double's fail is overturned: a pass.
+  const auto risen = halvings(8, 0, 1e-25, 0.5, 12);
+  CHECK(study::judge_in_arithmetics(fit, v, dbl, {{"float128", risen}}, context(8), 1e-27).verdict.verdict == "pass");
+  // A double fail no wider arithmetic ran for stays a fail.
+  CHECK(study::judge_in_arithmetics(fit, v, dbl, {}, context(8), 1e-27).verdict.verdict == "fail");
 }

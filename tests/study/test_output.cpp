@@ -21,6 +21,7 @@
 #include "reports/render.hpp"
 #include "study/spec/spec.hpp"
 #include "study/common/publish.hpp"
+#include "study/results/orders.hpp"
 #include "study/results/write.hpp"
 #include "tests/support.hpp"
 
@@ -91,7 +92,7 @@ study::StudyResult known_study(const testing::TempDir& dir) {
       study::Run x;
       x.integrator = i.choice.label(), x.id = i.choice.id, x.substeps = i.choice.substeps, x.dt = dt;
       x.steps = static_cast<long>(std::lround(2.0 / dt)) + 1000 * static_cast<long>(r.runs.size());
-      x.global = v(), x.position = v(), x.max = v(), x.local = v(), x.local_position = v(), x.roundoff = v();
+      x.global = v(), x.position = v(), x.max = v(), x.local = v(), x.local_position = v(), x.roundoff = v(), x.roundoff_max = v();
       x.reversal = v(), x.energy_max_rel = v(), x.energy_final_rel = -v(), x.energy_drift_per_time = -v();
       x.energy_class = r.runs.size() % 2 ? "drifting" : "bounded";
       x.energy_roundoff = v(), x.angular_momentum_max_rel = v();
@@ -126,6 +127,35 @@ study::StudyResult known_study(const testing::TempDir& dir) {
           o.points.push_back({x.dt, o.metric == "global" ? x.global : o.metric == "max" ? x.max : x.local, v()});
       r.orders.push_back(o);
     }
+  }
+  // Runs in wider arithmetic (schema 5): rk4 in long double at both steps (the second diverged), in float128 at one;
+  // leapfrog's step written for double only.  rk4's orders copy their points, and its global one was decided in
+  // float128.
+  r.spec.wide_budget = 2.5;
+  auto wide = [&](const std::string& label, const std::string& arithmetic, double dt, const std::string& status) {
+    study::WideRun w;
+    w.integrator = label, w.arithmetic = arithmetic, w.dt = dt, w.steps = static_cast<long>(std::lround(2.0 / dt)), w.status = status;
+    w.global = v(), w.max = v(), w.local = v(), w.floor_global = v(), w.floor_max = v(), w.floor_local = v();
+    w.force_evals = 4000 + r.wide_runs.size();
+    if (status != "ok") w.reason = "the " + status + " reason, with a comma", w.global = w.max = w.local = study::not_measured;
+    r.wide_runs.push_back(w);
+  };
+  wide("rk4", "long double", 0.1, "ok");
+  wide("rk4", "long double", 0.05, "diverged");
+  wide("rk4", "float128", 0.05, "ok");
+  wide("leapfrog x2", "long double", 0.1, "unsupported");
+  r.wide_sweeps.push_back({"rk4", "long double", {0.1, 0.05}, "global: why it was run, with a comma", "why it stopped", v()});
+  r.wide_sweeps.push_back({"rk4", "float128", {0.05}, "global: why", "every order is decided", v()});
+  r.wide_sweeps.push_back({"leapfrog x2", "long double", {0.1}, "local: why", "its step is written for double only", 0});
+  for (auto& o : r.orders) {
+    if (o.integrator != "rk4") continue;
+    for (const std::string arithmetic : {"long double", "float128"}) {
+      study::WidePoints w{arithmetic, {}};
+      for (const auto& x : r.wide_runs)
+        if (x.integrator == "rk4" && x.arithmetic == arithmetic) w.points.push_back(study::engine::wide_point(x, o.metric));
+      o.wide.push_back(w);
+    }
+    if (o.metric == "global") o.arithmetic = "float128";
   }
   study::EnergyLong e;
   e.integrator = "leapfrog x2", e.dt = v(), e.steps = 123456, e.status = "ok", e.diverged_t = study::not_measured;
@@ -168,22 +198,32 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
   CHECK(keys(doc["meta"]) == std::set<std::string>{"compiler", "flags", "cpu", "revision", "date", "elapsed_seconds", "reference"});
   const auto& js = doc["studies"][0];
   CHECK(keys(js) == std::set<std::string>{"name", "title", "spec", "problem", "problem_info", "integrators", "params", "t_end",
-                                          "scan", "metrics", "plot_dt", "varying_dt", "reference", "auto_dt", "sweeps", "runs", "orders",
-                                          "energy_long", "stability"});
+                                          "scan", "metrics", "plot_dt", "varying_dt", "reference", "wide_budget", "auto_dt", "sweeps",
+                                          "runs", "wide_sweeps", "wide_runs", "orders", "energy_long", "stability"});
+  CHECK(keys(js["wide_runs"][0]) == std::set<std::string>{"integrator", "arithmetic", "dt", "steps", "status", "error", "floor", "force_evals"});
+  CHECK(keys(js["wide_runs"][1]) ==
+        std::set<std::string>{"integrator", "arithmetic", "dt", "steps", "status", "reason", "error", "floor", "force_evals"});
+  CHECK(keys(js["wide_runs"][0]["error"]) == std::set<std::string>{"global", "max", "local"});
+  CHECK(keys(js["wide_runs"][0]["floor"]) == std::set<std::string>{"global", "max", "local"});
+  CHECK(keys(js["wide_sweeps"][0]) == std::set<std::string>{"integrator", "arithmetic", "dts", "why", "stop", "work"});
+  CHECK(keys(js["orders"][0]["wide_points"]) == std::set<std::string>{"long double", "float128"});
   CHECK(keys(js["runs"][0]) == std::set<std::string>{"integrator", "id", "substeps", "dt", "steps", "status", "error", "energy",
                                                      "final_state", "ns_per_step", "force_evals", "jacobian_evals", "iterations"});
   CHECK(keys(js["runs"][3]) == std::set<std::string>{"integrator", "id", "substeps", "dt", "steps", "status", "diverged", "error",
                                                      "energy", "final_state", "ns_per_step", "force_evals", "jacobian_evals",
                                                      "iterations"});
   CHECK(keys(js["runs"][0]["error"]) ==
-        std::set<std::string>{"global", "position", "max", "local", "local_position", "roundoff", "reversal"});
+        std::set<std::string>{"global", "position", "max", "local", "local_position", "roundoff", "roundoff_max", "reversal"});
   CHECK(keys(js["runs"][0]["energy"]) == std::set<std::string>{"max_rel", "final_rel", "drift_per_time", "behaviour", "roundoff",
                                                                "angular_momentum_max_rel"});
   CHECK(keys(js["orders"][0]) == std::set<std::string>{"integrator", "metric", "expected", "verdict", "reason", "action", "observed",
                                                        "interval", "std_error", "asymptotic", "trend_limit", "window", "r2",
-                                                       "local_slopes", "points"});
+                                                       "local_slopes", "points", "arithmetic", "wide_points"});
+  CHECK(keys(js["orders"][3]) == std::set<std::string>{"integrator", "metric", "expected", "verdict", "reason", "action", "observed",
+                                                       "interval", "std_error", "asymptotic", "trend_limit", "window", "r2",
+                                                       "local_slopes", "points", "arithmetic"});
   CHECK(keys(js["energy_long"][0]) == std::set<std::string>{"integrator", "dt", "steps", "status", "diverged_t", "growth_exponent",
-                                                            "growth_interval", "final_rel"});
+                                                            "growth_interval", "final_rel", "max_rel"});
   CHECK(keys(js["stability"][0]) == std::set<std::string>{"integrator", "limit", "beyond_search", "note", "theory", "theory_basis"});
   CHECK(keys(doc["meta"]["reference"]) == std::set<std::string>{"solver"});
   CHECK(keys(js["problem_info"]) == std::set<std::string>{"conservative", "bounded", "periodic", "period", "time_unit", "length_unit"});
@@ -305,6 +345,7 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
     EQ(a.local, b.local);
     EQ(a.local_position, b.local_position);
     EQ(a.roundoff, b.roundoff);
+    EQ(a.roundoff_max, b.roundoff_max);
     EQ(a.reversal, b.reversal);
     EQ(a.energy_max, b.energy_max_rel);
     EQ(a.energy_final, b.energy_final_rel);
@@ -355,6 +396,50 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
       EQ(a.sweep[k][1], b.points[k].error);
       EQ(a.sweep[k][2], b.points[k].floor);
     }
+    EQ(a.arithmetic, b.arithmetic);
+    REQUIRE(a.wide.size() == b.wide.size());
+    for (std::size_t w = 0; w < a.wide.size(); ++w) {
+      EQ(a.wide[w].first, b.wide[w].arithmetic);
+      REQUIRE(a.wide[w].second.size() == b.wide[w].points.size());
+      for (std::size_t k = 0; k < a.wide[w].second.size(); ++k) {
+        EQ(a.wide[w].second[k][0], b.wide[w].points[k].dt);
+        EQ(a.wide[w].second[k][1], b.wide[w].points[k].error);
+        EQ(a.wide[w].second[k][2], b.wide[w].points[k].floor);
+      }
+    }
+  }
+  CHECK(s.orders[0].arithmetic == "float128");
+  CHECK(s.orders[1].arithmetic == "double");
+
+  EQ(s.wide_budget, 2.5);
+  REQUIRE(s.wide_runs.size() == r.wide_runs.size());
+  for (std::size_t i = 0; i < s.wide_runs.size(); ++i) {
+    const report::WideRunRow& a = s.wide_runs[i];
+    const study::WideRun& b = r.wide_runs[i];
+    fields.where = fmt::format("wide run {}", i);
+    EQ(a.integrator, b.integrator);
+    EQ(a.arithmetic, b.arithmetic);
+    EQ(a.dt, b.dt);
+    EQ(a.steps, b.steps);
+    EQ(a.status, b.status);
+    EQ(a.reason, b.reason);
+    EQ(a.global, b.global);
+    EQ(a.max, b.max);
+    EQ(a.local, b.local);
+    EQ(a.floor_global, b.floor_global);
+    EQ(a.floor_max, b.floor_max);
+    EQ(a.floor_local, b.floor_local);
+    EQ(a.force_evals, b.force_evals);
+  }
+  REQUIRE(s.wide_sweeps.size() == r.wide_sweeps.size());
+  for (std::size_t i = 0; i < s.wide_sweeps.size(); ++i) {
+    fields.where = fmt::format("wide sweep {}", i);
+    EQ(s.wide_sweeps[i].integrator, r.wide_sweeps[i].integrator);
+    EQ(s.wide_sweeps[i].arithmetic, r.wide_sweeps[i].arithmetic);
+    EQ(s.wide_sweeps[i].dts, r.wide_sweeps[i].dts);
+    EQ(s.wide_sweeps[i].why, r.wide_sweeps[i].why);
+    EQ(s.wide_sweeps[i].stop, r.wide_sweeps[i].stop);
+    EQ(s.wide_sweeps[i].work, r.wide_sweeps[i].work);
   }
 
   REQUIRE(s.energy_long.size() == 2);
@@ -370,6 +455,9 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
     EQ(el.growth_lo, r.energy_long[i].growth_lo);
     EQ(el.growth_hi, r.energy_long[i].growth_hi);
     EQ(el.final_rel, r.energy_long[i].rel_error.back());
+    double largest = 0;
+    for (double x : r.energy_long[i].rel_error) largest = std::max(largest, std::abs(x));
+    EQ(el.max_rel, largest);
   }
 
   REQUIRE(s.stability.size() == 2);
@@ -436,7 +524,8 @@ TEST_CASE("every column of the CSV tables read back by the report's loader holds
     const auto t = report::read_table(out / "known" / "orders.csv");
     REQUIRE(t);
     CHECK(t->header == std::vector<std::string>{"integrator", "metric", "expected", "verdict", "observed", "interval_lo",
-                                                "interval_hi", "asymptotic", "dt_min", "dt_max", "points", "r2", "reason", "action"});
+                                                "interval_hi", "asymptotic", "dt_min", "dt_max", "points", "r2", "reason", "action",
+                                                "arithmetic"});
     REQUIRE(t->rows.size() == r.orders.size());
     for (std::size_t i = 0; i < r.orders.size(); ++i) {
       const study::Order& b = r.orders[i];
@@ -456,6 +545,7 @@ TEST_CASE("every column of the CSV tables read back by the report's loader holds
       EQ(t->number(i, "r2"), b.fit.determined ? b.fit.r2 : nan);
       EQ(t->text(i, "reason"), b.verdict.reason);
       EQ(t->text(i, "action"), b.verdict.action);
+      EQ(t->text(i, "arithmetic"), b.arithmetic);
     }
     INFO(fields.text());
     CHECK(fields.off.empty());
