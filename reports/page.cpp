@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "reports/read/accuracy.hpp"
@@ -186,7 +187,16 @@ void accuracy(std::ostringstream& md, const Study& s, const PageContext& c) {
 }
 
 void convergence(std::ostringstream& md, const Study& s, const PageContext& c) {
-  if (s.orders.empty()) return;
+  if (s.orders.empty()) {
+    // Errors measured at fewer step sizes than a fit needs: a study designed so, which says why it has no order checks.
+    std::set<double> dts;
+    for (const auto& r : s.runs) dts.insert(r.dt);
+    if ((s.wants("global") || s.wants("local")) && !dts.empty() && dts.size() < 3)
+      md << "## Convergence\n\nNo order is fitted, and none is checked: the study runs " << dts.size()
+         << " step size(s), and an order's fit needs 3 (its local slopes tell a steady slope from a bending one).  The "
+            "errors at each step size are in the tables and plots below.\n\n";
+    return;
+  }
   md << "## Convergence: observed against expected orders\n\n"
      << "Least-squares slopes of log error on log dt over an automatically chosen asymptotic window, with a 99 % interval; "
         "pass when the interval lies within 0.2 of the expected order, fail only when the window is asymptotic and the whole "

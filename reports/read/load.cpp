@@ -594,14 +594,15 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
       st.orders.push_back(o);
     }
     // Every order the study measured is in the file (schema 2 on): an order lost (`orders: []`, a row deleted) would
-    // take its check out of the gate without a word.  The engine fits one per integrator with runs at two or more
-    // step sizes and per order metric (global and max with 'global', local with 'local').
+    // take its check out of the gate without a word.  The engine fits one per integrator with runs at three or more
+    // step sizes (study/spec/spec.hpp: fits_orders) and per order metric (global and max with 'global', local with
+    // 'local').
     if (r.schema_version >= 2)
       for (const auto& d : st.declared) {
         std::vector<double> dts;
         for (const auto& run : st.runs)
           if (run.integrator == d.label && std::find(dts.begin(), dts.end(), run.dt) == dts.end()) dts.push_back(run.dt);
-        if (dts.size() < 2) continue;
+        if (dts.size() < 3) continue;
         for (const char* metric : {"global", "max", "local"}) {
           const std::string wanted = std::string(metric) == "max" ? "global" : metric;
           if (std::find(st.metrics.begin(), st.metrics.end(), wanted) == st.metrics.end()) continue;

@@ -112,17 +112,18 @@ inline double student_t(double confidence, std::size_t dof) {
   return boost::math::quantile(boost::math::complement(dist, (1 - confidence) / 2));
 }
 
-/// Slope of log|error| on log t over the second half of the samples (in order), skipping exact zeros (an error
-/// below resolution has no logarithm), and its Student-t interval at `confidence`; all three stay `unset` with
-/// fewer than 3 usable samples.  The energy growth exponent of a long run (0: bounded, 1: linear drift).
+/// Slope of log|error| on log t over the second half of the samples (in order) from time `from` on, skipping exact
+/// zeros (an error below resolution has no logarithm), and its Student-t interval at `confidence`; all three stay
+/// `unset` with fewer than 3 usable samples.  The energy growth exponent of a long run (0: bounded, 1: linear drift),
+/// fitted to its envelope (the largest error so far, energy_run).
 struct Growth {
   double exponent, lo, hi;
 };
 inline Growth energy_growth(const std::vector<double>& t, const std::vector<double>& error, double unset,
-                            double confidence = 0.99) {
+                            double confidence = 0.99, double from = 0) {
   std::vector<double> lx, ly;
   for (std::size_t i = t.size() / 2; i < t.size(); ++i)
-    if (std::abs(error[i]) > 0) lx.push_back(std::log(t[i])), ly.push_back(std::log(std::abs(error[i])));
+    if (std::abs(error[i]) > 0 && t[i] >= from) lx.push_back(std::log(t[i])), ly.push_back(std::log(std::abs(error[i])));
   if (lx.size() < 3) return {unset, unset, unset};
   double slope = 0, r2 = 0;
   least_squares(lx, ly, slope, r2);

@@ -444,6 +444,9 @@ EnergyLong energy_run(const MethodOn<P>& m, const P& p, const Spec& spec, const 
   auto s = p.initial();
   const double e0 = p.energy(s), scale = std::abs(e0) > 0 ? std::abs(e0) : 1.0;
   std::size_t next = 0;
+  // The envelope: the largest error of every step, not of the samples only (a close approach's spike lasts a few
+  // steps, and log-uniform samples, far apart late in the run, would find higher ones by chance: a false drift).
+  double peak = 0;
   InterruptPoll poll;
   for (long k = 1; k <= e.steps; ++k) {
     poll();
@@ -457,13 +460,18 @@ EnergyLong energy_run(const MethodOn<P>& m, const P& p, const Spec& spec, const 
       e.status = "diverged", e.diverged_t = static_cast<double>(k) * h;
       break;
     }
+    const double error = (p.energy(s) - e0) / scale;
+    peak = std::max(peak, std::abs(error));
     if (next < ks.size() && ks[next] == k) {
       ++next;
       e.t.push_back(static_cast<double>(k) * h);
-      e.rel_error.push_back((p.energy(s) - e0) / scale);
+      e.rel_error.push_back(error);
+      e.envelope.push_back(peak);
     }
   }
-  const Growth g = energy_growth(e.t, e.rel_error, not_measured);
+  e.max_rel = peak;
+  // Fitted from 3 time scales on, where a bounded error's envelope has reached its height.
+  const Growth g = energy_growth(e.t, e.envelope, not_measured, 0.99, 3 * spec.time_scale);
   e.growth_exponent = g.exponent, e.growth_lo = g.lo, e.growth_hi = g.hi;
   return e;
 }

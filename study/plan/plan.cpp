@@ -18,7 +18,7 @@ std::vector<Task> plan(const std::vector<Spec>& specs, std::vector<StudyResult>&
                         spec.wants("reversibility");
     // Where orders are fitted, an integrator's sweep is one task, which may go on in wider arithmetic where round-off
     // ended an order's range (study/fit/wide.hpp): it holds the slots of those runs too.
-    const bool orders = (spec.wants("global") || spec.wants("local")) && spec.steps.size() >= 2;
+    const bool orders = fits_orders(spec);
     for (std::size_t i = 0; i < spec.integrators.size(); ++i) {
       auto reserve_wide = [&](Task& t) {
         if (!orders) return;

@@ -140,15 +140,17 @@ Sweep sweep_of(const json& j) {
 
 json energy_json(const EnergyLong& e) {
   return {{"integrator", e.integrator}, {"steps", e.steps}, {"status", e.status}, {"t", bits(e.t)}, {"rel_error", bits(e.rel_error)},
-          {"numbers", bits(std::vector<double>{e.dt, e.diverged_t, e.growth_exponent, e.growth_lo, e.growth_hi})}};
+          {"envelope", bits(e.envelope)},
+          {"numbers", bits(std::vector<double>{e.dt, e.diverged_t, e.growth_exponent, e.growth_lo, e.growth_hi, e.max_rel})}};
 }
 EnergyLong energy_of(const json& j) {
   EnergyLong e;
   e.integrator = j.at("integrator"), e.steps = j.at("steps"), e.status = j.at("status");
   e.t = vector_of<double>(j.at("t")), e.rel_error = vector_of<double>(j.at("rel_error"));
+  e.envelope = vector_of<double>(j.at("envelope"));
   const auto n = vector_of<double>(j.at("numbers"));
-  if (n.size() != 5) throw std::runtime_error("an energy run's message holds the wrong count of numbers");
-  e.dt = n[0], e.diverged_t = n[1], e.growth_exponent = n[2], e.growth_lo = n[3], e.growth_hi = n[4];
+  if (n.size() != 6) throw std::runtime_error("an energy run's message holds the wrong count of numbers");
+  e.dt = n[0], e.diverged_t = n[1], e.growth_exponent = n[2], e.growth_lo = n[3], e.growth_hi = n[4], e.max_rel = n[5];
   return e;
 }
 

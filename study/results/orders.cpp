@@ -63,7 +63,7 @@ ErrorPoint wide_point(const WideRun& w, const std::string& metric) {
 
 void fit_orders(StudyResult& res) {
   const Spec& spec = res.spec;
-  if (spec.steps.size() < 2) return;
+  if (!fits_orders(spec)) return;
   for (const auto& si : spec.integrators) {
     const std::string label = si.choice.label();
     std::vector<const Run*> runs;

@@ -100,7 +100,11 @@ struct EnergyLong {
   std::string status = "ok";
   double diverged_t = not_measured;
   std::vector<double> t, rel_error;  ///< log-uniform samples
-  double growth_exponent = not_measured;  ///< slope of log|dE| on log t over the second half of the run
+  std::vector<double> envelope;      ///< at each sample, the largest |relative energy error| of every step so far
+  double max_rel = not_measured;     ///< the largest |relative energy error| of the run, every step
+  /// Slope of log(envelope) on log t over the second half of the samples, from 3 of the problem's time scales on (the
+  /// envelope of a bounded oscillation has reached its height by then: 0; a linear drift: 1).
+  double growth_exponent = not_measured;
   double growth_lo = not_measured, growth_hi = not_measured;  ///< its 99 % Student-t interval
 };
 

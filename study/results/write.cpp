@@ -25,13 +25,6 @@ using Json = nlohmann::ordered_json;
 /// A measured number, or null when it was not measured.
 Json number(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
 
-/// max |x_i| (NaN where one is: not a number to write).
-double largest_magnitude(const std::vector<double>& xs) {
-  double m = 0;
-  for (double x : xs) m = std::isnan(x) ? x : std::max(m, std::abs(x));
-  return m;
-}
-
 std::string num(double x) {
   if (!std::isfinite(x)) return "";
   char buf[32];
@@ -210,7 +203,7 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
                                      {"diverged_t", number(e.diverged_t)}, {"growth_exponent", number(e.growth_exponent)},
                                      {"growth_interval", std::isfinite(e.growth_lo) ? Json::array({e.growth_lo, e.growth_hi}) : Json(nullptr)},
                                      {"final_rel", e.rel_error.empty() ? Json(nullptr) : number(e.rel_error.back())},
-                                     {"max_rel", e.rel_error.empty() ? Json(nullptr) : number(largest_magnitude(e.rel_error))}});
+                                     {"max_rel", number(e.max_rel)}});
     }
     if (!r.stability.empty()) {
       st["stability"] = Json::array();

@@ -895,7 +895,7 @@ CostEstimate estimate_cost(const Spec& s) {
   // (128 bytes: the node, its key and two vectors' headers and allocations).
   const double held_per_sample = (16 * dim + 104) + (218 * dim + 432), text_per_sample = 25 * (2 * dim + 5);
   // Orders are fitted (and may be decided in wider arithmetic) where errors are measured at two step sizes or more.
-  const bool orders = (s.wants("global") || s.wants("local")) && s.steps.size() >= 2;
+  const bool orders = fits_orders(s);
   for (const auto& i : s.integrators) {
     const double per_step = i.evals_per_step * (i.implicit ? 8.0 : 1.0);
     if (sweeps) {

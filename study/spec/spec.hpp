@@ -122,6 +122,11 @@ struct Spec {
   ScanPoint scan;                    ///< its point, when its spec has a scan
 };
 
+/// Whether a spec's orders are fitted: errors measured (global or local) at 3 step sizes or more, the fewest a fit
+/// needs.  A study of two step sizes (the outer planets at 200 and 10 days over 550 years) cannot decide an order by
+/// design, and carries no order checks.
+inline bool fits_orders(const Spec& s) { return (s.wants("global") || s.wants("local")) && s.steps.size() >= 3; }
+
 /// The metric names a spec may ask for.
 inline const std::vector<std::string>& metric_names() {
   static const std::vector<std::string> names{"global", "local", "energy", "walltime", "stability", "reversibility", "roundoff"};

@@ -168,7 +168,9 @@ TEST_CASE("a run, a sweep, a long energy run and a stability search cross as byt
   CHECK(to.sweeps[0].halvings == study::SweepStop::between);
   CHECK_FALSE(to.sweeps[0].automatic);
 
-  from.energy_long = {{"ruth3", awkward[5], 600, "diverged", awkward[1], awkward, {1e-3, 2e-3}, 1.5, 1.25, 1.75}};
+  from.energy_long = {{.integrator = "ruth3", .dt = awkward[5], .steps = 600, .status = "diverged", .diverged_t = awkward[1], .t = awkward,
+                       .rel_error = {1e-3, 2e-3}, .envelope = {1e-3, 3e-3}, .max_rel = awkward[4], .growth_exponent = 1.5,
+                       .growth_lo = 1.25, .growth_hi = 1.75}};
   to.energy_long.resize(1);
   const study::engine::Task energy_task{study::TaskKind::energy, 0, 0, 0, 0};
   study::engine::unpack_task(study::engine::pack_task(energy_task, spec, from), energy_task, spec, to);
@@ -176,9 +178,10 @@ TEST_CASE("a run, a sweep, a long energy run and a stability search cross as byt
   CHECK(e.integrator == "ruth3");
   CHECK(e.steps == 600);
   CHECK(e.status == "diverged");
-  CHECK(same_bits({e.dt, e.diverged_t, e.growth_exponent, e.growth_lo, e.growth_hi}, {awkward[5], -0.0, 1.5, 1.25, 1.75}));
+  CHECK(same_bits({e.dt, e.diverged_t, e.growth_exponent, e.growth_lo, e.growth_hi, e.max_rel}, {awkward[5], -0.0, 1.5, 1.25, 1.75, awkward[4]}));
   CHECK(same_bits(e.t, awkward));
   CHECK(same_bits(e.rel_error, {1e-3, 2e-3}));
+  CHECK(same_bits(e.envelope, {1e-3, 3e-3}));
 
   from.stability = {{"leapfrog", 2.0, true, "a note", std::numeric_limits<double>::infinity(), "A-stable"}};
   to.stability.resize(1);
@@ -356,7 +359,14 @@ energy_dt = 0.1
   std::vector<double> costs;
   for (const auto& t : tasks) costs.push_back(study::engine::task_cost(t, specs));
   // By hand: harmonic's force costs 1; RK4 evaluates it 4 times a step, velocity Verlet once.  Energy runs: 60 / 0.1 =
-  // 600 steps; the sweep, one task per integrator (its orders may go on in wider arithmetic): 60 + 120 steps.  RK4:
-  // 2400, 720; Verlet: 600, 180; handed out longest first.
-  CHECK(costs == std::vector<double>{2400, 720, 600, 180});
+  // 600 steps; the sweep: 60 and 120 steps.  RK4: 2400, 480, 240; Verlet: 600, 120, 60; handed out longest first.
+  CHECK(costs == std::vector<double>{2400, 600, 480, 240, 120, 60});
+  // At 3 step sizes the orders are fitted: each integrator's sweep one task (its orders may go on in wider arithmetic),
+  // 60 + 120 + 240 steps: RK4 1680, Verlet 420.
+  std::vector<study::Spec> fitted{specs[0]};
+  fitted[0].steps = {60, 120, 240};
+  std::vector<study::StudyResult> fitted_results(1);
+  costs.clear();
+  for (const auto& t : study::engine::plan(fitted, fitted_results)) costs.push_back(study::engine::task_cost(t, fitted));
+  CHECK(costs == std::vector<double>{2400, 1680, 600, 420});
 }
