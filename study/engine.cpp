@@ -1,8 +1,10 @@
 // run_studies: the stages of a study (study/stages.hpp) top-down, spread over threads.
 #include "study/engine.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <string_view>
 
 #include "study/common/interrupt.hpp"
@@ -27,6 +29,34 @@ void run_phase(Phase phase, const EngineOptions& o, const std::function<double(s
   const auto t0 = std::chrono::steady_clock::now();
   if (o.spread) {
     o.spread->run(phase, o.jobs);
+  } else if (!phase.after.empty()) {
+    // One process, items that wait for others (a spec's runs for its reference): the threads go on with what may start.
+    // Progress by kind, in the order the kinds first come (references, then runs), as the phases were once run.
+    std::vector<double> seconds(phase.count);
+    std::vector<std::string> kinds;
+    std::map<std::string, std::size_t> total;
+    for (std::size_t i = 0; i < phase.count; ++i)
+      if (total[kind(i)]++ == 0) kinds.push_back(kind(i));
+    std::map<std::string, std::atomic<std::size_t>> finished;
+    for (const auto& k : kinds) finished[k] = 0;
+    std::size_t shown = 0;  // the kind progress speaks of; each, once done, says so before the next is shown
+    parallel_for_after(phase.order, phase.after, o.jobs,
+                       [&](std::size_t i) {
+                         const auto start = std::chrono::steady_clock::now();
+                         phase.work(i);
+                         seconds[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                         ++finished.at(kind(i));
+                       },
+                       [&](std::size_t, std::size_t started) {
+                         if (!o.progress) return;
+                         for (; shown + 1 < kinds.size() && finished.at(kinds[shown]) == total[kinds[shown]]; ++shown)
+                           o.progress(kinds[shown], total[kinds[shown]], total[kinds[shown]], "");
+                         const std::string& k = kinds[shown];
+                         o.progress(k, finished.at(k), total[k], finished.at(k) < total[k] && started != Phase::none ? phase.describe(started) : "");
+                       },
+                       interrupted);
+    stop_if_interrupted();
+    for (std::size_t i = 0; i < phase.count; ++i) phase.done(i, 0, seconds[i]);
   } else {
     std::vector<double> seconds(phase.count);
     auto item = [&](std::size_t k) { return phase.order.empty() ? k : phase.order[k]; };
@@ -113,10 +143,7 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
              .progress = {}};
   auto task_cost = [&](std::size_t k) { return engine::task_cost(tasks[k], specs); };
 
-  if (!o.spread) {  // one process: the references, then the runs, each phase over the threads
-    run_phase(references, o, reference_cost, [](std::size_t) { return "references"; });
-    run_phase(runs, o, task_cost, [](std::size_t) { return "runs"; });
-  } else {  // over ranks: one phase, references first, each spec's runs after its reference
+  {  // one phase, references first, each spec's runs after its reference (over the threads, and the ranks)
     const std::size_t S = specs.size();
     auto either = [&](std::size_t i, const auto& ref, const auto& run) { return i < S ? ref(i) : run(i - S); };
     Phase all{.name = "references and runs",

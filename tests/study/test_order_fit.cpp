@@ -572,3 +572,18 @@ TEST_CASE("a fail in wider arithmetic needs float128's own noise floor: slopes b
   // A double fail no wider arithmetic ran for stays a fail.
   CHECK(study::judge_in_arithmetics(fit, v, dbl, {}, context(8), 1e-27).verdict.verdict == "fail");
 }
+
+TEST_CASE("a shadow that parts from the run at a large step is no round-off floor for wider arithmetic", "[fit][wide]") {
+  // Seed 000's rk4 at dt 0.0625 on its e = 0.965 orbit: error 23.8, "round-off" 2.46 (the long double run parted from the
+  // double one at the close approach): within 100 x, but above 0.5 and not above its floor's error.  Below dt 0.03125 the
+  // errors fall with order ~4.4 and are still settling where round-off ends the range: at dt 0.000244 (1.03e-10, within
+  // 100 x its floor 4.8e-12), not at 0.0625.
+  std::vector<ErrorPoint> pts{{0.0625, 23.76, 2.46},        {0.03125, 0.305, 4.6e-11}, {0.015625, 0.0405, 3.1e-13},
+                              {0.0078125, 1.44e-3, 5.6e-14}, {0.00390625, 4.74e-5, 5.5e-14}, {0.001953125, 1.6e-6, 3.6e-13},
+                              {0.0009765625, 5.72e-8, 2.7e-13}, {0.00048828125, 2.24e-9, 2.7e-13}, {0.000244140625, 1.03e-10, 4.8e-12},
+                              {0.0001220703125, 8.69e-12, 3.9e-12}};
+  const auto fit = study::fit_order(pts);
+  const auto v = study::judge_order(fit, context(4));
+  REQUIRE(v.verdict == "undetermined");
+  CHECK(study::roundoff_ended_at(fit, pts, v, context(4), 1e-24) == 0.000244140625);
+}
