@@ -5,6 +5,8 @@
 /// Slow (software arithmetic); used by tests/reference/test_reference_bound.cpp only.
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -19,9 +21,11 @@ struct WideSolution {
   std::uint64_t evaluations = 0;
 };
 
-/// Solves `problem` with `params` to each of `times` (increasing, > 0) at `tolerance` in 50 digits.  Throws
-/// study::UnknownProblem, study::ParamError or ReferenceError.
+/// Solves `problem` with `params` to each of `times` (increasing, > 0) at `tolerance` in 50 digits, from the
+/// problem's own start or from `initial` (positions, velocities).  Throws study::UnknownProblem, study::ParamError or
+/// ReferenceError.
 WideSolution solve_wide(const std::string& problem, const study::ParamValues& params, const std::vector<Real>& times,
-                        const std::string& tolerance = "1e-36");
+                        const std::string& tolerance = "1e-36",
+                        const std::optional<std::pair<std::vector<Real>, std::vector<Real>>>& initial = {});
 
 }  // namespace reference

@@ -537,7 +537,11 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
       for (std::size_t k = 0; k < w.size(); ++k) {
         const Node x = w.at(k);
         WideSweepRow row{declared(x.at("integrator")), x.at("arithmetic").one_of({"long double", "float128"}), x.at("why").text(),
-                         x.at("stop").text(), {}, x.at("work").nonnegative()};
+                         x.at("stop").text(), {}, x.at("work").nonnegative(),
+                         "float128 reference", 0};
+        // Written since the float128 runs may measure against the exact solution (files of earlier schema-5 builds lack them).
+        if (x.has("reference")) row.reference = x.at("reference").one_of({"float128 reference", "exact solution"});
+        if (x.has("reference_bound")) row.reference_bound = x.at("reference_bound").nonnegative();
         for (std::size_t q = 0; q < x.at("dts").size(); ++q) row.dts.push_back(x.at("dts").at(q).positive());
         st.wide_sweeps.push_back(std::move(row));
       }

@@ -66,6 +66,8 @@ struct WideSweepRow {
   std::string integrator, arithmetic, why, stop;
   std::vector<double> dts;
   double work = 0;
+  std::string reference;       ///< what the runs' errors are measured against: "float128 reference" or "exact solution"
+  double reference_bound = 0;  ///< its relative error bound
 };
 struct LongRow {
   std::string integrator, status;

@@ -33,13 +33,6 @@ inline double roundoff_ratio(const std::string& arithmetic) {
 /// the floor long before the reference's 1e-25).
 inline constexpr double wide_reference_factor = 10;
 
-/// Whether a fit's window reaches its noise floor at the small-dt end: a point below it near the floor, or the next
-/// halving within 10 x it (judge_order's rule for "smaller steps cannot decide it").
-inline bool window_at_floor(const OrderFit& f, const OrderContext& c, const FitOptions& o = {}) {
-  return f.determined &&
-         (f.floor_below > 0 || (f.min_floor > 0 && f.min_error / std::exp2(c.expected) <= o.floor_factor * f.min_floor));
-}
-
 /// Where round-off ended the asymptotic range of an undetermined fit: the largest dt whose error lies within
 /// near_floor_factor (100) x a noise floor that is round-off's (over 10 x the reference's bound: a wider arithmetic
 /// lowers it), so that a smaller step could not help.  0 when the fit passes, or is undetermined for another reason no
@@ -107,8 +100,11 @@ inline ArithmeticVerdict judge_in_arithmetics(const OrderFit& fit, const OrderVe
     OrderVerdict wv = judge_order(f, c);
     // A fail only where the window reaches this arithmetic's noise floor: slopes that look steady below the order
     // may still rise at smaller steps (7.3 to 7.8 for an 8th-order method before they settle at 8), and a sweep
-    // stopped above its floor (its budget) has not seen them do it.
-    if (wv.verdict == "fail" && w.arithmetic != wide_arithmetics().back()) {
+    // stopped above its floor (its budget) has not seen them do it.  Unless they settle on the order the coefficients
+    // predict: the leading error term the order conditions leave does not fade as the step shrinks.
+    if (wv.verdict == "fail" && settles_on_predicted(f, c)) {
+      wv.reason += fmt::format(", the order {} its coefficients give", c.predicted);
+    } else if (wv.verdict == "fail" && w.arithmetic != wide_arithmetics().back()) {
       wv.verdict = "undetermined";
       wv.reason += fmt::format(", in {}: slopes below the order may still rise at smaller steps, which only {} can tell",
                                w.arithmetic, wide_arithmetics().back());

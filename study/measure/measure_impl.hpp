@@ -9,6 +9,7 @@
 
 #include "study/common/interrupt.hpp"
 #include "study/measure/runners.hpp"
+#include "study/measure/wide_truth.hpp"
 #include "study/problems/all.hpp"
 
 namespace study::engine {
@@ -296,19 +297,30 @@ double wide_error(const State& s, const RefTable::WideStates& ref, const RefTabl
   return std::max(static_cast<double>(dq / RefReal(table.q_scale)), static_cast<double>(dv / RefReal(table.v_scale)));
 }
 
-/// The wide run in arithmetic R (long double or float128): the same method, steps, start and double-rounded
-/// parameters as the double run, its errors against the float128 reference (global at t_end, the largest over the
-/// samples, one step from reference states).  `make` gives a fresh stepper on P in R.
+/// The wide run in arithmetic R (long double or float128): the same method, steps and double-rounded parameters as
+/// the double run, its errors (global at t_end, the largest over the samples, one step from reference states) against
+/// the float128 reference from the double run's start, or, in float128 where exact_wide_truth holds, against the
+/// problem's exact solution from its own float128 start (the float128 reference's own error, ~1e-27 over a few
+/// periods, would hide a high-order method's last halvings; the exact solution's is ~1e-31).  `make` gives a fresh
+/// stepper on P in R.
 template <class PR, class Make>
 WideRun wide_in(const Make& make, const Spec& spec, const IntegratorChoice& choice, long n, const Context& ctx, const std::string& arithmetic,
                 const typename PR::State& start) {
   using R = typename PR::real_type;
   using State = typename PR::State;
+  const PR p(ctx.exact_params);
+  auto truth = [&](const RefReal& t) -> RefTable::WideStates {
+    if constexpr (exact_wide_truth<PR>) {
+      const auto e = p.exact(t);
+      return {{e.q.begin(), e.q.end()}, {e.v.begin(), e.v.end()}};
+    } else {
+      return ctx.ref.wide_state(t);
+    }
+  };
   WideRun w;
   w.integrator = choice.label(), w.arithmetic = arithmetic, w.steps = n;
   const Grid grid{spec, n};
   w.dt = grid.h;
-  const PR p(ctx.exact_params);
   const double limit = 1e100 * std::max(ctx.ref.q_scale, ctx.ref.v_scale);
   auto sane = [&](const State& s) {
     using std::abs;
@@ -319,6 +331,7 @@ WideRun wide_in(const Make& make, const Spec& spec, const IntegratorChoice& choi
   };
   const auto stepper = make();
   State s = start;
+  if constexpr (exact_wide_truth<PR>) s = p.initial();
   const auto samples = even_indices(n, spec.samples);
   std::size_t next = 0;
   w.max = 0;
@@ -326,7 +339,7 @@ WideRun wide_in(const Make& make, const Spec& spec, const IntegratorChoice& choi
   try {
     for (long k = 0;; ++k) {
       poll();
-      if (next < samples.size() && samples[next] == k) ++next, w.max = std::max(w.max, wide_error(s, ctx.ref.wide_state(grid.time(k)), ctx.ref));
+      if (next < samples.size() && samples[next] == k) ++next, w.max = std::max(w.max, wide_error(s, truth(grid.time(k)), ctx.ref));
       if (k == n) break;
       stepper->step(s, R(grid.step(k)), p);
       if (!sane(s)) throw ode::ConvergenceError("the state left the finite range (NaN, inf, or over 1e100 times its scale)");
@@ -335,7 +348,7 @@ WideRun wide_in(const Make& make, const Spec& spec, const IntegratorChoice& choi
     w.status = "diverged", w.reason = e.what(), w.max = not_measured;
     return w;
   }
-  w.global = wide_error(s, ctx.ref.wide_state(grid.time(n)), ctx.ref);
+  w.global = wide_error(s, truth(grid.time(n)), ctx.ref);
   if (spec.wants("local")) {
     // One step of h from reference states, as the double run's (measure): methods with history get the reference
     // position one (sub)step back and are judged on positions.
@@ -343,14 +356,14 @@ WideRun wide_in(const Make& make, const Spec& spec, const IntegratorChoice& choi
     w.local = 0;
     for (double tau : local_times(spec)) {
       const auto fresh = make();
-      const auto& at = ctx.ref.wide_state(RefReal(tau));
+      const auto at = truth(RefReal(tau));
       State x;
       for (std::size_t i = 0; i < PR::dim; ++i) x.q[i] = static_cast<R>(at.first[i]), x.v[i] = static_cast<R>(at.second[i]);
       x.t = R(tau);
       bool history = false;
       if (fresh->has_history()) {
         if (tau - h_sub < 0) continue;
-        const auto& before = ctx.ref.wide_state(RefReal(tau) - RefReal(h_sub));
+        const auto before = truth(RefReal(tau) - RefReal(h_sub));
         typename PR::Vec prev;
         for (std::size_t i = 0; i < PR::dim; ++i) prev[i] = static_cast<R>(before.first[i]);
         fresh->set_history(prev, x, R(h_sub), p);
@@ -362,7 +375,7 @@ WideRun wide_in(const Make& make, const Spec& spec, const IntegratorChoice& choi
         w.local = not_measured;
         break;
       }
-      const auto& end = ctx.ref.wide_state(RefReal(tau) + RefReal(grid.h));
+      const auto end = truth(RefReal(tau) + RefReal(grid.h));
       if (history) {
         using boost::multiprecision::abs;
         RefReal dq = 0;
@@ -403,7 +416,7 @@ WideRun reuse_or_measure_wide(const MethodOn<P>& m, const P& p, const Spec& spec
   const Grid grid{spec, n};
   std::string key = ctx.run_cache ? run_key(m.identity(), choice.label(), grid, ctx) : std::string();
   if (key.empty()) return wide_run(m, p, spec, choice, n, ctx, arithmetic);
-  key += "wide " + arithmetic + "\n";
+  key += "wide " + arithmetic + (arithmetic == "float128" && exact_wide_truth<typename MethodOn<P>::Quad> ? " exact" : "") + "\n";
   if (auto w = ctx.reuse_runs ? load_wide_run(*ctx.run_cache, key) : std::nullopt) {
     w->reused = true;
     return *w;

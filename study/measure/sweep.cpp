@@ -127,7 +127,7 @@ void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult
     return points;
   };
   auto context = [&](const std::string& metric) {
-    OrderContext c = order_context(res, metric, metric == "local" ? si.expected_local : si.expected_global);
+    OrderContext c = order_context(res, metric, si);
     if (metric == "local" && spec.wants("global")) c.resolved_dt = resolved_dt(points_of("global"));  // this sweep's runs only
     return c;
   };

@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 #include <fmt/format.h>
 
 #include "study/common/interrupt.hpp"
 #include "study/measure/runners.hpp"
+#include "study/measure/wide_truth.hpp"
 #include "study/results/orders.hpp"
 
 namespace study::engine {
@@ -17,11 +19,19 @@ namespace {
 /// The noise floor of a wide run of n steps: wide_reference_factor x the reference's bound, and round-off, estimated
 /// from the double runs' measured round-off scaled to the arithmetic's unit roundoff: at n where double ran (the same
 /// operations, rounded finer), else from the nearest n it ran below, grown in proportion to the steps (one-step
-/// methods accumulate round-off like sqrt(n) to n: the larger is the safer floor), else eps sqrt(n).
+/// methods accumulate round-off like sqrt(n) to n: the larger is the safer floor), else eps sqrt(n).  And the digits
+/// of a table's coefficients: as written, its weights miss consistency by r_1 (exactly: PredictedOrder::consistency),
+/// so that a step advances the flow by (1 + r_1) h, an error of r_1 per time scale T (period / 2 pi) that no step size
+/// removes; and its conditions of order k miss by r_k (PredictedOrder::residuals), an error of r_k (h / T)^(k - 1) per
+/// time scale: sum_k r_k (h / T)^(k - 1) (1 + t_end / T) for the global errors, sum_k r_k (h / T)^k for one step.
+/// Below it the method measured is the digits', not the one they stand for.  (Each digit's half-unit, added, is no
+/// floor: Kahan and Li's 26-digit 8th-order composition falls as h^8 to 6e-27 on Kepler's problem, where they add to
+/// 2e-25, its weights summing to 1 exactly.)
 struct WideFloors {
   double global = 0, max = 0, local = 0;
 };
-WideFloors wide_floors(const std::vector<const Run*>& runs, long n, double reference_bound, const std::string& arithmetic) {
+WideFloors wide_floors(const std::vector<const Run*>& runs, long n, double reference_bound, const std::string& arithmetic,
+                       const PredictedOrder& digits, double t_end, double time_scale) {
   const double eps = std::numeric_limits<double>::epsilon(), ratio = roundoff_ratio(arithmetic);
   auto estimate = [&](auto measured) {
     const Run* at = nullptr;  // the run of n steps, else the one of most steps below n, with its round-off measured
@@ -32,9 +42,14 @@ WideFloors wide_floors(const std::vector<const Run*>& runs, long n, double refer
     return std::max(wide_reference_factor * reference_bound, roundoff * ratio);
   };
   WideFloors f;
-  f.global = estimate([](const Run& r) { return r.roundoff; });
-  f.max = estimate([](const Run& r) { return std::isfinite(r.roundoff_max) ? std::max(r.roundoff_max, r.roundoff) : r.roundoff; });
-  f.local = std::max(wide_reference_factor * reference_bound, 4 * eps * ratio);
+  const double h = t_end / static_cast<double>(n) / time_scale;
+  double per_time = digits.consistency, per_step = digits.consistency * h;  // the digits' error per time scale, per step
+  for (std::size_t k = 1; k < digits.residuals.size(); ++k)
+    per_time += digits.residuals[k] * std::pow(h, static_cast<double>(k)), per_step += digits.residuals[k] * std::pow(h, static_cast<double>(k + 1));
+  const double written = per_time * (1 + t_end / time_scale);
+  f.global = std::max(written, estimate([](const Run& r) { return r.roundoff; }));
+  f.max = std::max(written, estimate([](const Run& r) { return std::isfinite(r.roundoff_max) ? std::max(r.roundoff_max, r.roundoff) : r.roundoff; }));
+  f.local = std::max({per_step, wide_reference_factor * reference_bound, 4 * eps * ratio});
   return f;
 }
 
@@ -42,6 +57,36 @@ WideFloors wide_floors(const std::vector<const Run*>& runs, long n, double refer
 bool at_floor(const ErrorPoint& p, double factor) { return std::isfinite(p.error) && p.error <= factor * p.floor; }
 
 }  // namespace
+
+WideTruth float128_truth(const Spec& spec, const Context& ctx, const StudyResult& res) {
+  WideTruth truth{"float128 reference", res.reference_bound};
+  const RefReal eps = std::numeric_limits<RefReal>::epsilon();
+  const RefReal time_scale = RefReal(std::isfinite(res.period) && res.period > 0 ? res.period : spec.time_scale) / (2 * std::numbers::pi_v<double>);
+  try {
+    with_problem<RefReal>(spec.problem, ctx.exact_params, [&](const auto& p) {
+      using PR = std::decay_t<decltype(p)>;
+      if constexpr (exact_wide_truth<PR>) {
+        ParamValues nudged;  // every parameter 4 ulps towards zero (inside any range that admits the value itself)
+        for (const auto& [name, value] : ctx.exact_params) nudged[name] = reference::to_decimal(reference::from_decimal(value) * (1 - 4 * eps));
+        const PR q(nudged);
+        RefReal condition = 1;  // how much the closed form may amplify its roundings (a problem that says)
+        if constexpr (requires { p.exact_condition(); }) condition = std::max<RefReal>(1, p.exact_condition());
+        RefReal bound = 0;
+        for (const auto& [t, unused] : ctx.ref.wide) {
+          const auto a = p.exact(t), b = q.exact(t);
+          RefReal dq = 0, dv = 0;
+          for (std::size_t i = 0; i < PR::dim; ++i) dq = std::max<RefReal>(dq, abs(a.q[i] - b.q[i])), dv = std::max<RefReal>(dv, abs(a.v[i] - b.v[i]));
+          const RefReal change = std::max(dq / RefReal(ctx.ref.q_scale), dv / RefReal(ctx.ref.v_scale));
+          bound = std::max(bound, 100 * change + 10 * eps * condition * (1 + t / time_scale));
+        }
+        truth = {"exact solution", static_cast<double>(bound)};
+      }
+    });
+  } catch (const std::exception&) {
+    // A problem the shipped list does not hold (the user's), or parameters the nudge took out of range: the reference.
+  }
+  return truth;
+}
 
 void wide_sweeps(const Task& t, const Spec& spec, const Context& ctx, StudyResult& res, const TaskRunner& run) {
   if (!t.wide || t.kind != TaskKind::run) return;
@@ -70,7 +115,7 @@ void wide_sweeps(const Task& t, const Spec& spec, const Context& ctx, StudyResul
   WideSweep* sweeps = &res.wide_sweeps[t.wide_sweep];
   const double budget = spec.wide_budget * sweep_work(spec, si);
   if (budget <= 0) {
-    sweeps[0] = {label, wide_arithmetics().front(), {}, why, "not run: wide_budget = 0", 0};
+    sweeps[0] = {label, wide_arithmetics().front(), {}, why, "not run: wide_budget = 0", 0, "float128 reference", res.reference_bound};
     return;
   }
   // The levels: the spec's step sizes (a ladder's halvings) from the largest whose double error is below 0.5 (where
@@ -87,10 +132,27 @@ void wide_sweeps(const Task& t, const Spec& spec, const Context& ctx, StudyResul
   double spent = 0;
   std::size_t slot = t.wide_slot;
   std::vector<std::string> open = needed;  // the orders not yet decided
+  long reached = 0;                        // the most steps the narrower arithmetic ran
   for (std::size_t a = 0; a < wide_arithmetics().size() && !open.empty(); ++a) {
     const std::string& arithmetic = wide_arithmetics()[a];
     WideSweep& sweep = sweeps[a];
-    sweep = {label, arithmetic, {}, why, "", 0};
+    sweep = {label, arithmetic, {}, why, "", 0, "float128 reference", res.reference_bound};
+    if (arithmetic == "float128") {
+      const WideTruth truth = float128_truth(spec, ctx, res);
+      sweep.reference = truth.kind, sweep.reference_bound = truth.bound;
+    }
+    // Not started where the budget would end before the step where the narrower arithmetic reached its floor: the
+    // runs above it measure what that one did.
+    double to_reach = 0;
+    for (std::size_t k = k0; k < spec.steps.size() && spec.steps[k] <= reached; ++k)
+      to_reach += static_cast<double>(spec.steps[k]) * per_step * wide_weight(arithmetic);
+    if (spent + to_reach > budget) {
+      sweep.stop = fmt::format("not run: the budget would end before dt {}, the smallest step {} ran, where it reached its noise "
+                               "floor ({:.3g} weighted force evaluations to get there, over wide_budget = {:g} x the double sweep's {:.3g})",
+                               short_num(spec.t_end / static_cast<double>(reached)), wide_arithmetics()[a - 1], spent + to_reach,
+                               spec.wide_budget, sweep_work(spec, si));
+      return;
+    }
     std::vector<std::size_t> done;  // slots of this arithmetic's runs
     auto points_of = [&](const std::string& metric) {
       std::vector<ErrorPoint> points;
@@ -110,7 +172,8 @@ void wide_sweeps(const Task& t, const Spec& spec, const Context& ctx, StudyResul
       done.push_back(slot++);
       spent += cost, sweep.work += cost;
       w.force_evals = static_cast<std::uint64_t>(std::llround(static_cast<double>(n) * si.evals_per_step * (si.implicit ? 8.0 : 1.0)));
-      const WideFloors f = wide_floors(runs, n, res.reference_bound, arithmetic);
+      const WideFloors f = wide_floors(runs, n, sweep.reference_bound, arithmetic, si.predicted, spec.t_end,
+                                       spec.time_scale / (2 * std::numbers::pi));
       w.floor_global = f.global, w.floor_max = f.max, w.floor_local = f.local;
       sweep.dts.push_back(w.dt);
       return "";
@@ -175,9 +238,23 @@ void wide_sweeps(const Task& t, const Spec& spec, const Context& ctx, StudyResul
       }
       if (++filled == 1) sweep.stop += "; then levels between the halvings";
     }
+    for (std::size_t j : done) reached = std::max(reached, res.wide_runs[j].steps);
     open = decide();
     if (open.empty()) sweep.stop = sweep.stop.empty() ? "every order is decided" : sweep.stop + "; every order is decided";
     if (!more) return;
+    // A wider arithmetic helps only where this one's round-off ended the range: where none of the open orders' points
+    // came within 100 x its noise floor (the step sizes ran out first), the next would measure the same errors.
+    const bool floor_reached = std::any_of(open.begin(), open.end(), [&](const std::string& metric) {
+      const auto points = points_of(metric);
+      return std::any_of(points.begin(), points.end(), [&](const ErrorPoint& p) { return at_floor(p, fit_options.near_floor_factor); });
+    });
+    if (!open.empty() && !floor_reached && a + 1 < wide_arithmetics().size()) {
+      sweeps[a + 1] = {label, wide_arithmetics()[a + 1], {}, why,
+                       fmt::format("not run: the {} errors came nowhere near their noise floor before the step sizes ended, so "
+                                   "the same runs in {} would measure the same errors", arithmetic, wide_arithmetics()[a + 1]),
+                       0, "float128 reference", res.reference_bound};
+      return;
+    }
   }
 }
 

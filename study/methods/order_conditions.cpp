@@ -176,6 +176,7 @@ class Judge {
     const double scale = 4 * order * (magnitude + 1 / gamma), tolerance = scale * precision_;
     ++a_.conditions;
     coefficients_[order] += (residual / sigma) * (residual / sigma);
+    residuals_[order] = std::max(residuals_[order], std::abs(residual));
     if (std::abs(residual) > scale * eps && (failed_exact_ == 0 || order < failed_exact_)) failed_exact_ = order;
     if (std::abs(residual) > tolerance && (failed_ == 0 || order < failed_)) {
       failed_ = order;
@@ -189,6 +190,7 @@ class Judge {
     a_.order = failed_ ? failed_ - 1 : max_checked_order;
     a_.exact_order = failed_exact_ ? std::min(a_.order, failed_exact_ - 1) : a_.order;
     a_.error_coefficient = failed_ ? std::sqrt(coefficients_[failed_]) : NAN;
+    for (int k = 1; k <= a_.order; ++k) a_.residuals.push_back(residuals_[k]);
     return a_;
   }
 
@@ -196,7 +198,7 @@ class Judge {
   double precision_;
   OrderAnalysis a_;
   int failed_ = 0, failed_exact_ = 0;
-  std::map<int, double> coefficients_;
+  std::map<int, double> coefficients_, residuals_;
 };
 
 std::vector<std::vector<F>> square(const Matrix& a, std::size_t s) {

@@ -43,6 +43,9 @@ struct OrderAnalysis {
   /// order + 1 (Butcher's A^(p+1)); NaN when every checked order holds.
   double error_coefficient = 0;
   Condition first_failing;  ///< the first failing condition (in tree order) of order order + 1
+  /// [k - 1]: the largest |residual| among the conditions of order k, k = 1 .. order (those that hold: with digits as
+  /// written, what they miss by; exact coefficients leave only 50-digit rounding).
+  std::vector<double> residuals;
 };
 
 /// Runge–Kutta (a, b): a is s x s (a row may be shorter: the rest is 0).  `precision`: the coefficients' relative

@@ -121,10 +121,11 @@ WideRun wide_run_of(const json& j) {
 }
 json wide_sweep_json(const WideSweep& w) {
   return {{"integrator", w.integrator}, {"arithmetic", w.arithmetic}, {"dts", bits(w.dts)}, {"why", w.why}, {"stop", w.stop},
-          {"work", bits(w.work)}};
+          {"work", bits(w.work)}, {"reference", w.reference}, {"reference_bound", bits(w.reference_bound)}};
 }
 WideSweep wide_sweep_of(const json& j) {
-  return {j.at("integrator"), j.at("arithmetic"), vector_of<double>(j.at("dts")), j.at("why"), j.at("stop"), number(j.at("work"))};
+  return {j.at("integrator"), j.at("arithmetic"), vector_of<double>(j.at("dts")), j.at("why"), j.at("stop"), number(j.at("work")),
+          j.at("reference"), number(j.at("reference_bound"))};
 }
 
 json sweep_json(const Sweep& w) {

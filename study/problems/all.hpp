@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 
 #include "study/problems/arenstorf.hpp"
 #include "study/problems/central_force.hpp"
@@ -25,6 +26,13 @@ template <class Real>
 using AllProblems = std::tuple<Projectile<Real>, CentralForce<Real>, EarthMoon<Real>, Kepler<Real>, Harmonic<Real>,
                                Pendulum<Real>, HenonHeiles<Real>, OuterSolarSystem<Real>, DampedOscillator<Real>,
                                Plummer<Real>, Arenstorf<Real>>;
+
+/// Whether P is one of the shipped problems: their exact solutions (where they have one) are held by the tests to
+/// their float128 error (tests/reference/test_exact_wide.cpp), a user's are not.
+template <class P>
+inline constexpr bool shipped_problem = []<class... Ps>(std::tuple<Ps...>*) {
+  return (std::is_same_v<P, Ps> || ...);
+}(static_cast<AllProblems<typename P::real_type>*>(nullptr));
 
 /// The ids of all problems, in list order.
 inline std::array<std::string_view, std::tuple_size_v<AllProblems<double>>> problem_ids() {

@@ -33,10 +33,13 @@ std::vector<std::string> order_metrics(const Spec& spec) {
 }
 
 /// What the verdict on an order needs besides the fit.
-OrderContext order_context(const StudyResult& res, const std::string& metric, int expected) {
-  return {.expected = static_cast<double>(expected), .tolerance = FitOptions{}.tolerance,
-          .periods = res.periodic ? res.spec.t_end / res.period : NAN,
-          .exact = exact_on_constant_acceleration(res.spec.problem, metric, expected)};
+OrderContext order_context(const StudyResult& res, const std::string& metric, const SpecIntegrator& si) {
+  const int expected = metric == "local" ? si.expected_local : si.expected_global;
+  OrderContext c{.expected = static_cast<double>(expected), .tolerance = FitOptions{}.tolerance,
+                 .periods = res.periodic ? res.spec.t_end / res.period : NAN,
+                 .exact = exact_on_constant_acceleration(res.spec.problem, metric, expected)};
+  c.predicted = predicted_order(si.predicted.order, si.predicted.error_coefficient, metric);
+  return c;
 }
 
 DoubleOrder double_order(const StudyResult& res, const SpecIntegrator& si, const std::string& metric, const std::vector<const Run*>& runs,
@@ -44,7 +47,7 @@ DoubleOrder double_order(const StudyResult& res, const SpecIntegrator& si, const
   DoubleOrder d;
   for (const Run* r : runs) d.points.push_back(error_point(*r, metric, res.reference_bound));
   d.fit = fit_order(d.points);
-  d.context = order_context(res, metric, metric == "local" ? si.expected_local : si.expected_global);
+  d.context = order_context(res, metric, si);
   if (metric == "local" && res.spec.wants("global")) {
     std::vector<ErrorPoint> global;
     for (const Run* r : runs) global.push_back(error_point(*r, "global", res.reference_bound));

@@ -17,7 +17,7 @@ std::vector<std::string> order_metrics(const Spec& spec);
 ErrorPoint error_point(const Run& r, const std::string& metric, double reference_bound);
 /// What the verdict on an order needs besides the fit (one-step errors: the caller sets resolved_dt from the same
 /// integrator's global errors).
-OrderContext order_context(const StudyResult& res, const std::string& metric, int expected);
+OrderContext order_context(const StudyResult& res, const std::string& metric, const SpecIntegrator& si);
 /// One integrator's order of a metric from its double runs: their points, the fit, what its verdict needs, and the
 /// verdict (judged, then advised for how the sweep ended).
 struct DoubleOrder {

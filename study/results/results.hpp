@@ -79,6 +79,11 @@ struct WideSweep {
   std::string why;          ///< the orders double left undetermined for round-off
   std::string stop;         ///< why no smaller step was run
   double work = 0;          ///< weighted force evaluations spent (wide_weight(arithmetic) each)
+  /// What the runs' errors are measured against: "float128 reference" (the certified solve, from the double runs'
+  /// start) or, in float128 on a shipped problem that has one, "exact solution" (from the problem's own float128
+  /// start), and its relative error bound: a tenth of the runs' lowest noise floor (study/measure/wide.cpp).
+  std::string reference = "float128 reference";
+  double reference_bound = 0;
 };
 
 /// A fitted order.

@@ -183,7 +183,7 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
       st["wide_sweeps"] = Json::array();
       for (const WideSweep& w : r.wide_sweeps)
         st["wide_sweeps"].push_back({{"integrator", w.integrator}, {"arithmetic", w.arithmetic}, {"dts", w.dts}, {"why", w.why},
-                                     {"stop", w.stop}, {"work", w.work}});
+                                     {"stop", w.stop}, {"work", w.work}, {"reference", w.reference}, {"reference_bound", w.reference_bound}});
       st["wide_runs"] = Json::array();
       for (const WideRun& w : r.wide_runs) {
         Json j{{"integrator", w.integrator}, {"arithmetic", w.arithmetic}, {"dt", w.dt}, {"steps", w.steps}, {"status", w.status}};

@@ -112,8 +112,25 @@ struct Overrides {
 /// What a method's coefficients predict, for results.json and the report.
 PredictedOrder predicted_of(const tables::Method& m) {
   const tables::OrderAnalysis& a = m.predicted.order();
+  // Consistency, exactly from the digits: a step of h advances the flow by (1 + r) h, the kicks and the drifts, or the
+  // velocity and position weights (b sums to 1, a Nystrom method's bbar to 1/2).
+  const tables::Coefficients& x = m.exact;
+  auto off = [](const tables::Rational& sum, const tables::Rational& want) { return std::abs(static_cast<double>(tables::Rational(sum - want))); };
+  double consistency = 0;
+  if (x.kind == ode::MethodTable::Kind::splitting) {
+    tables::Rational kicks = 0, drifts = 0;
+    for (const auto& [kick, c] : x.ops) (kick ? kicks : drifts) += c;
+    consistency = std::max(off(kicks, 1), off(drifts, 1));
+  } else {
+    tables::Rational b = 0, bbar = 0;
+    for (const auto& c : x.b) b += c;
+    for (const auto& c : x.bbar) bbar += c;
+    consistency = off(b, 1);
+    if (x.kind == ode::MethodTable::Kind::nystrom) consistency = std::max(consistency, off(bbar, tables::Rational(1, 2)));
+  }
   PredictedOrder p{.order = a.order, .exact_order = a.exact_order, .error_coefficient = a.error_coefficient,
-                   .conditions = a.trees, .first_failing = {}};
+                   .conditions = a.trees, .first_failing = {}, .consistency = consistency,
+                   .residuals = a.residuals};
   if (a.order < tables::max_checked_order)
     p.first_failing = fmt::format("{} (tree {}) off by {:.3g}", a.first_failing.formula, a.first_failing.tree, a.first_failing.residual);
   return p;

@@ -31,6 +31,12 @@ struct PredictedOrder {
   double error_coefficient = 0;  ///< principal error coefficient (NaN: every checked order holds)
   std::string conditions;        ///< which: "rooted trees (...)" or "Nystrom trees (...)"
   std::string first_failing;     ///< the first condition of order order + 1 that fails, with its residual
+  /// How far the digits as written miss consistency, exactly (|sum of the weights - 1|): a step of h advances the flow
+  /// by (1 + consistency) h, an error per time scale that no step size removes.
+  double consistency = 0;
+  /// [k - 1]: how far the order conditions of order k = 1 .. order miss, the largest (the digits' doing: exact
+  /// coefficients leave 1e-50): each adds an error of that times (h / time scale)^(k - 1) per time scale.
+  std::vector<double> residuals;
 };
 
 /// One integrator of a spec, with its expected orders (declared, or overridden by the spec's `expect`).
@@ -101,7 +107,7 @@ struct Spec {
   double reference_tol = 1e-28;
   /// The work the wider arithmetics (study/fit/wide.hpp) may spend on one integrator's orders where round-off ended its
   /// double sweep's range, in multiples of that sweep's estimated work (sweep_work); 0: none.
-  double wide_budget = 1;
+  double wide_budget = 4;
   int samples = 64;                  ///< trajectory samples per run (max error, energy, plots)
   int local_points = 8;              ///< reference states the one-step error starts from
   double time_scale = 1;             ///< the problem's period or time scale (what the reference's cost scales with)

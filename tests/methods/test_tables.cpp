@@ -809,3 +809,50 @@ order = 4
   REQUIRE(spec.integrators.size() == 1);
   CHECK(spec.integrators[0].predicted.order == 4);
 }
+
+TEST_CASE("a table's digits as written: how far they miss consistency and each order's conditions, exactly", "[known]") {
+  const testing::TempDir dir("tables-digits");
+  // Yoshida's triple jump of leapfrog to 18 digits: 2 x 1.35120719195965763 - 1.70241438391931527 = 0.99999999999999999,
+  // so its kicks and its drifts advance the flow by (1 - 1e-17) h.  The classical RK4 with 7-digit weights 0.1666667,
+  // 0.3333333, 0.3333333, 0.1666666 (c = 0, 1/2, 1/2, 1): sum b = 0.9999999 (order 1 off by 1e-7); sum b c =
+  // 0.3333333 + 0.1666666 = 0.4999999 (order 2: 1e-7); sum b c^2 = 0.16666665 + 0.1666666 = 0.33333325 and
+  // sum b a c = 0.083333325 + 0.0833333 = 0.166666625 (order 3: the larger miss, 1/3 - 0.33333325 = 8.333...e-8).
+  const auto spec = study::load_spec(dir.file("digits.toml", R"(
+name = "digits"
+problem = "harmonic"
+t_end = 1.0
+dt = [0.1, 0.05, 0.025]
+integrators = ["jump", "rk4-7", "rk4-exact"]
+
+[methods.jump]
+kind = "composition"
+order = 4
+base = "leapfrog"
+weights = ["1.35120719195965763", "-1.70241438391931527", "1.35120719195965763"]
+
+[methods.rk4-7]
+kind = "runge-kutta"
+order = 4
+a = [[], ["1/2"], ["0", "1/2"], ["0", "0", "1"]]
+b = ["0.1666667", "0.3333333", "0.3333333", "0.1666666"]
+
+[methods.rk4-exact]
+kind = "runge-kutta"
+order = 4
+a = [[], ["1/2"], ["0", "1/2"], ["0", "0", "1"]]
+b = ["1/6", "1/3", "1/3", "1/6"]
+)"));
+  const auto& jump = spec.integrators[0].predicted;
+  CHECK_THAT(jump.consistency, Catch::WithinRel(1e-17, 1e-12));
+  const auto& rk = spec.integrators[1].predicted;
+  REQUIRE(rk.order == 4);
+  CHECK_THAT(rk.consistency, Catch::WithinRel(1e-7, 1e-9));
+  REQUIRE(rk.residuals.size() == 4);
+  CHECK_THAT(rk.residuals[0], Catch::WithinRel(1e-7, 1e-9));
+  CHECK_THAT(rk.residuals[1], Catch::WithinRel(1e-7, 1e-9));
+  CHECK_THAT(rk.residuals[2], Catch::WithinRel(1.0 / 3 - 0.33333325, 1e-9));
+  // Exact ratios miss by nothing (50-digit rounding at most).
+  const auto& exact = spec.integrators[2].predicted;
+  CHECK(exact.consistency == 0);
+  for (double r : exact.residuals) CHECK(r < 1e-45);
+}

@@ -916,17 +916,35 @@ TEST_CASE("an order point's noise floor is the reference's bound or the run's ro
   // global order >= 2 and local order >= 3 (a quadratic solution).
   study::StudyResult res;
   res.spec.t_end = 10, res.spec.problem = "harmonic", res.period = 4, res.periodic = true;
-  const auto c = study::engine::order_context(res, "global", 4);
+  auto expecting = [](int global, int local) {
+    study::SpecIntegrator si;
+    si.expected_global = global, si.expected_local = local;
+    return si;
+  };
+  const auto c = study::engine::order_context(res, "global", expecting(4, 5));
   CHECK(c.expected == 4);
   CHECK(c.tolerance == 0.2);
   CHECK(c.periods == 2.5);
   CHECK(c.exact.empty());
+  CHECK(study::engine::order_context(res, "local", expecting(4, 5)).expected == 5);
   res.periodic = false;
-  CHECK(std::isnan(study::engine::order_context(res, "global", 4).periods));
+  CHECK(std::isnan(study::engine::order_context(res, "global", expecting(4, 5)).periods));
   res.spec.problem = "projectile";
-  CHECK_FALSE(study::engine::order_context(res, "global", 2).exact.empty());
-  CHECK(study::engine::order_context(res, "global", 1).exact.empty());
-  CHECK(study::engine::order_context(res, "max", 2).exact.size() > 0);
-  CHECK(study::engine::order_context(res, "local", 2).exact.empty());
-  CHECK_FALSE(study::engine::order_context(res, "local", 3).exact.empty());
+  CHECK_FALSE(study::engine::order_context(res, "global", expecting(2, 3)).exact.empty());
+  CHECK(study::engine::order_context(res, "global", expecting(1, 2)).exact.empty());
+  CHECK(study::engine::order_context(res, "max", expecting(2, 3)).exact.size() > 0);
+  CHECK(study::engine::order_context(res, "local", expecting(1, 2)).exact.empty());
+  CHECK_FALSE(study::engine::order_context(res, "local", expecting(2, 3)).exact.empty());
+
+  // The coefficients' order: known where a condition of the next order fails (verner6: order 6, its principal error
+  // coefficient 1.45e-6), one more for one-step errors; unknown for a method without a table or one whose every
+  // checked order holds (a lower bound only).
+  study::SpecIntegrator v6 = expecting(7, 8);
+  v6.predicted.order = 6, v6.predicted.error_coefficient = 1.45e-6;
+  CHECK(study::engine::order_context(res, "global", v6).predicted == 6);
+  CHECK(study::engine::order_context(res, "max", v6).predicted == 6);
+  CHECK(study::engine::order_context(res, "local", v6).predicted == 7);
+  v6.predicted.error_coefficient = NAN;
+  CHECK(std::isnan(study::engine::order_context(res, "global", v6).predicted));
+  CHECK(std::isnan(study::engine::order_context(res, "global", expecting(4, 5)).predicted));
 }

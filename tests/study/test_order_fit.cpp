@@ -587,3 +587,77 @@ TEST_CASE("a shadow that parts from the run at a large step is no round-off floo
   REQUIRE(v.verdict == "undetermined");
   CHECK(study::roundoff_ended_at(fit, pts, v, context(4), 1e-24) == 0.000244140625);
 }
+
+TEST_CASE("local slopes that converge into the band pass: Verner's 8th-order pair in float128 on Kepler e = 0.5",
+          "[fit][verdict]") {
+  // Measured (float128, t_end 7.3): halvings from dt 0.0285 with the levels between them; floor 2e-26 (10 x the
+  // reference's bound).  Local slopes from the smallest dt: 7.92, 7.82, 7.59 (and 6.69 above): rising into 8 +/- 0.2,
+  // their differences shrinking (0.10 after 0.23), heading for 7.92 + 0.10 = 8.02.
+  const std::vector<ErrorPoint> pts{{0.028516, 5.440e-15, 1.99e-26}, {0.014258, 5.252e-17, 1.99e-26}, {0.0071289, 2.727e-19, 1.99e-26},
+                                    {0.0047526, 1.156e-20, 1.99e-26}, {0.0035645, 1.204e-21, 1.99e-26}, {0.0023763, 4.881e-23, 1.99e-26},
+                                    {0.0017822, 4.979e-24, 1.99e-26}, {0.00089111, 1.987e-26, 1.99e-26}};
+  const auto fit = study::fit_order(pts);
+  REQUIRE(fit.determined);
+  REQUIRE(fit.local_slopes.size() >= 3);
+  CHECK(fit.lo < 7.8);  // the interval alone straddles the band
+  const auto v = judge(pts, 8);
+  CHECK(v.verdict == "pass");
+  CHECK_THAT(v.reason, Catch::Contains("its local slopes converge into 8 +/- 0.2"));
+  // Not when the last slope lies outside (the slopes have not reached the band), nor when the differences grow
+  // (slopes leaving a band they cross: a 7th-order method's, falling from 8 towards 7), nor against another order.
+  study::OrderFit early = fit;
+  early.local_slopes = {7.75, 7.6, 7.3};
+  early.trend_limit = 7.9, early.order = 7.6;
+  CHECK_FALSE(study::converges_into(early, 7.8, 8.2));
+  study::OrderFit leaving = fit;
+  leaving.local_slopes = {7.85, 7.95, 8.0};  // differences 0.10 after 0.05: growing
+  leaving.trend_limit = 7.75, leaving.order = 7.93;
+  CHECK_FALSE(study::converges_into(leaving, 7.8, 8.2));
+  study::OrderFit settling = fit;
+  settling.local_slopes = {7.92, 7.82, 7.59};
+  settling.trend_limit = 8.02, settling.order = 7.87;
+  CHECK(study::converges_into(settling, 7.8, 8.2));
+  CHECK_FALSE(study::converges_into(settling, 8.8, 9.2));
+  settling.trend_limit = 8.25;  // heading out of the band
+  CHECK_FALSE(study::converges_into(settling, 7.8, 8.2));
+}
+
+TEST_CASE("the coefficients' own order decides where the slopes settle on it: a fail above the noise floor, and no pass "
+          "above it short of the floor", "[fit][wide]") {
+  // Steady slopes of 7 (errors dt^7 from dt 0.5, 7 halvings, float128's floor 1e-30 far below: its window stops at
+  // dt 7.8e-3, error 1.8e-15) held to 8, by a table whose order conditions give 7.
+  const auto seven = halvings(7, 0, 1e-30, 0.5, 7);
+  const auto fit = study::fit_order(seven);
+  auto c = context(8);
+  const auto dbl = halvings(7, 0, 1e-15, 0.5, 7);  // to double's floor: the fail goes to the wider arithmetics
+  const auto dfit = study::fit_order(dbl);
+  const auto dv = study::judge_order(dfit, c);
+  REQUIRE(dv.verdict == "fail");
+  // Without a prediction: slopes below the order may still rise at smaller steps, so float128 stopped above its floor
+  // cannot fail it.
+  CHECK(study::judge_in_arithmetics(dfit, dv, dbl, {{"float128", seven}}, c, 1e-27).verdict.verdict == "undetermined");
+  // With the coefficients' 7: the leading term the order conditions leave does not fade, a fail.
+  c.predicted = 7;
+  const auto decided = study::judge_in_arithmetics(dfit, dv, dbl, {{"float128", seven}}, c, 1e-27);
+  CHECK(decided.verdict.verdict == "fail");
+  CHECK_THAT(decided.verdict.reason, Catch::Contains("the order 7 its coefficients give"));
+  // A prediction the slopes do not settle on (6) decides nothing.
+  c.predicted = 6;
+  CHECK(study::judge_in_arithmetics(dfit, dv, dbl, {{"float128", seven}}, c, 1e-27).verdict.verdict == "undetermined");
+
+  // Held to 7 by a table that gives 6 (verner6: slopes of 6.9 to tiny steps, from a principal error coefficient of
+  // 1.5e-6): within 7 +/- 0.2, but a window that stops above its floor may still fall to 6.
+  auto claim = context(7);
+  claim.predicted = 6;
+  const auto v = study::judge_order(fit, claim);
+  CHECK(v.verdict == "undetermined");
+  CHECK_THAT(v.reason, Catch::Contains("above the order 6 its coefficients give on every problem"));
+  CHECK(study::judge_order(fit, context(7)).verdict == "pass");  // no prediction: the pass it was
+  // Down to the noise floor (1e-15 from dt 0.0078: the next halving would be within 10 x it), the order is this
+  // problem's: a pass.
+  const auto floored = study::fit_order(halvings(7, 0, 1e-15, 0.5, 6));
+  CHECK(study::judge_order(floored, claim).verdict == "pass");
+  // Predicted at or above the band: no restriction.
+  claim.predicted = 7;
+  CHECK(study::judge_order(fit, claim).verdict == "pass");
+}

@@ -81,7 +81,7 @@ study::StudyResult known_study(const testing::TempDir& dir) {
   auto& first = r.spec.integrators[0];
   first.declared_order = 7, first.table = "mine.toml:3", first.source = "a paper, with a comma and \"quotes\"";
   first.predicted = {.order = 5, .exact_order = 4, .error_coefficient = v(), .conditions = "rooted trees (any force)",
-                     .first_failing = "sum b_i c_i^5 = 1/6 (tree [t,t,t,t,t]) off by 0.01"};
+                     .first_failing = "sum b_i c_i^5 = 1/6 (tree [t,t,t,t,t]) off by 0.01", .consistency = 0, .residuals = {}};
   r.spec.integrators[1].declared_order = 8, r.spec.integrators[1].predicted = {};
   first.family = "own", r.spec.integrators[1].family = "implicit";  // neither what the loader infers without it
   r.conservative = true, r.bounded = true, r.periodic = true, r.period = v();  // every flag unlike its default
@@ -145,7 +145,7 @@ study::StudyResult known_study(const testing::TempDir& dir) {
   wide("rk4", "float128", 0.05, "ok");
   wide("leapfrog x2", "long double", 0.1, "unsupported");
   r.wide_sweeps.push_back({"rk4", "long double", {0.1, 0.05}, "global: why it was run, with a comma", "why it stopped", v()});
-  r.wide_sweeps.push_back({"rk4", "float128", {0.05}, "global: why", "every order is decided", v()});
+  r.wide_sweeps.push_back({"rk4", "float128", {0.05}, "global: why", "every order is decided", v(), "exact solution", 3.25e-31});
   r.wide_sweeps.push_back({"leapfrog x2", "long double", {0.1}, "local: why", "its step is written for double only", 0});
   for (auto& o : r.orders) {
     if (o.integrator != "rk4") continue;
@@ -205,7 +205,8 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
         std::set<std::string>{"integrator", "arithmetic", "dt", "steps", "status", "reason", "error", "floor", "force_evals"});
   CHECK(keys(js["wide_runs"][0]["error"]) == std::set<std::string>{"global", "max", "local"});
   CHECK(keys(js["wide_runs"][0]["floor"]) == std::set<std::string>{"global", "max", "local"});
-  CHECK(keys(js["wide_sweeps"][0]) == std::set<std::string>{"integrator", "arithmetic", "dts", "why", "stop", "work"});
+  CHECK(keys(js["wide_sweeps"][0]) == std::set<std::string>{"integrator", "arithmetic", "dts", "why", "stop", "work", "reference",
+                                                             "reference_bound"});
   CHECK(keys(js["orders"][0]["wide_points"]) == std::set<std::string>{"long double", "float128"});
   CHECK(keys(js["runs"][0]) == std::set<std::string>{"integrator", "id", "substeps", "dt", "steps", "status", "error", "energy",
                                                      "final_state", "ns_per_step", "force_evals", "jacobian_evals", "iterations"});
@@ -440,6 +441,8 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
     EQ(s.wide_sweeps[i].why, r.wide_sweeps[i].why);
     EQ(s.wide_sweeps[i].stop, r.wide_sweeps[i].stop);
     EQ(s.wide_sweeps[i].work, r.wide_sweeps[i].work);
+    EQ(s.wide_sweeps[i].reference, r.wide_sweeps[i].reference);
+    EQ(s.wide_sweeps[i].reference_bound, r.wide_sweeps[i].reference_bound);
   }
 
   REQUIRE(s.energy_long.size() == 2);
