@@ -1,11 +1,15 @@
 /// corpus SOURCE_DIR CACHE_DIR: the held-out corpus (tests/corpus/), through the engine and `study check` as a
 /// user would meet them.
-///   correct/*.toml: studies of correct built-in methods on every problem, with parameters, t_end and step
-///     sizes that no shipped spec uses: no check may fail, and at least 90 % of the order checks must pass.
+///   correct/*.toml: studies of correct built-in methods and published tables (methods.toml) on every problem, with
+///     parameters, t_end and step sizes that no shipped spec uses: no check may fail, at least 93 % of the order
+///     checks must pass, and 80 % of those of expected order 6 and up be decided (in wider arithmetic where double's
+///     round-off comes first).
+///   overclaimed/*.toml: tables held to one order more than they have: no order check may pass, 3 in 4 must fail.
 ///   broken/*.toml:  the same kind of studies with one method deliberately broken (broken_methods.hpp): every
 ///     breakage must be caught by at least one failing check on the broken method.
 /// Prints the rates (docs/check.md quotes them) and "corpus: ok"; exit 1 otherwise, 2 on bad arguments.
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -35,7 +39,8 @@ std::vector<study::Spec> load_specs(const fs::path& dir, const study::tables::Li
     if (e.path().extension() == ".toml") files.push_back(e.path());
   std::sort(files.begin(), files.end());
   std::vector<study::Spec> specs;
-  for (const auto& f : files) specs.push_back(study::load_spec(f, methods));
+  for (const auto& f : files)
+    for (auto& s : study::load_specs(f, methods)) specs.push_back(std::move(s));  // a scan: one study per point
   return specs;
 }
 
@@ -48,8 +53,9 @@ check::Verdict judge(const std::vector<study::StudyResult>& results, const fs::p
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: corpus SOURCE_DIR CACHE_DIR\n";
+  const bool no_wide = argc == 4 && std::string(argv[3]) == "--no-wide";
+  if (argc != 3 && !no_wide) {
+    std::cerr << "usage: corpus SOURCE_DIR CACHE_DIR [--no-wide]\n";
     return 2;
   }
   const fs::path corpus = fs::path(argv[1]) / "tests" / "corpus";
@@ -65,10 +71,45 @@ int main(int argc, char** argv) {
   methods.add_file(corpus / "methods.toml");
 
   // Correct methods.
-  const auto specs = load_specs(corpus / "correct", &methods);
+  auto specs = load_specs(corpus / "correct", &methods);
+  if (no_wide)  // the same studies with double alone: what the wider arithmetics decide (issue 52)
+    for (auto& s : specs) s.wide_budget = 0;
   std::set<std::string> problems;
   for (const auto& s : specs) problems.insert(s.problem);
-  const check::Verdict v = judge(study::run_studies(specs, o), out / "correct");
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto correct = study::run_studies(specs, o);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const check::Verdict v = judge(correct, out / "correct");
+  // The order checks by expected order: decided (pass or fail) against undetermined, and which arithmetic decided.
+  struct Tally {
+    std::size_t checks = 0, passed = 0, failed = 0, undetermined = 0, wide = 0;
+  };
+  std::map<int, Tally> by_order;
+  for (const auto& x : v.outcomes) {
+    if (!(x.metric.size() > 6 && x.metric.ends_with(" order"))) continue;
+    Tally& t = by_order[std::atoi(x.expected.c_str())];
+    ++t.checks;
+    t.passed += x.status == check::Outcome::pass, t.failed += x.status == check::Outcome::fail;
+    t.undetermined += x.status == check::Outcome::undetermined;
+    t.wide += x.status != check::Outcome::undetermined && x.observed.find("(float128)") != std::string::npos ? 1 : 0;
+    t.wide += x.status != check::Outcome::undetermined && x.observed.find("(long double)") != std::string::npos ? 1 : 0;
+  }
+  std::cout << "order checks by expected order (decided: pass or fail; wide: decided in long double or float128):\n";
+  for (const auto& [order, t] : by_order)
+    std::cout << fmt::format("  order {:2}: {:4} checks, {:4} decided ({:5.1f} %), {:3} in wider arithmetic, {:3} undetermined, {} failed\n",
+                             order, t.checks, t.checks - t.undetermined, 100.0 * static_cast<double>(t.checks - t.undetermined) /
+                             static_cast<double>(std::max<std::size_t>(1, t.checks)), t.wide, t.undetermined, t.failed);
+  // What the wider arithmetics cost: their weighted work beside the double sweeps' force evaluations.
+  double double_evals = 0, wide_work = 0;
+  std::size_t wide_runs = 0;
+  for (const auto& r : correct) {
+    for (const auto& run : r.runs) double_evals += static_cast<double>(run.force_evals) * r.spec.evaluation_cost;
+    for (const auto& w : r.wide_sweeps) wide_work += w.work;
+    wide_runs += r.wide_runs.size();
+  }
+  std::cout << fmt::format("work: double runs {:.3g} force evaluations (weighted by the problem's cost); {} wide runs, {:.3g} "
+                           "weighted (a long double evaluation 4, a float128 one 100); {:.1f} s on {} threads\n",
+                           double_evals, wide_runs, wide_work, seconds, o.jobs);
   std::size_t orders = 0, orders_passed = 0;
   std::map<std::string, std::size_t> undetermined_by_metric, passed_by_metric;
   for (const auto& x : v.outcomes) {
@@ -90,7 +131,37 @@ int main(int argc, char** argv) {
     ok = false;
   }
   if (v.count(check::Outcome::fail) > 0) ok = false;
-  if (share < 0.9) std::cout << "FAIL: under 90 % of the order checks passed\n", ok = false;
+  if (share < 0.93) std::cout << "FAIL: under 93 % of the order checks passed\n", ok = false;
+  // The orders of 6 and up, where double's round-off comes before the order settles: decided in wider arithmetic.
+  std::size_t high = 0, high_decided = 0;
+  for (const auto& [order, t] : by_order)
+    if (order >= 6) high += t.checks, high_decided += t.checks - t.undetermined;
+  const double high_share = high ? static_cast<double>(high_decided) / static_cast<double>(high) : 1;
+  std::cout << fmt::format("order checks of expected order 6 and up: {} of {} decided ({:.1f} %)\n", high_decided, high, 100 * high_share);
+  if (high_share < 0.8) std::cout << "FAIL: under 80 % of the order checks of order 6 and up decided\n", ok = false;
+
+  // Tables held to one order more than they have (overclaimed/*.toml, `expect`): no order check may pass them, and at
+  // least 3 in 4 must fail one (a method whose higher-order terms outweigh its leading one down to float128's reach,
+  // verner6's, may stay undetermined).
+  const auto overclaimed = load_specs(corpus / "overclaimed", &methods);
+  const check::Verdict over = judge(study::run_studies(overclaimed, o), out / "overclaimed");
+  std::size_t claims = 0, refuted = 0;
+  for (const auto& s : overclaimed)
+    for (const auto& i : s.integrators) {
+      ++claims;
+      std::string how, passed;
+      for (const auto& x : over.outcomes) {
+        if (x.study != s.name || x.integrator != i.choice.label() || !x.metric.ends_with(" order")) continue;
+        if (x.status == check::Outcome::fail) how += (how.empty() ? "" : ", ") + x.metric + " " + x.observed;
+        if (x.status == check::Outcome::pass) passed += (passed.empty() ? "" : ", ") + x.metric + " " + x.observed;
+      }
+      std::cout << fmt::format("overclaimed {:<24} {:<22} {}\n", s.name, i.choice.label(),
+                               !passed.empty() ? "FALSE PASS: " + passed : how.empty() ? "not caught (undetermined)" : "caught: " + how);
+      refuted += !how.empty();
+      if (!passed.empty()) ok = false;
+    }
+  std::cout << fmt::format("overclaimed tables: {} of {} caught, none passed\n", refuted, claims);
+  if (4 * refuted < 3 * claims) ok = false;
 
   // Broken methods: each must fail at least one check on its own label.
   const auto broken_specs = load_specs(corpus / "broken", &methods);
