@@ -438,6 +438,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
           d.predicted_exact_order = static_cast<int>(p.at("exact_order").whole(0, 100));
           d.error_coefficient = p.at("error_coefficient").number();
           d.conditions = p.at("conditions").text(), d.first_failing = p.at("first_failing").text();
+          if (p.has("linear_order")) d.linear_order = static_cast<int>(p.at("linear_order").whole(1, 100));
         }
       }
     }

@@ -93,6 +93,7 @@ struct IntegratorRow {
   int predicted_order = 0, predicted_exact_order = 0;
   double error_coefficient = NAN;
   std::string conditions, first_failing;
+  int linear_order = 0;  ///< on a linear problem, the stability function's order where above predicted_order; 0: none
 };
 struct StabilityRow {
   std::string integrator, note, theory_basis;

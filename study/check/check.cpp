@@ -106,6 +106,7 @@ void check_orders(const Study& s, const Options& o, Checks& c) {
       study::OrderContext context{.expected = static_cast<double>(ord->expected), .tolerance = o.order_tolerance,
                                   .periods = s.periodic && s.period > 0 ? s.t_end / s.period : NAN, .exact = {}};
       context.predicted = study::predicted_order(d.predicted_order, d.error_coefficient, metric);
+      if (d.linear_order > 0) context.linear_predicted = study::predicted_order(d.linear_order, 1, metric);
       if (const report::OrderRow* global = report::find_order(s, d.label, "global"); metric == "local" && global)
         context.resolved_dt = study::resolved_dt(error_points(*global), fo);
       const study::OrderVerdict advised = study::advise(study::judge_order(fit, context), fit, points, sweep_end(s, d.label), fo);
@@ -120,8 +121,9 @@ void check_orders(const Study& s, const Options& o, Checks& c) {
       // Declared, predicted (from the coefficients) and measured side by side where they are not all one number.
       const int shift = metric == "local" ? 1 : 0;
       const int predicted = d.predicted_order > 0 ? d.predicted_order + shift : 0;
-      if (predicted > 0 && (predicted != ord->expected || d.declared_order + shift != ord->expected))
-        x.expected += fmt::format(" (declared {}, predicted {} from the coefficients)", d.declared_order + shift, predicted);
+      const std::string on_linear = d.linear_order > 0 ? fmt::format(", {} on linear problems", d.linear_order + shift) : "";
+      if (predicted > 0 && (predicted != ord->expected || d.declared_order + shift != ord->expected || !on_linear.empty()))
+        x.expected += fmt::format(" (declared {}, predicted {} from the coefficients{})", d.declared_order + shift, predicted, on_linear);
       const study::OrderFit& decided = a.fit;  // the fit of the arithmetic that decided (or was the widest tried)
       const std::string in = a.arithmetic == "double" ? "" : " (" + a.arithmetic + ")";
       x.observed = decided.determined ? fmt::format("{:.2f} in [{:.2f}, {:.2f}]{}", decided.order, decided.lo, decided.hi, in) : "no fit" + in;

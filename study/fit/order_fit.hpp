@@ -265,6 +265,10 @@ struct OrderContext {
   /// metric; NaN when not known.  An independent source: where the slopes settle on it, they do not rise above it,
   /// and where a spec expects more, slopes that reach the expected order only may still fall to it.
   double predicted = NAN;
+  /// On a linear problem, the order of the method's stability function where it is above `predicted` (a Runge–Kutta
+  /// table's linear_order), for this metric; NaN otherwise.  Every term of a lower order vanishes on such a problem,
+  /// so slopes that settle on it are the method's, above the declared order as they may be.
+  double linear_predicted = NAN;
 };
 
 /// Whether a fit's window reaches its noise floor at the small-dt end: a point below it near the floor, or the next
@@ -392,12 +396,15 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
   // higher-order terms of a method optimised for a small leading one outweigh it down to tiny steps (verner6, whose
   // principal error coefficient is 1.5e-6, shows slopes of 6.9 on Kepler's problem to dt 0.007), and only where
   // nothing smaller can be measured is an order above the prediction this problem's (a linear one's, say).
+  // On a linear problem the coefficients give more: the slopes cannot fall below that.
+  const double floor_order = std::isfinite(c.linear_predicted) ? c.linear_predicted : c.predicted;
   auto pass = [&](std::string reason) -> OrderVerdict {
-    if (std::isfinite(c.predicted) && c.predicted < lo_band && !window_at_floor(f, c))
+    if (std::isfinite(floor_order) && floor_order < lo_band && !window_at_floor(f, c))
       return {"undetermined",
-              fmt::format("{}, above the order {} its coefficients give on every problem, and its window stops above the noise "
+              fmt::format("{}, above the order {} its coefficients give on {}, and its window stops above the noise "
                           "floor (dt {}): the slopes may still fall to {} at smaller steps",
-                          reason, c.predicted, short_num(f.dt_min), c.predicted),
+                          reason, floor_order, std::isfinite(c.linear_predicted) ? "linear problems" : "every problem",
+                          short_num(f.dt_min), floor_order),
               "extend the sweep to the noise floor (below dt " + short_num(f.dt_min) + ")"};
     return {"pass", std::move(reason), ""};
   };
@@ -406,6 +413,17 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
     return pass(fmt::format("{}: its local slopes converge into {} ({:.2f}, {:.2f}, {:.2f} at the smallest dt, their differences "
                             "shrinking: heading for {:.2f})",
                             observed, band, f.local_slopes[2], f.local_slopes[1], f.local_slopes[0], f.trend_limit));
+  // Above the declared order, on the order the stability function gives: this linear problem's, and decided.
+  if (std::isfinite(c.linear_predicted) && c.linear_predicted > c.expected && f.lo > hi_band) {
+    const double q_lo = c.linear_predicted - c.tolerance, q_hi = c.linear_predicted + c.tolerance;
+    const std::string linear_band = fmt::format("{} +/- {}", c.linear_predicted, c.tolerance);
+    const std::string why = fmt::format("the order its coefficients give on linear problems (where its stability function "
+                                        "matches exp), above {}", band);
+    if (f.lo >= q_lo && f.hi <= q_hi) return {"pass", fmt::format("{} lies within {}, {}", observed, linear_band, why), ""};
+    if (converges_into(f, q_lo, q_hi))
+      return {"pass", fmt::format("{}: its local slopes converge into {} (heading for {:.2f}), {}", observed, linear_band,
+                                  f.trend_limit, why), ""};
+  }
   const bool resolved = f.dt_min <= c.resolved_dt * (1 + 1e-9);
   if (f.hi < lo_band && f.asymptotic && f.local_slopes.size() >= min_fail_slopes && resolved)
     return {"fail", fmt::format("{} lies below {}; asymptotic over {} ({})", observed, band, window, slopes), ""};
@@ -429,6 +447,17 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
   if (moving)
     return {"undetermined", fmt::format("{}: not asymptotic yet ({})", observed, slopes),
             blocked.empty() ? "extend the sweep below dt " + short_num(f.dt_min) : blocked};
+  // Above a declared order the coefficients confirm, the declaration is right: a leading term small enough for the next
+  // order's to outweigh it over the window (verner6's 1.5e-6), or one that vanishes for this problem or t_end.
+  if (f.lo > hi_band && std::isfinite(c.predicted) && std::abs(c.predicted - c.expected) < 0.5)
+    return {"undetermined",
+            fmt::format("{} is above {}, the order its coefficients give on every problem: its leading error term is "
+                        "outweighed by the next order's over this window, or vanishes for this problem or t_end",
+                        observed, band),
+            window_at_floor(f, c) ? "judge it on a problem or t_end where that term does not vanish"
+                                  : "extend the sweep below dt " + short_num(f.dt_min) +
+                                        ", where the leading term takes over, or judge it on a problem or t_end where it "
+                                        "does not vanish"};
   if (f.lo > hi_band)
     return {"undetermined",
             fmt::format("{} is above {}: the leading error term vanishes for this problem or t_end, or the declared order is "

@@ -332,6 +332,8 @@ void build(Method& m, const Exact& x, ode::MethodTable& t) {
       t.evals_per_step = static_cast<int>(s) - (t.fsal ? 1 : 0), t.startup_evals = t.fsal ? 1 : 0;
       m.stages = static_cast<int>(s);
       m.predicted.lazy->compute = [a = x.a, b = x.b, p = x.precision] { return runge_kutta_order(a, b, p); };
+      m.predicted.linear = std::make_shared<LazyOrder>();
+      m.predicted.linear->compute = [a = x.a, b = x.b, p = x.precision] { return linear_order(a, b, p); };
       m.predicted.symplectic = runge_kutta_symplectic(x.a, x.b, x.precision);
       m.predicted.symmetric = runge_kutta_symmetric(x.a, x.b, x.precision, &x.a_unit, &x.b_unit);
       break;
@@ -826,6 +828,13 @@ std::string describe(const Method& m) {
     out += fmt::format("  first failing order {}: {} (tree {}) off by {:.3g}; principal error coefficient {:.3g}\n",
                        p.first_failing.order, p.first_failing.formula, p.first_failing.tree, p.first_failing.residual,
                        p.error_coefficient);
+  // On linear problems the failing conditions may all vanish: the order is higher there.
+  if (m.predicted.linear && p.order < max_checked_order)
+    if (const OrderAnalysis& q = Prediction::of(*m.predicted.linear); q.order > p.order)
+      out += fmt::format("  linear       order {} on linear problems x' = L x{}\n", q.order,
+                         q.order == max_checked_order ? " (or more)"
+                                                      : fmt::format(" (first failing: {}, off by {:.3g})", q.first_failing.formula,
+                                                                    q.first_failing.residual));
   out += fmt::format("  symplectic   {}\n", m.predicted.symplectic ? "yes" : "no");
   out += fmt::format("  symmetric    {}\n", t.kind == Kind::nystrom ? "not checked for Nystrom tables" : m.predicted.symmetric ? "yes" : "no");
   if (m.substeps > 1) out += fmt::format("  substeps     {} by default\n", m.substeps);

@@ -40,9 +40,12 @@ struct LazyOrder {
 struct Prediction {
   bool symplectic = false, symmetric = false;
   std::shared_ptr<LazyOrder> lazy;  ///< set when the table is read
-  const OrderAnalysis& order() const {
-    std::call_once(lazy->once, [this] { lazy->value = lazy->compute(); });
-    return lazy->value;
+  /// Runge–Kutta tables only (null otherwise): the order on linear problems (linear_order), which may exceed order().
+  std::shared_ptr<LazyOrder> linear;
+  const OrderAnalysis& order() const { return of(*lazy); }
+  static const OrderAnalysis& of(LazyOrder& l) {
+    std::call_once(l.once, [&l] { l.value = l.compute(); });
+    return l.value;
   }
 };
 

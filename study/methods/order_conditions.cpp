@@ -276,6 +276,25 @@ OrderAnalysis runge_kutta_order(const Matrix& a_in, const std::vector<Rational>&
   return judge.result();
 }
 
+OrderAnalysis linear_order(const Matrix& a_in, const std::vector<Rational>& b_in, double precision) {
+  const std::size_t s = b_in.size();
+  const auto a = square(a_in, s);
+  const auto a_abs = abs_of(a);
+  const auto b = to_f(b_in);
+  // The tall trees [[...[t]...]]: Phi = A^(k-1) 1, gamma = k!, sigma = 1.
+  std::vector<F> phi(s, F(1));
+  std::vector<double> phi_abs(s, 1.0);
+  Judge judge("tall trees (linear x' = L x)", precision);
+  for (int k = 1; k <= max_checked_order && judge.wants(k); ++k) {
+    if (k > 1) phi = times(a, phi), phi_abs = times_abs(a_abs, phi_abs);
+    judge.add(k, dot(b, phi), dot_abs(b, phi_abs), factorial(k), 1, [&] {
+      return Condition{.order = 0, .tree = k == 1 ? "t" : std::string(k - 1, '[') + "t" + std::string(k - 1, ']'),
+                       .formula = "sum b^T A^" + std::to_string(k - 1) + " 1 = " + fraction(factorial(k)), .residual = 0, .tolerance = 0};
+    });
+  }
+  return judge.result();
+}
+
 OrderAnalysis nystrom_order(const Nystrom& m, double precision) {
   const std::size_t s = m.b.size();
   const auto abar = square(m.abar, s);

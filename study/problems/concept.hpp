@@ -29,6 +29,9 @@
 ///                                                     the implicit methods' Newton matrix (else finite differences)
 ///   static constexpr std::string_view time_unit, length_unit;   the units of t and q for the report's axes ("s",
 ///                                                     "m", "days", "AU", "rad"; "" or absent: dimensionless)
+///   static constexpr bool linear;                     true when the force is linear in q and v with constant
+///                                                     coefficients: a Runge–Kutta table's order there is the
+///                                                     order of its stability function (it may exceed the order)
 ///   double evaluation_cost() const;                   one force evaluation's cost in two-body evaluations, for the
 ///                                                     estimates that bound a study's work (default: B(B - 1)/2 for
 ///                                                     `static constexpr std::size_t bodies` = B, else 1)

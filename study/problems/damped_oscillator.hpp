@@ -30,6 +30,7 @@ class DampedOscillator {
   /// the energy error bounded, GNI §IX.8).
   static constexpr bool conservative = false, bounded = true;  // friction removes energy
   static constexpr bool periodic = false;  // it decays
+  static constexpr bool linear = true;     // a = -omega^2 q - 2 zeta omega v: constant coefficients
   using Vec = std::array<Real, dim>;
   using State = ode::State<Real, dim>;
   static constexpr std::array<ParamInfo, 4> params{{{"omega", "1", "undamped angular frequency, > 0"},

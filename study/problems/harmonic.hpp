@@ -30,6 +30,7 @@ class Harmonic {
   /// the energy error bounded, GNI §IX.8).
   static constexpr bool conservative = true, bounded = true;
   static constexpr bool periodic = true;  // it repeats after period()
+  static constexpr bool linear = true;    // a = -omega^2 q
   using Vec = std::array<Real, dim>;
   using State = ode::State<Real, dim>;
   static constexpr std::array<ParamInfo, 3> params{{{"omega", "1", "angular frequency, > 0"},

@@ -30,6 +30,7 @@ struct ProblemFacts {
   std::size_t dim = 0;
   bool has_exact = false, conservative = true, bounded = false, periodic = false;
   bool velocity_dependent = false;  ///< its force reads velocities: integrators that need a(q) cannot run it
+  bool linear = false;              ///< its force is linear in q and v, with constant coefficients (optional P::linear)
   double period = 1;                ///< its time scale (study/problems/concept.hpp)
   /// What one force evaluation costs, in two-body evaluations: the problem's evaluation_cost() where it declares
   /// one, else B(B - 1)/2 pair forces for B bodies (static `bodies`), else 1.  Cost estimates weigh steps by it.
@@ -46,6 +47,7 @@ ProblemFacts facts_of(const P& p) {
   f.id = P::id, f.summary = P::summary, f.source = P::source, f.dim = P::dim;
   f.has_exact = P::has_exact, f.conservative = P::conservative, f.bounded = P::bounded, f.periodic = P::periodic;
   f.velocity_dependent = !ode::PositionForce<P>;
+  if constexpr (requires { { P::linear } -> std::convertible_to<bool>; }) f.linear = P::linear;
   f.period = static_cast<double>(p.period());
   if constexpr (requires { static_cast<double>(p.evaluation_cost()); }) f.evaluation_cost = static_cast<double>(p.evaluation_cost());
   else if constexpr (requires { static_cast<double>(P::bodies); }) f.evaluation_cost = std::max(1.0, P::bodies * (P::bodies - 1.0) / 2);

@@ -39,6 +39,7 @@ OrderContext order_context(const StudyResult& res, const std::string& metric, co
                  .periods = res.periodic ? res.spec.t_end / res.period : NAN,
                  .exact = exact_on_constant_acceleration(res.spec.problem, metric, expected)};
   c.predicted = predicted_order(si.predicted.order, si.predicted.error_coefficient, metric);
+  if (si.predicted.linear_order > 0) c.linear_predicted = predicted_order(si.predicted.linear_order, 1, metric);
   return c;
 }
 

@@ -139,6 +139,7 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
         predicted = {{"order", i.predicted.order}, {"exact_order", i.predicted.exact_order},
                      {"error_coefficient", number(i.predicted.error_coefficient)}, {"conditions", i.predicted.conditions},
                      {"first_failing", i.predicted.first_failing}};
+      if (i.predicted.linear_order > 0) predicted["linear_order"] = i.predicted.linear_order;
       st["integrators"].push_back({{"label", i.choice.label()}, {"id", i.choice.id}, {"expected_global", i.expected_global},
                                    {"expected_local", i.expected_local}, {"symplectic", i.symplectic},
                                    {"symmetric", i.symmetric}, {"implicit", i.implicit}, {"declared_order", i.declared_order},

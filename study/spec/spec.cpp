@@ -470,10 +470,14 @@ void add_integrator(const Reader& r, const toml::node& x, IntegratorChoice c, bo
                   : tm                                  ? (tm->kind == "runge-kutta" ? "explicit-rk" : "splitting")
                   : info.symplectic                     ? "splitting"
                                                         : "explicit-rk";
-      if (tm) {
-        si.predicted = predicted_of(*tm);
-      } else if (const auto it = tables::builtin_tables().find(c.id); it != tables::builtin_tables().end()) {
-        si.predicted = predicted_of(it->second);
+      const tables::Method* table = tm;
+      if (const auto it = tables::builtin_tables().find(c.id); !table && it != tables::builtin_tables().end()) table = &it->second;
+      if (table) {
+        si.predicted = predicted_of(*table);
+        // On a linear problem, the order of the stability function, where it is higher and known (a failing condition).
+        if (const auto& lin = table->predicted.linear; f.linear && lin && si.predicted.order < tables::max_checked_order)
+          if (const tables::OrderAnalysis& q = tables::Prediction::of(*lin); q.order > si.predicted.order && q.order < tables::max_checked_order)
+            si.predicted.linear_order = q.order;
       }
       try {
         static_cast<void>(runner_key(c, s.problem));  // a pair the program did not compile: say so now

@@ -37,6 +37,9 @@ struct PredictedOrder {
   /// [k - 1]: how far the order conditions of order k = 1 .. order miss, the largest (the digits' doing: exact
   /// coefficients leave 1e-50): each adds an error of that times (h / time scale)^(k - 1) per time scale.
   std::vector<double> residuals;
+  /// On a linear problem (x' = L x), where a Runge–Kutta table's stability function matches exp to a higher order
+  /// than `order`: that order (linear_order); 0 otherwise.
+  int linear_order = 0;
 };
 
 /// One integrator of a spec, with its expected orders (declared, or overridden by the spec's `expect`).

@@ -198,6 +198,33 @@ TEST_CASE("order conditions: a wrong coefficient lowers the predicted order, a r
   CHECK(tables::runge_kutta_order(typo, b8, 5e-8).order < 4);
 }
 
+TEST_CASE("linear problems: a table's order there is its stability function's, by hand and from Hairer and Wanner") {
+  // c = 0, 1/2, 1; a31 = 1/3, a32 = 2/3; b = 1/2, 0, 1/2.  b c = 1/2 holds, b c^2 = 1/2 against 1/3 fails: order 2.
+  // On x' = L x only the tall trees count: b A c = 1/2 (2/3 1/2) = 1/6 holds, b A^2 c = 0 (A (A c) = 0: the only
+  // nonzero entry of A c is the last) against 1/24 fails by -1/24: order 3.
+  const tables::Matrix a{{}, {R("1/2")}, {R("1/3"), R("2/3")}};
+  const std::vector<Rational> b{R("1/2"), R("0"), R("1/2")};
+  CHECK(tables::runge_kutta_order(a, b).order == 2);
+  const auto lin = tables::linear_order(a, b);
+  CHECK(lin.order == 3);
+  CHECK(lin.first_failing.order == 4);
+  CHECK(lin.first_failing.formula == "sum b^T A^3 1 = 1/24");
+  CHECK(lin.first_failing.residual == Approx(-1.0 / 24).epsilon(1e-12));
+  // Classical RK4: four explicit stages, A^4 = 0, so b A^4 1 = 0 against 1/120: its order and no more.
+  const auto rk4 = tables::linear_order(builtin("rk4").exact.a, builtin("rk4").exact.b);
+  CHECK(rk4.order == 4);
+  CHECK(rk4.first_failing.residual == Approx(-1.0 / 120).epsilon(1e-12));
+  // Dormand-Prince 5(4): R(z) = 1 + z + ... + z^5/120 + z^6/600 (Hairer, Norsett, Wanner, Solving ODEs I, §II.5):
+  // order 5 on linear problems, its z^6 term off by 1/600 - 1/720 = 1/3600.
+  const tables::Method* dopri5 = tables::shipped_library().find("dopri5");
+  REQUIRE(dopri5);
+  const auto dp = tables::linear_order(dopri5->exact.a, dopri5->exact.b);
+  CHECK(dp.order == 5);
+  CHECK(dp.first_failing.residual == Approx(1.0 / 3600).epsilon(1e-12));
+  REQUIRE(dopri5->predicted.linear);
+  CHECK(tables::Prediction::of(*dopri5->predicted.linear).order == 5);
+}
+
 TEST_CASE("a table's stated precision comes from its digits, quoted or bare numbers alike") {
   // Ralston 4 rounded to 8 digits, as above, written once as strings and once as TOML numbers: 4th order to that
   // precision, 1st with the digits taken as exact -- in both forms.  The precision is the largest half unit of a
@@ -855,4 +882,47 @@ b = ["1/6", "1/3", "1/3", "1/6"]
   const auto& exact = spec.integrators[2].predicted;
   CHECK(exact.consistency == 0);
   for (double r : exact.residuals) CHECK(r < 1e-45);
+}
+
+TEST_CASE("a spec on a linear problem carries the order of a table's stability function where it is higher") {
+  const testing::TempDir dir("tables-linear");
+  const auto methods = tables::read_methods_file(dir.file("m.toml", R"([methods.lin3]
+kind = "runge-kutta"
+order = 2
+source = "by hand: order 2, its stability function 1 + z + z^2/2 + z^3/6"
+a = [[], ["1/2"], ["1/3", "2/3"]]
+b = ["1/2", "0", "1/2"]
+)"));
+  auto spec_on = [&](const std::string& problem) {
+    return study::load_spec(dir.file(problem + ".toml", "name = \"s\"\nproblem = \"" + problem +
+                                                          "\"\nt_end = 1.0\nintegrators = [\"lin3\", \"rk4\"]\ndt = [0.1]\n"),
+                            &methods);
+  };
+  for (const std::string problem : {"harmonic", "damped-oscillator"}) {
+    INFO(problem);
+    const auto spec = spec_on(problem);
+    REQUIRE(spec.integrators.size() == 2);
+    CHECK(spec.integrators[0].predicted.order == 2);
+    CHECK(spec.integrators[0].predicted.linear_order == 3);
+    CHECK(spec.integrators[1].predicted.linear_order == 0);  // rk4: no higher there
+  }
+  const auto kepler = spec_on("kepler");  // not linear: the general order only
+  CHECK(kepler.integrators[0].predicted.linear_order == 0);
+  // Run on the harmonic oscillator: its errors fall as dt^3 (the z^4 term of R(z) - exp(z), -z^4/24, per step), and the
+  // engine passes the declared 2 on that 3.
+  const auto run = study::load_spec(dir.file("run.toml", "name = \"lin\"\nproblem = \"harmonic\"\nt_end = 1.0\n"
+                                                           "integrators = [\"lin3\"]\ndt = [0.1, 0.05, 0.025, 0.0125, 0.00625]\n"
+                                                           "metrics = [\"global\"]\n"),
+                                    &methods);
+  const auto results = study::run_studies({run}, no_cache());
+  int judged = 0;
+  for (const auto& o : results[0].orders) {
+    if (o.metric != "global") continue;
+    INFO(o.verdict.reason);
+    CHECK(o.fit.order == Approx(3).margin(0.1));
+    CHECK(o.verdict.verdict == "pass");
+    CHECK_THAT(o.verdict.reason, Catch::Contains("on linear problems"));
+    ++judged;
+  }
+  CHECK(judged == 1);
 }

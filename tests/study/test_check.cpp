@@ -305,6 +305,16 @@ TEST_CASE("an order line sets declared, predicted and measured side by side when
   REQUIRE(found.size() == 1);
   CHECK(found[0].status == Outcome::pass);
   CHECK(found[0].expected == "2 +/- 0.2");
+  // On a linear problem whose stability function gives 3 (results.json's linear_order), measured 3: a pass, said so.
+  s.orders = {order("global", 2, 3.0)};
+  CHECK(outcomes(s, "global order").at(0).status == Outcome::undetermined);
+  s.declared[0].linear_order = 3;
+  found = outcomes(s, "global order");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].status == Outcome::pass);
+  CHECK(found[0].expected == "2 +/- 0.2 (declared 2, predicted 2 from the coefficients, 3 on linear problems)");
+  s.orders = {order("global", 2, 4.0)};  // 4 is neither: undetermined
+  CHECK(outcomes(s, "global order").at(0).status == Outcome::undetermined);
 }
 
 TEST_CASE("symplectic energy on the sweep: judged at the small-step end, a drift that persists there fails, one that stops "

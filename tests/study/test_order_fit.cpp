@@ -661,3 +661,48 @@ TEST_CASE("the coefficients' own order decides where the slopes settle on it: a 
   claim.predicted = 7;
   CHECK(study::judge_order(fit, claim).verdict == "pass");
 }
+
+TEST_CASE("on a linear problem, slopes that settle on the order of the stability function pass above the declared one",
+          "[fit]") {
+  // Tsitouras and Papakostas' 6th-order table matches exp(z) to z^7 (its tall-tree conditions hold to order 7): on the
+  // harmonic oscillator its errors fall as dt^7 (float128 measured 7.00 in [6.97, 7.03]).  Steady slopes of 7 from
+  // dt 0.5, 7 halvings, above a floor of 1e-30, held to the declared 6.
+  const auto fit = study::fit_order(halvings(7, 0, 1e-30, 0.5, 7));
+  auto c = context(6);
+  c.predicted = 6;
+  const auto general = study::judge_order(fit, c);  // the general order alone: a vanishing term, or an order too low
+  CHECK(general.verdict == "undetermined");
+  c.linear_predicted = 7;
+  const auto v = study::judge_order(fit, c);
+  CHECK(v.verdict == "pass");
+  CHECK_THAT(v.reason, Catch::Contains("lies within 7 +/- 0.2, the order its coefficients give on linear problems"));
+  // A stability function that gives 8 explains nothing here.
+  c.linear_predicted = 8;
+  CHECK(study::judge_order(fit, c).verdict == "undetermined");
+  // Slopes converging into 7 from above (dt^7 (1 + 3 dt): 7.5 at the large steps): a pass too.
+  const auto bending = study::fit_order(halvings(7, 3, 1e-30, 0.5, 7));
+  c.linear_predicted = 7;
+  CHECK(study::judge_order(bending, c).verdict == "pass");
+  // Held to 7 on that problem: the coefficients give 7 there, so a window that stops above its floor passes (on every
+  // problem, 6 would leave it undetermined: the slopes might fall to 6).
+  auto held = context(7);
+  held.predicted = 6;
+  CHECK(study::judge_order(fit, held).verdict == "undetermined");
+  held.linear_predicted = 7;
+  CHECK(study::judge_order(fit, held).verdict == "pass");
+}
+
+TEST_CASE("above an order the coefficients confirm, the reason says the declaration is right and where to look",
+          "[fit]") {
+  // Slopes of 7 held to 6 by a table whose conditions give 6 (verner6 on the pendulum, float128: 6.99 in [6.98, 7.00]).
+  const auto fit = study::fit_order(halvings(7, 0, 1e-30, 0.5, 7));
+  auto c = context(6);
+  const auto unknown = study::judge_order(fit, c);
+  CHECK(unknown.verdict == "undetermined");
+  CHECK_THAT(unknown.reason, Catch::Contains("or the declared order is too low"));
+  c.predicted = 6;
+  const auto v = study::judge_order(fit, c);
+  CHECK(v.verdict == "undetermined");
+  CHECK_THAT(v.reason, Catch::Contains("the order its coefficients give on every problem") && !Catch::Contains("too low"));
+  CHECK_THAT(v.action, Catch::StartsWith("extend the sweep below dt 0.007812"));  // its window stops far above 1e-30
+}

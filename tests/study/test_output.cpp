@@ -81,7 +81,8 @@ study::StudyResult known_study(const testing::TempDir& dir) {
   auto& first = r.spec.integrators[0];
   first.declared_order = 7, first.table = "mine.toml:3", first.source = "a paper, with a comma and \"quotes\"";
   first.predicted = {.order = 5, .exact_order = 4, .error_coefficient = v(), .conditions = "rooted trees (any force)",
-                     .first_failing = "sum b_i c_i^5 = 1/6 (tree [t,t,t,t,t]) off by 0.01", .consistency = 0, .residuals = {}};
+                     .first_failing = "sum b_i c_i^5 = 1/6 (tree [t,t,t,t,t]) off by 0.01", .consistency = 0, .residuals = {},
+                     .linear_order = 6};
   r.spec.integrators[1].declared_order = 8, r.spec.integrators[1].predicted = {};
   first.family = "own", r.spec.integrators[1].family = "implicit";  // neither what the loader infers without it
   r.conservative = true, r.bounded = true, r.periodic = true, r.period = v();  // every flag unlike its default
@@ -232,7 +233,7 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
                                                             "symmetric", "implicit", "declared_order", "table", "source",
                                                             "family", "evals_per_step", "predicted"});
   CHECK(keys(js["integrators"][0]["predicted"]) ==
-        std::set<std::string>{"order", "exact_order", "error_coefficient", "conditions", "first_failing"});
+        std::set<std::string>{"order", "exact_order", "error_coefficient", "conditions", "first_failing", "linear_order"});
   CHECK(js["integrators"][1]["predicted"].is_null());
   CHECK(keys(js["varying_dt"]) == std::set<std::string>{"pattern", "amplitude"});
   CHECK(keys(js["scan"]) == std::set<std::string>{"name", "axes", "values", "index", "count"});
@@ -306,6 +307,7 @@ TEST_CASE("results.json read back by the report's loader holds every value writt
       EQ(d.error_coefficient, w.predicted.error_coefficient);
       EQ(d.conditions, w.predicted.conditions);
       EQ(d.first_failing, w.predicted.first_failing);
+      EQ(d.linear_order, w.predicted.linear_order);
     }
   }
   CHECK(s.declared[1].predicted_order == 0);
