@@ -226,7 +226,8 @@ void convergence(std::ostringstream& md, const Study& s, const PageContext& c) {
     if (d.table.empty()) continue;
     const OrderRow* og = find_order(s, d.label, "global");
     tables += fmt::format("| {} | `{}` | {} | {} | {} | {} | {} |\n", cell(d.label), cell(d.table), d.declared_order,
-                          d.predicted_order > 0 ? std::to_string(d.predicted_order) + (d.predicted_exact_order < d.predicted_order ? " (to its digits)" : "")
+                          d.predicted_order > 0 ? std::to_string(d.predicted_order) + (d.predicted_exact_order < d.predicted_order ? " (to its digits)" : "") +
+                                                      (d.linear_order > 0 ? fmt::format("; {} on linear problems", d.linear_order) : "")
                                                 : "—",
                           og && std::isfinite(og->observed) ? fixed(og->observed) : "—", cell(d.first_failing), cell(d.source));
   }

@@ -132,8 +132,9 @@ void check_orders(const Study& s, const Options& o, Checks& c) {
       if (x.status == Outcome::undetermined) x.off = v.reason, x.action = v.action;
       if (x.status != Outcome::undetermined && !in.empty())  // which arithmetic decided, and why it was needed
         x.off = x.off.empty() ? v.reason : x.off + "; " + v.reason;
-      // Round-off ended double's range and no wider arithmetic decided it: why none could (their sweeps' stops).
-      if (x.status == Outcome::undetermined && a.arithmetic == "double" && a.roundoff_dt > 0)
+      // Round-off ended double's range and no wider arithmetic decided it: why none could (their sweeps' stops: a
+      // noise floor reached, or a budget spent, which a larger wide_budget would lift).
+      if (x.status == Outcome::undetermined && a.roundoff_dt > 0)
         for (const auto& w : s.wide_sweeps)
           if (w.integrator == d.label && !w.stop.empty()) x.action += " (" + w.arithmetic + ": " + w.stop + ")";
       // Measured where the coefficients predict, not where the method was declared: say so, and what to declare.

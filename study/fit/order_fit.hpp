@@ -20,7 +20,9 @@
 /// its smallest step resolves the problem (for one-step errors: the same runs' global errors are at most 0.5 from
 /// there down, unless they never are), and the whole interval lies below it; otherwise undetermined, with the action
 /// that would decide it.  An order above the expected one is never a failure: the leading error term may vanish
-/// for a problem or at a time (symplectic Euler at multiples of the Kepler period), which is news, not a bug.
+/// for a problem or at a time (symplectic Euler at multiples of the Kepler period), which is news, not a bug; and on a
+/// linear problem, where a Runge–Kutta table's stability function matches exp beyond its order, an interval on that
+/// order (OrderContext::linear_predicted) passes.
 
 #include <algorithm>
 #include <cmath>
@@ -449,7 +451,7 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
             blocked.empty() ? "extend the sweep below dt " + short_num(f.dt_min) : blocked};
   // Above a declared order the coefficients confirm, the declaration is right: a leading term small enough for the next
   // order's to outweigh it over the window (verner6's 1.5e-6), or one that vanishes for this problem or t_end.
-  if (f.lo > hi_band && std::isfinite(c.predicted) && std::abs(c.predicted - c.expected) < 0.5)
+  if (f.lo > hi_band && std::isfinite(c.predicted) && std::abs(c.predicted - c.expected) < 0.5 && !std::isfinite(c.linear_predicted))
     return {"undetermined",
             fmt::format("{} is above {}, the order its coefficients give on every problem: its leading error term is "
                         "outweighed by the next order's over this window, or vanishes for this problem or t_end",

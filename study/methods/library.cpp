@@ -831,10 +831,10 @@ std::string describe(const Method& m) {
   // On linear problems the failing conditions may all vanish: the order is higher there.
   if (m.predicted.linear && p.order < max_checked_order)
     if (const OrderAnalysis& q = Prediction::of(*m.predicted.linear); q.order > p.order)
-      out += fmt::format("  linear       order {} on linear problems x' = L x{}\n", q.order,
-                         q.order == max_checked_order ? " (or more)"
-                                                      : fmt::format(" (first failing: {}, off by {:.3g})", q.first_failing.formula,
-                                                                    q.first_failing.residual));
+      out += q.order == max_checked_order  // the spec judges none (no failing condition: no order to settle on)
+                 ? fmt::format("  linear       order {} or more on linear problems x' = L x\n", q.order)
+                 : fmt::format("  linear       order {} on linear problems x' = L x (first failing: {}, off by {:.3g})\n", q.order,
+                               q.first_failing.formula, q.first_failing.residual);
   out += fmt::format("  symplectic   {}\n", m.predicted.symplectic ? "yes" : "no");
   out += fmt::format("  symmetric    {}\n", t.kind == Kind::nystrom ? "not checked for Nystrom tables" : m.predicted.symmetric ? "yes" : "no");
   if (m.substeps > 1) out += fmt::format("  substeps     {} by default\n", m.substeps);

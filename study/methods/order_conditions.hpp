@@ -54,7 +54,7 @@ OrderAnalysis runge_kutta_order(const Matrix& a, const std::vector<Rational>& b,
 
 /// The order of a Runge–Kutta (a, b) on linear problems x' = L x: its stability function 1 + z b^T (I - z a)^-1 1 =
 /// sum_k b^T a^(k-1) 1 z^k matches exp(z) to z^order (the conditions of the tall trees, b^T a^(k-1) 1 = 1/k!;
-/// Solving ODEs I, §II.2 and §IV.2).  At least the order on every problem, and above it for some methods.
+/// Solving ODEs I, §II.2; the stability function: Solving ODEs II, §IV.2).  At least the order on every problem, and above it for some methods.
 OrderAnalysis linear_order(const Matrix& a, const std::vector<Rational>& b, double precision = 0);
 
 /// A method on x' = v, v' = g(x) in Nyström form: stage positions X_i = x + c_i h v + h^2 sum_j abar_ij g(X_j),

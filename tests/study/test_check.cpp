@@ -856,3 +856,41 @@ TEST_CASE("results written before study check existed, or before verdicts, are r
   r.studies[0].declared.clear();
   CHECK_THROWS_WITH(check::run_checks(r, nullptr), Catch::Contains("has no 'integrators'") && Catch::Contains("run `study run` again"));
 }
+
+TEST_CASE("an order left undetermined where round-off ended double's range names why each wider arithmetic stopped",
+          "[check][wide]") {
+  // dt^8 (1 + 3 dt) from dt 0.5 by halvings, each point's floor added with alternating sign: in double (floor 1e-15)
+  // round-off ends the range at dt 0.015625 with the slopes still falling (8.51, 8.35, 8.21); long double's runs
+  // (floor 1e-18) stop after 4 levels, their budget spent, as undecided; float128 never ran.
+  auto points = [](double floor, int n) {
+    std::vector<std::array<double, 3>> pts;
+    for (int k = 0; k < n; ++k) {
+      const double dt = 0.5 / std::exp2(k);
+      pts.push_back({dt, std::abs(std::pow(dt, 8) * (1 + 3 * dt) + floor * (k % 2 ? 1.0 : -0.5)), floor});
+    }
+    return pts;
+  };
+  auto s = study_of();
+  s.metrics = {"global"};
+  s.declared[0].expected_global = 8, s.declared[0].declared_order = 8;
+  s.ref_bound = 1e-27;
+  report::OrderRow o = order("global", 8, 8);
+  o.sweep = points(1e-15, 6);
+  o.wide = {{"long double", points(1e-18, 4)}};
+  s.orders = {o};
+  s.wide_sweeps = {{"m", "long double", "global: why", "the budget is spent: the next run (dt 0.03125) would take the wide runs "
+                                                       "over wide_budget = 4 x the double sweep's 1e+06", {0.5, 0.25, 0.125, 0.0625}, 4e6,
+                    "float128 reference", 1e-27},
+                   {"m", "float128", "global: why", "not run: the budget would end before dt 0.0625", {}, 0, "float128 reference", 1e-27}};
+  const auto found = outcomes(s, "global order");
+  REQUIRE(found.size() == 1);
+  INFO(found[0].line());
+  CHECK(found[0].status == Outcome::undetermined);
+  CHECK_THAT(found[0].observed, Catch::EndsWith("(long double)"));
+  CHECK_THAT(found[0].action, Catch::Contains("(long double: the budget is spent") &&
+                                  Catch::Contains("(float128: not run: the budget would end before dt 0.0625)"));
+  // Where double's range did not end at round-off (a floor of 0), the wide sweeps are not the reason: not named.
+  s.orders[0].sweep = points(0, 6);
+  s.orders[0].sweep.resize(3);
+  CHECK_THAT(outcomes(s, "global order").at(0).action, !Catch::Contains("float128"));
+}
