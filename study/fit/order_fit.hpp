@@ -271,6 +271,8 @@ struct OrderContext {
   /// table's linear_order), for this metric; NaN otherwise.  Every term of a lower order vanishes on such a problem,
   /// so slopes that settle on it are the method's, above the declared order as they may be.
   double linear_predicted = NAN;
+  /// Judged in the widest arithmetic there is (float128): below its noise floor no arithmetic here measures anything.
+  bool widest = false;
 };
 
 /// Whether a fit's window reaches its noise floor at the small-dt end: a point below it near the floor, or the next
@@ -450,16 +452,24 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
     return {"undetermined", fmt::format("{}: not asymptotic yet ({})", observed, slopes),
             blocked.empty() ? "extend the sweep below dt " + short_num(f.dt_min) : blocked};
   // Above a declared order the coefficients confirm, the declaration is right: a leading term small enough for the next
-  // order's to outweigh it over the window (verner6's 1.5e-6), or one that vanishes for this problem or t_end.
-  if (f.lo > hi_band && std::isfinite(c.predicted) && std::abs(c.predicted - c.expected) < 0.5 && !std::isfinite(c.linear_predicted))
+  // order's to outweigh it over the window (verner6's 1.5e-6), or one that vanishes for this problem or t_end.  Steady
+  // down to float128's noise floor, nothing measurable contradicts the order the coefficients fix: a pass (a slip in
+  // the method lowers its slopes; none raises them).  At a narrower floor a wider arithmetic may still see them fall
+  // (a coefficient's typo in its 10th digit leaves a term that only float128 resolves): undetermined.
+  if (f.lo > hi_band && std::isfinite(c.predicted) && std::abs(c.predicted - c.expected) < 0.5 && !std::isfinite(c.linear_predicted)) {
+    if (c.widest && window_at_floor(f, c) && f.asymptotic && !f.local_slopes.empty())
+      return {"pass",
+              fmt::format("{} is above {}, steady down to float128's noise floor (dt {}), and the coefficients give {} on every "
+                          "problem: its leading error term stays below the next order's, or below round-off, wherever an "
+                          "error can be measured", observed, band, short_num(f.dt_min), c.predicted),
+              ""};
     return {"undetermined",
             fmt::format("{} is above {}, the order its coefficients give on every problem: its leading error term is "
                         "outweighed by the next order's over this window, or vanishes for this problem or t_end",
                         observed, band),
-            window_at_floor(f, c) ? "judge it on a problem or t_end where that term does not vanish"
-                                  : "extend the sweep below dt " + short_num(f.dt_min) +
-                                        ", where the leading term takes over, or judge it on a problem or t_end where it "
-                                        "does not vanish"};
+            "extend the sweep below dt " + short_num(f.dt_min) +
+                ", to the noise floor, where the leading term takes over or nothing smaller can be measured"};
+  }
   if (f.lo > hi_band)
     return {"undetermined",
             fmt::format("{} is above {}: the leading error term vanishes for this problem or t_end, or the declared order is "

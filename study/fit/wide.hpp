@@ -97,7 +97,9 @@ inline ArithmeticVerdict judge_in_arithmetics(const OrderFit& fit, const OrderVe
   for (const WidePoints& w : wide) {
     if (w.points.empty()) continue;
     const OrderFit f = fit_order(w.points, o);
-    OrderVerdict wv = judge_order(f, c);
+    OrderContext in = c;
+    in.widest = w.arithmetic == wide_arithmetics().back();
+    OrderVerdict wv = judge_order(f, in);
     // A fail only where the window reaches this arithmetic's noise floor: slopes that look steady below the order
     // may still rise at smaller steps (7.3 to 7.8 for an 8th-order method before they settle at 8), and a sweep
     // stopped above its floor (its budget) has not seen them do it.  Unless they settle on the order the coefficients

@@ -113,7 +113,7 @@ void wide_sweeps(const Task& t, const Spec& spec, const Context& ctx, StudyResul
   if (needed.empty()) return;
 
   WideSweep* sweeps = &res.wide_sweeps[t.wide_sweep];
-  const double budget = spec.wide_budget * sweep_work(spec, si);
+  const double budget = wide_work_budget(spec, si);
   if (budget <= 0) {
     sweeps[0] = {label, wide_arithmetics().front(), {}, why, "not run: wide_budget = 0", 0, "float128 reference", res.reference_bound};
     return;
@@ -148,9 +148,9 @@ void wide_sweeps(const Task& t, const Spec& spec, const Context& ctx, StudyResul
       to_reach += static_cast<double>(spec.steps[k]) * per_step * wide_weight(arithmetic);
     if (spent + to_reach > budget) {
       sweep.stop = fmt::format("not run: the budget would end before dt {}, the smallest step {} ran, where it reached its noise "
-                               "floor ({:.3g} weighted force evaluations to get there, over wide_budget = {:g} x the double sweep's {:.3g})",
+                               "floor ({:.3g} weighted force evaluations to get there, over {})",
                                short_num(spec.t_end / static_cast<double>(reached)), wide_arithmetics()[a - 1], spent + to_reach,
-                               spec.wide_budget, sweep_work(spec, si));
+                               wide_budget_text(spec, si));
       return;
     }
     std::vector<std::size_t> done;  // slots of this arithmetic's runs
@@ -164,8 +164,8 @@ void wide_sweeps(const Task& t, const Spec& spec, const Context& ctx, StudyResul
       const double cost = static_cast<double>(n) * per_step * wide_weight(arithmetic);
       if (spent + cost > budget)
         return fmt::format("the budget is spent: the next run (dt {}) would take the wide runs to {:.3g} weighted force evaluations, "
-                           "over wide_budget = {:g} x the double sweep's {:.3g}",
-                           short_num(spec.t_end / static_cast<double>(n)), spent + cost, spec.wide_budget, sweep_work(spec, si));
+                           "over {}",
+                           short_num(spec.t_end / static_cast<double>(n)), spent + cost, wide_budget_text(spec, si));
       run(wide_kind(arithmetic), spec, si, n, ctx, res, slot);
       WideRun& w = res.wide_runs[slot];
       if (w.status == "unsupported") return w.reason;

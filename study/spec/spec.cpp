@@ -895,6 +895,16 @@ double sweep_work(const Spec& s, const SpecIntegrator& i) {
   return steps * i.evals_per_step * (i.implicit ? 8.0 : 1.0) * passes * s.evaluation_cost;
 }
 
+double wide_work_budget(const Spec& s, const SpecIntegrator& i) {
+  return s.wide_budget * std::max(sweep_work(s, i), min_wide_unit);
+}
+
+std::string wide_budget_text(const Spec& s, const SpecIntegrator& i) {
+  const double sweep = sweep_work(s, i);
+  return fmt::format("wide_budget = {:g} x the double sweep's {:.3g}{}", s.wide_budget, sweep,
+                     sweep < min_wide_unit ? fmt::format(", raised to {:.3g}", min_wide_unit) : "");
+}
+
 CostEstimate estimate_cost(const Spec& s) {
   CostEstimate c;
   double biggest = -1;
@@ -927,9 +937,9 @@ CostEstimate estimate_cost(const Spec& s) {
       c.held_bytes += samples * held_per_sample;
       c.text_bytes += samples * text_per_sample;
       if (orders && s.wide_budget > 0)
-        add(s.wide_budget * sweep_work(s, i) / s.evaluation_cost,
-            fmt::format("{}'s runs in wider arithmetic, where round-off ends its orders' range (at most wide_budget = {:g} x its "
-                        "double sweep)", i.choice.label(), s.wide_budget));
+        add(wide_work_budget(s, i) / s.evaluation_cost,
+            fmt::format("{}'s runs in wider arithmetic, where round-off ends its orders' range (at most {})", i.choice.label(),
+                        wide_budget_text(s, i)));
     }
     if (s.energy_t_end) {
       const double steps = std::round(*s.energy_t_end / s.energy_dt);

@@ -541,12 +541,19 @@ TEST_CASE("the cost estimate counts every run, pass and long energy run, and the
   CHECK_THAT(study::estimate_cost(a).evaluations, Catch::WithinRel(4 * 120 + reference, 1e-12));
   CHECK_THAT(study::estimate_cost(a).biggest, Catch::Contains("its reference (0.159"));
   // At 3 step sizes its orders are fitted, and may go on in wider arithmetic: 4 times the sweep (10 + 20 + 40 steps of
-  // 4 evaluations, 4 passes: 1120) by default (wide_budget = 4), 2.5 times it, or none.
+  // 4 evaluations, 4 passes: 1120), or of 2.5e7 where the sweep is cheaper, as here, by default (wide_budget = 4),
+  // 2.5 times it, or none.
   const std::string three = "name = \"a\"\nproblem = \"harmonic\"\nintegrators = [\"rk4\"]\nt_end = 1.0\ndt = [0.1, 0.05, 0.025]\n"
                             "metrics = [\"global\"]\n";
-  CHECK_THAT(study::estimate_cost(spec(three)).evaluations, Catch::WithinRel(5 * 1120 + reference, 1e-12));
-  CHECK_THAT(study::estimate_cost(spec(three + "wide_budget = 2.5\n")).evaluations, Catch::WithinRel(3.5 * 1120 + reference, 1e-12));
+  CHECK_THAT(study::estimate_cost(spec(three)).evaluations, Catch::WithinRel(1120 + 4 * 2.5e7 + reference, 1e-12));
+  CHECK_THAT(study::estimate_cost(spec(three + "wide_budget = 2.5\n")).evaluations, Catch::WithinRel(1120 + 2.5 * 2.5e7 + reference, 1e-12));
   CHECK_THAT(study::estimate_cost(spec(three + "wide_budget = 0\n")).evaluations, Catch::WithinRel(1120 + reference, 1e-12));
+  // A sweep dearer than 2.5e7 is its own unit: 5e5 + 1e6 + 2e6 steps, 4 evaluations, 4 passes: 5.6e7, x 4.
+  const auto dear = spec("name = \"a\"\nproblem = \"harmonic\"\nintegrators = [\"rk4\"]\nt_end = 1.0\n"
+                         "dt = [2e-6, 1e-6, 5e-7]\nmetrics = [\"global\"]\n");
+  CHECK_THAT(study::sweep_work(dear, dear.integrators[0]), Catch::WithinRel(5.6e7, 1e-12));
+  CHECK_THAT(study::wide_work_budget(dear, dear.integrators[0]), Catch::WithinRel(4 * 5.6e7, 1e-12));
+  CHECK_THAT(study::wide_work_budget(spec(three), spec(three).integrators[0]), Catch::WithinRel(4 * 2.5e7, 1e-12));
   // Reversibility doubles the runs; a long energy run of 1e6 steps of leapfrog (1 evaluation) adds 1e6.
   const auto b = spec("name = \"a\"\nproblem = \"harmonic\"\nintegrators = [\"rk4\", \"leapfrog\"]\nt_end = 1.0\n"
                       "dt = [0.1, 0.05]\nmetrics = [\"walltime\", \"reversibility\"]\nenergy_t_end = 1e5\nenergy_dt = 0.1\n");
@@ -589,7 +596,7 @@ expect = { kahan-li8 = { global = 8, local = 10 } }
     INFO(w.integrator << " in " << w.arithmetic << ": " << w.stop);
     CHECK(w.dts.size() >= 3);
     CHECK(w.work > 0);
-    CHECK(w.work <= spec.wide_budget * study::sweep_work(spec, spec.integrators[w.integrator == "kahan-li8" ? 0 : 1]));
+    CHECK(w.work <= study::wide_work_budget(spec, spec.integrators[w.integrator == "kahan-li8" ? 0 : 1]));
     // Long double against the float128 reference; float128 against Kepler's exact solution, 1e3 below it.
     CHECK(w.reference == (w.arithmetic == "float128" ? "exact solution" : "float128 reference"));
     INFO("bound " << w.reference_bound << " against the reference's " << r.reference_bound);

@@ -692,7 +692,7 @@ TEST_CASE("on a linear problem, slopes that settle on the order of the stability
   CHECK(study::judge_order(fit, held).verdict == "pass");
 }
 
-TEST_CASE("above an order the coefficients confirm, the reason says the declaration is right and where to look",
+TEST_CASE("above an order the coefficients confirm: a pass where the slopes hold to the noise floor, else what to extend",
           "[fit]") {
   // Slopes of 7 held to 6 by a table whose conditions give 6 (verner6 on the pendulum, float128: 6.99 in [6.98, 7.00]).
   const auto fit = study::fit_order(halvings(7, 0, 1e-30, 0.5, 7));
@@ -705,4 +705,28 @@ TEST_CASE("above an order the coefficients confirm, the reason says the declarat
   CHECK(v.verdict == "undetermined");
   CHECK_THAT(v.reason, Catch::Contains("the order its coefficients give on every problem") && !Catch::Contains("too low"));
   CHECK_THAT(v.action, Catch::StartsWith("extend the sweep below dt 0.007812"));  // its window stops far above 1e-30
+  // The same slopes down to a floor of 1e-15 (dt 0.0156: 3.7e-15; the next halving would be within 10 x it): in the
+  // widest arithmetic nothing smaller can be measured, and the coefficients fix 6 -- a pass, which says why; at a
+  // narrower arithmetic's floor a wider one may still see the slopes fall.
+  const auto floored_points = halvings(7, 0, 1e-15, 0.5, 6);
+  const auto floored = study::fit_order(floored_points);
+  CHECK(study::judge_order(floored, c).verdict == "undetermined");
+  c.widest = true;
+  const auto at_floor = study::judge_order(floored, c);
+  CHECK(at_floor.verdict == "pass");
+  CHECK_THAT(at_floor.reason, Catch::Contains("steady down to float128's noise floor (dt 0.01562), and the coefficients give 6"));
+  // judge_in_arithmetics sets it for float128's points only.
+  c.widest = false;
+  const auto double_points = halvings(7, 0, 1e-13, 0.5, 6);  // round-off (1e-13) ends its range at dt 0.0156
+  const auto in_double = study::fit_order(double_points);
+  const auto dv = study::judge_order(in_double, c);
+  REQUIRE(dv.verdict == "undetermined");
+  CHECK(study::judge_in_arithmetics(in_double, dv, double_points, {{"long double", floored_points}}, c, 1e-27).verdict.verdict ==
+        "undetermined");
+  CHECK(study::judge_in_arithmetics(in_double, dv, double_points, {{"float128", floored_points}}, c, 1e-27).verdict.verdict == "pass");
+  c.widest = true;
+  // Not without the coefficients' word (a declared order may be too low), nor where they give another order.
+  CHECK(study::judge_order(floored, context(6)).verdict == "undetermined");
+  c.predicted = 5;
+  CHECK(study::judge_order(floored, c).verdict == "undetermined");
 }
