@@ -636,6 +636,31 @@ expect = { kahan-li8 = { global = 8, local = 10 } }
   for (const study::WideSweep& w : none.at(0).wide_sweeps)
     if (!w.integrator.empty() && w.arithmetic == "long double") CHECK(w.stop == "not run: wide_budget = 0");
 
+  // A small wide_budget on a cheap sweep still has its unit of 2.5e7 weighted evaluations: the wide runs spend more
+  // than 0.5 x the sweep (9 step sizes, 2 262 steps: float128 needs about 4e5 to decide), never more than 0.5 x 2.5e7,
+  // and a budget's stop says what it was raised to.
+  const auto small_spec = study::load_spec(dir.file("small.toml", "name = \"small\"\nproblem = \"kepler\"\nparams = { e = 0.4 }\n"
+                                                                  "t_end = 1.1\nintegrators = [\"kahan-li8\"]\n"
+                                                                  "dt = { max = 0.11, min = 0.0011, per_decade = 4 }\n"
+                                                                  "metrics = [\"global\", \"local\"]\nwide_budget = 0.5\n"));
+  const auto small = study::run_studies({small_spec}, options(2));
+  double most = 0;  // the largest share of its sweep's work an integrator's wide runs took
+  for (std::size_t k = 0; k < small_spec.integrators.size(); ++k) {
+    const study::SpecIntegrator& si = small_spec.integrators[k];
+    INFO(si.choice.label() << ": sweep " << study::sweep_work(small_spec, si));
+    REQUIRE(study::sweep_work(small_spec, si) < study::min_wide_unit);
+    CHECK(study::wide_work_budget(small_spec, si) == 0.5 * study::min_wide_unit);
+    double work = 0;
+    for (const study::WideSweep& w : small.at(0).wide_sweeps)
+      if (w.integrator == si.choice.label()) {
+        work += w.work;
+        if (w.stop.find("budget") != std::string::npos) CHECK_THAT(w.stop, Catch::Contains(", raised to 2.5e+07"));
+      }
+    CHECK(work <= 0.5 * study::min_wide_unit);
+    most = std::max(most, work / study::sweep_work(small_spec, si));
+  }
+  CHECK(most > 0.5);
+
   // Cached: a second run reads the wide runs back, the same bytes.
   study::EngineOptions cached = options(2);
   cached.use_cache = true, cached.cache_dir = dir.path / "cache";
