@@ -459,7 +459,7 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
   if (f.lo > hi_band && std::isfinite(c.predicted) && std::abs(c.predicted - c.expected) < 0.5 && !std::isfinite(c.linear_predicted)) {
     if (c.widest && window_at_floor(f, c) && f.asymptotic && !f.local_slopes.empty())
       return {"pass",
-              fmt::format("{} is above {}, steady down to float128's noise floor (dt {}), and the coefficients give {} on every "
+              fmt::format("{} is above {}, steady down to the noise floor of float128's runs (dt {}), and the coefficients give {} on every "
                           "problem: its leading error term stays below the next order's, or below round-off, wherever an "
                           "error can be measured", observed, band, short_num(f.dt_min), c.predicted),
               ""};
@@ -467,8 +467,12 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
             fmt::format("{} is above {}, the order its coefficients give on every problem: its leading error term is "
                         "outweighed by the next order's over this window, or vanishes for this problem or t_end",
                         observed, band),
-            "extend the sweep below dt " + short_num(f.dt_min) +
-                ", to the noise floor, where the leading term takes over or nothing smaller can be measured"};
+            !window_at_floor(f, c) ? "extend the sweep below dt " + short_num(f.dt_min) +
+                                         ", to the noise floor, where the leading term takes over or nothing smaller can be measured"
+            : c.widest ? fmt::format("add step sizes per decade in dt {}..{}: its local slopes are too few or scatter",
+                                     short_num(f.dt_min), short_num(f.dt_max))
+                       : "let float128 run to its noise floor (a larger wide_budget): below this arithmetic's floor the slopes "
+                         "may still fall to the order the coefficients give"};
   }
   if (f.lo > hi_band)
     return {"undetermined",

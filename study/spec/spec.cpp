@@ -896,13 +896,11 @@ double sweep_work(const Spec& s, const SpecIntegrator& i) {
 }
 
 double wide_work_budget(const Spec& s, const SpecIntegrator& i) {
-  return s.wide_budget * std::max(sweep_work(s, i), min_wide_unit);
+  return s.wide_budget * sweep_work(s, i);
 }
 
 std::string wide_budget_text(const Spec& s, const SpecIntegrator& i) {
-  const double sweep = sweep_work(s, i);
-  return fmt::format("wide_budget = {:g} x the double sweep's {:.3g}{}", s.wide_budget, sweep,
-                     sweep < min_wide_unit ? fmt::format(", raised to {:.3g}", min_wide_unit) : "");
+  return fmt::format("wide_budget = {:g} x the double sweep's {:.3g}", s.wide_budget, sweep_work(s, i));
 }
 
 CostEstimate estimate_cost(const Spec& s) {

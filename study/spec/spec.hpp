@@ -190,13 +190,11 @@ CostEstimate estimate_cost(const Spec& spec);
 /// The weighted work of one integrator's double sweep as estimate_cost counts it (every run of its sweep, every pass:
 /// the step, the way back, the long double shadow), the unit of its wide runs' budget (wide_budget).
 double sweep_work(const Spec& spec, const SpecIntegrator& si);
-/// The least unit of the wide budget, in weighted force evaluations (about 0.3 s of float128 evaluations on one
-/// core): a cheap study's double sweep (1e6, a hundredth of a second) would leave float128 a few hundred steps, which
-/// decide nothing, where a second more would.
-inline constexpr double min_wide_unit = 2.5e7;
-/// What an integrator's wide runs may spend, weighted: wide_budget x its double sweep's work, at least min_wide_unit.
+/// What an integrator's wide runs may spend, weighted: wide_budget x its double sweep's work (the estimate counts it
+/// in full before any work, so it stays in proportion to the study: a floor of a second of float128 per integrator
+/// made a 1e3-evaluation study's estimate 1e8).
 double wide_work_budget(const Spec& spec, const SpecIntegrator& si);
-/// The same in words, for a stop: "wide_budget = 4 x the double sweep's 1.1e+06, raised to 2.5e+07".
+/// The same in words, for a stop: "wide_budget = 4 x the double sweep's 1.1e+06".
 std::string wide_budget_text(const Spec& spec, const SpecIntegrator& si);
 /// The largest wide_budget a spec may give.
 inline constexpr double max_wide_budget = 1000;

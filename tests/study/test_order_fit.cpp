@@ -705,16 +705,24 @@ TEST_CASE("above an order the coefficients confirm: a pass where the slopes hold
   CHECK(v.verdict == "undetermined");
   CHECK_THAT(v.reason, Catch::Contains("the order its coefficients give on every problem") && !Catch::Contains("too low"));
   CHECK_THAT(v.action, Catch::StartsWith("extend the sweep below dt 0.007812"));  // its window stops far above 1e-30
-  // The same slopes down to a floor of 1e-15 (dt 0.0156: 3.7e-15; the next halving would be within 10 x it): in the
-  // widest arithmetic nothing smaller can be measured, and the coefficients fix 6 -- a pass, which says why; at a
-  // narrower arithmetic's floor a wider one may still see the slopes fall.
+  // The same slopes down to a floor of 1e-15 (dt 0.0156: 2.3e-13, and the next halving, 2^-6 of it for order 6, 3.5e-15,
+  // would be within 10 x the floor): in the widest arithmetic nothing smaller can be measured, and the coefficients fix
+  // 6 -- a pass, which says why; at a narrower arithmetic's floor a wider one may still see the slopes fall.
   const auto floored_points = halvings(7, 0, 1e-15, 0.5, 6);
   const auto floored = study::fit_order(floored_points);
-  CHECK(study::judge_order(floored, c).verdict == "undetermined");
+  const auto narrower = study::judge_order(floored, c);
+  CHECK(narrower.verdict == "undetermined");
+  CHECK_THAT(narrower.action, Catch::StartsWith("let float128 run to its noise floor"));
   c.widest = true;
   const auto at_floor = study::judge_order(floored, c);
   CHECK(at_floor.verdict == "pass");
-  CHECK_THAT(at_floor.reason, Catch::Contains("steady down to float128's noise floor (dt 0.01562), and the coefficients give 6"));
+  CHECK_THAT(at_floor.reason, Catch::Contains("steady down to the noise floor of float128's runs (dt 0.01562), and the coefficients give 6"));
+  // In float128 too, a window that stops above the floor (1e-30) may still fall: undetermined.
+  CHECK(study::judge_order(fit, c).verdict == "undetermined");
+  // On a linear problem whose stability function gives 7, that rule judges it instead.
+  c.linear_predicted = 7;
+  CHECK_THAT(study::judge_order(floored, c).reason, Catch::Contains("on linear problems"));
+  c.linear_predicted = NAN;
   // judge_in_arithmetics sets it for float128's points only.
   c.widest = false;
   const auto double_points = halvings(7, 0, 1e-13, 0.5, 6);  // round-off (1e-13) ends its range at dt 0.0156
@@ -726,7 +734,9 @@ TEST_CASE("above an order the coefficients confirm: a pass where the slopes hold
   CHECK(study::judge_in_arithmetics(in_double, dv, double_points, {{"float128", floored_points}}, c, 1e-27).verdict.verdict == "pass");
   c.widest = true;
   // Not without the coefficients' word (a declared order may be too low), nor where they give another order.
-  CHECK(study::judge_order(floored, context(6)).verdict == "undetermined");
+  auto unpredicted = context(6);
+  unpredicted.widest = true;
+  CHECK(study::judge_order(floored, unpredicted).verdict == "undetermined");
   c.predicted = 5;
   CHECK(study::judge_order(floored, c).verdict == "undetermined");
 }
