@@ -106,6 +106,12 @@ start=$(date +%s)
 expect "a request above --max-work is refused before it runs, naming its biggest part and the option" 2 \
   "about 1.6e\+09 weighted force evaluations, above the limit of 1e\+06; most of it: rk4's 1 runs.*--max-work" \
   "$study" run "$tmp/w.toml" --out "$tmp/o2" --no-cache --max-work 1e6
+# Its wide runs' bound the biggest part (7e4 steps of rk4, 4 passes: 1.12e6; 4 x that in wider arithmetic): the
+# message says it is a bound and what lowers it.
+spec $'t_end = 1.0\ndt = [1e-4, 5e-5, 2.5e-5]\n'
+expect "a refusal whose biggest part is the wide runs' bound names wide_budget" 2 \
+  "about 6.1e\+06 weighted force evaluations, above the limit of 1e\+06; most of it: rk4's runs in wider arithmetic.*a bound, spent only where.*smaller wide_budget \(0: none\)" \
+  "$study" run "$tmp/w.toml" --out "$tmp/o2" --no-cache --max-work 1e6
 printf 'name = "e"\nproblem = "kepler"\nintegrators = ["leapfrog"]\nt_end = 1.0\ndt = [0.1]\nenergy_t_end = 1e12\nenergy_dt = 1.0\n' > "$tmp/e.toml"
 expect "energy_t_end = 1e12 is refused by the default limit" 2 "1e\+12 weighted force evaluations.*long energy run" \
   "$study" run "$tmp/e.toml" --out "$tmp/o3" --no-cache
