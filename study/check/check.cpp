@@ -105,8 +105,7 @@ void check_orders(const Study& s, const Options& o, Checks& c) {
       const study::OrderFit fit = study::fit_order(points, fo);
       study::OrderContext context{.expected = static_cast<double>(ord->expected), .tolerance = o.order_tolerance,
                                   .periods = s.periodic && s.period > 0 ? s.t_end / s.period : NAN, .exact = {}};
-      context.predicted = study::predicted_order(d.predicted_order, d.error_coefficient, metric);
-      if (d.linear_order > 0) context.linear_predicted = study::predicted_order(d.linear_order, 1, metric);
+      study::set_predictions(context, d.predicted_order, d.error_coefficient, d.linear_order, metric);
       if (const report::OrderRow* global = report::find_order(s, d.label, "global"); metric == "local" && global)
         context.resolved_dt = study::resolved_dt(error_points(*global), fo);
       const study::OrderVerdict advised = study::advise(study::judge_order(fit, context), fit, points, sweep_end(s, d.label), fo);

@@ -290,6 +290,14 @@ inline double predicted_order(int order, double error_coefficient, const std::st
   return order + (metric == "local" ? 1 : 0);
 }
 
+/// Sets what the coefficients say on the context, for this metric: the order on every problem (a failing condition's
+/// order, NaN when unknown) and, on a linear problem, the stability function's where it is higher (0: none).  The
+/// engine (results/orders.cpp) and the gate (check/check.cpp) both judge with it, from the same numbers.
+inline void set_predictions(OrderContext& c, int order, double error_coefficient, int linear_order, const std::string& metric) {
+  c.predicted = predicted_order(order, error_coefficient, metric);
+  c.linear_predicted = linear_order > 0 ? predicted_order(linear_order, 1, metric) : NAN;
+}
+
 /// Whether a fit settles on the order the coefficients predict: its interval within predicted +/- tolerance.
 inline bool settles_on_predicted(const OrderFit& f, const OrderContext& c) {
   return std::isfinite(c.predicted) && f.determined && f.lo >= c.predicted - c.tolerance && f.hi <= c.predicted + c.tolerance;

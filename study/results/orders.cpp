@@ -38,8 +38,7 @@ OrderContext order_context(const StudyResult& res, const std::string& metric, co
   OrderContext c{.expected = static_cast<double>(expected), .tolerance = FitOptions{}.tolerance,
                  .periods = res.periodic ? res.spec.t_end / res.period : NAN,
                  .exact = exact_on_constant_acceleration(res.spec.problem, metric, expected)};
-  c.predicted = predicted_order(si.predicted.order, si.predicted.error_coefficient, metric);
-  if (si.predicted.linear_order > 0) c.linear_predicted = predicted_order(si.predicted.linear_order, 1, metric);
+  set_predictions(c, si.predicted.order, si.predicted.error_coefficient, si.predicted.linear_order, metric);
   return c;
 }
 
