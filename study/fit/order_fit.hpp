@@ -409,15 +409,23 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
   // principal error coefficient is 1.5e-6, shows slopes of 6.9 on Kepler's problem to dt 0.007), and only where
   // nothing smaller can be measured is an order above the prediction this problem's (a linear one's, say).
   // On a linear problem the coefficients give more: the slopes cannot fall below that.
+  // Only float128's floor is low enough: verner6 on Kepler's problem shows one-step slopes of 8.00 down to errors of
+  // 5e-22, below long double's floor, then 7.0 (a 50-digit solve): a pass at a narrower floor goes on to float128.
   const double floor_order = std::isfinite(c.linear_predicted) ? c.linear_predicted : c.predicted;
   auto pass = [&](std::string reason) -> OrderVerdict {
+    const std::string on = std::isfinite(c.linear_predicted) ? "linear problems" : "every problem";
     if (std::isfinite(floor_order) && floor_order < lo_band && !window_at_floor(f, c))
       return {"undetermined",
               fmt::format("{}, above the order {} its coefficients give on {}, and its window stops above the noise "
                           "floor (dt {}): the slopes may still fall to {} at smaller steps",
-                          reason, floor_order, std::isfinite(c.linear_predicted) ? "linear problems" : "every problem",
-                          short_num(f.dt_min), floor_order),
+                          reason, floor_order, on, short_num(f.dt_min), floor_order),
               "extend the sweep to the noise floor (below dt " + short_num(f.dt_min) + ")"};
+    if (std::isfinite(floor_order) && floor_order < lo_band && !c.widest)
+      return {"undetermined",
+              fmt::format("{}, above the order {} its coefficients give on {}, down to this arithmetic's noise floor (dt {}): "
+                          "the slopes may still fall to {} below it, where only float128 measures",
+                          reason, floor_order, on, short_num(f.dt_min), floor_order),
+              "let float128 run to its noise floor (a larger wide_budget)"};
     return {"pass", std::move(reason), ""};
   };
   if (f.lo >= lo_band && f.hi <= hi_band) return pass(observed + " lies within " + band);

@@ -52,7 +52,16 @@ inline double roundoff_ended_at(const OrderFit& f, const std::vector<ErrorPoint>
     const bool at_period = std::isfinite(c.periods) && whole >= 1 && std::abs(c.periods - whole) <= at_period_tolerance;
     if (f.lo > hi_band && at_period) return 0;
     const bool resolved = f.dt_min <= c.resolved_dt * (1 + 1e-9);
-    if (f.hi < lo_band && f.asymptotic && !resolved) return 0;
+    // Below the band over steps that do not resolve the problem yet: round-off ended it only where the resolved
+    // steps' errors reach their floor (a wider arithmetic then measures them); else smaller steps would decide.
+    if (f.hi < lo_band && f.asymptotic && !resolved) {
+      double at = 0;
+      for (const ErrorPoint& p : points)
+        if (p.dt <= c.resolved_dt * (1 + 1e-9) && std::isfinite(p.error) && p.error <= o.near_floor_factor * p.floor &&
+            p.floor > 10 * reference_bound)
+          at = std::max(at, p.dt);
+      return at;
+    }
   }
   // Only where the error is in the usable range and its floor below it: at large steps on a sensitive orbit the
   // long double shadow parts from the run, and that "round-off" is no floor (seed 000's e = 0.965 orbit: 2.5 beside
@@ -93,7 +102,10 @@ inline ArithmeticVerdict judge_in_arithmetics(const OrderFit& fit, const OrderVe
                                               const FitOptions& o = {}) {
   ArithmeticVerdict d{fit, v, "double", 0};
   d.roundoff_dt = roundoff_ended_at(fit, points, judge_order(fit, c), c, reference_bound, o);
-  if (v.verdict == "pass" || d.roundoff_dt <= 0) return d;
+  // An order undetermined for another reason rides on the wide runs another order needed: the same step sizes with
+  // less round-off, and under dt = "auto" the halvings double's sweep stopped short of (its round-off ended it).
+  const bool rides = d.roundoff_dt <= 0 && v.verdict == "undetermined" && c.exact.empty();
+  if (v.verdict == "pass" || (d.roundoff_dt <= 0 && !rides)) return d;
   for (const WidePoints& w : wide) {
     if (w.points.empty()) continue;
     const OrderFit f = fit_order(w.points, o);
@@ -117,7 +129,8 @@ inline ArithmeticVerdict judge_in_arithmetics(const OrderFit& fit, const OrderVe
                               "rise at smaller steps", wv.reason, w.arithmetic, short_num(f.dt_min));
       wv.action = "run the wide arithmetic further (a larger wide_budget)";
     }
-    wv.reason += fmt::format(" ({}: double reaches round-off at dt {} before the order settles)", w.arithmetic, short_num(d.roundoff_dt));
+    wv.reason += rides ? fmt::format(" ({}: the runs another order needed, where double's round-off ended its range)", w.arithmetic)
+                       : fmt::format(" ({}: double reaches round-off at dt {} before the order settles)", w.arithmetic, short_num(d.roundoff_dt));
     d.fit = f, d.verdict = wv, d.arithmetic = w.arithmetic;
     if (wv.verdict != "undetermined") break;
   }

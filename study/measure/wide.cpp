@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numbers>
 
 #include <fmt/format.h>
@@ -88,6 +89,17 @@ WideTruth float128_truth(const Spec& spec, const Context& ctx, const StudyResult
   return truth;
 }
 
+bool FloorWatch::reached(const WideRun& w, const std::vector<std::string>& open) {
+  bool all = !open.empty();
+  for (const std::string& metric : open) {
+    const bool at = at_floor(wide_point(w, metric), factor_) && (metric != "global" || at_floor(wide_point(w, "max"), factor_));
+    int& n = in_a_row_[metric];
+    n = at ? n + 1 : 0;
+    all = all && n >= 2;
+  }
+  return all;
+}
+
 void wide_sweeps(const Task& t, const Spec& spec, const Context& ctx, StudyResult& res, const TaskRunner& run) {
   if (!t.wide || t.kind != TaskKind::run) return;
   const SpecIntegrator& si = spec.integrators[t.integrator];
@@ -111,6 +123,15 @@ void wide_sweeps(const Task& t, const Spec& spec, const Context& ctx, StudyResul
     why += fmt::format("{}{}: {}", why.empty() ? "" : "; ", metric, d.verdict.reason);
   }
   if (needed.empty()) return;
+  // The orders undetermined for another reason ride along (judge_in_arithmetics): under dt = "auto" double's sweep
+  // stopped where round-off ended the others' range, short of where these would settle.
+  for (const std::string& metric : metrics) {
+    if (std::find(needed.begin(), needed.end(), metric) != needed.end()) continue;
+    const DoubleOrder d = double_order(res, si, metric, runs);
+    if (d.verdict.verdict != "undetermined" || !d.context.exact.empty()) continue;
+    needed.push_back(metric);
+    why += fmt::format("; {} (riding along): {}", metric, d.verdict.reason);
+  }
 
   WideSweep* sweeps = &res.wide_sweeps[t.wide_sweep];
   const double budget = wide_work_budget(spec, si);
@@ -190,10 +211,8 @@ void wide_sweeps(const Task& t, const Spec& spec, const Context& ctx, StudyResul
       return still;
     };
     bool more = true;  // false once a run could not be made: nothing more in any arithmetic
-    // The halvings (a range's step sizes) from k0 on, until decided, at this arithmetic's noise floor (the global
-    // error and the largest over the run within 10 x it, twice in a row: an error crossing zero dips once, as
-    // dt.past_floor), or the end.
-    int in_a_row = 0;
+    // The halvings (a range's step sizes) from k0 on, until decided, at this arithmetic's noise floor, or the end.
+    FloorWatch floor(fit_options.floor_factor);
     for (std::size_t k = k0;; ++k) {
       if (interrupted()) return;
       if (k == spec.steps.size()) {
@@ -204,13 +223,10 @@ void wide_sweeps(const Task& t, const Spec& spec, const Context& ctx, StudyResul
         sweep.stop = no, more = false;
         break;
       }
-      if (decide().empty()) break;
+      const std::vector<std::string> still = decide();
+      if (still.empty()) break;
       const WideRun& w = res.wide_runs[done.back()];
-      const bool floor = spec.wants("global") ? at_floor(wide_point(w, "global"), fit_options.floor_factor) &&
-                                                    at_floor(wide_point(w, "max"), fit_options.floor_factor)
-                                              : at_floor(wide_point(w, "local"), fit_options.floor_factor);
-      in_a_row = floor ? in_a_row + 1 : 0;
-      if (in_a_row >= 2) {
+      if (floor.reached(w, still)) {
         sweep.stop = fmt::format("the error reaches this arithmetic's noise floor at dt {} ({} x it, twice in a row)", short_num(w.dt),
                                  fit_options.floor_factor);
         break;

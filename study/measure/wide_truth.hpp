@@ -1,8 +1,10 @@
 #pragma once
 /// What the float128 runs of the wider arithmetics are measured against (study/measure/wide.cpp, measure_impl.hpp).
 
+#include <map>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "study/plan/context.hpp"
 #include "study/problems/all.hpp"
@@ -30,5 +32,20 @@ struct WideTruth {
 /// tests/reference/test_exact_wide.cpp holds it above the truth from a 50-digit solve, near Kepler's e = 1 and the
 /// pendulum's separatrix too.
 WideTruth float128_truth(const Spec& spec, const Context& ctx, const StudyResult& res);
+
+/// Where a wide sweep's halvings stop at its arithmetic's noise floor: once every order still open has had its own
+/// error (a global one with the largest over the run too) within `factor` x its floor twice in a row (an error crossing
+/// zero dips once, as dt.past_floor).  A local order open alone stops where the one-step errors get there, not halvings
+/// later where the global ones would.
+class FloorWatch {
+ public:
+  explicit FloorWatch(double factor) : factor_(factor) {}
+  /// After each run of the sweep, with the orders still open.
+  bool reached(const WideRun& w, const std::vector<std::string>& open);
+
+ private:
+  double factor_;
+  std::map<std::string, int> in_a_row_;
+};
 
 }  // namespace study::engine

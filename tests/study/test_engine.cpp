@@ -22,6 +22,7 @@
 #include "study/check/check.hpp"
 #include "study/engine.hpp"
 #include "study/measure/binding.hpp"
+#include "study/measure/wide_truth.hpp"
 #include "study/common/schema.hpp"
 #include "study/results/write.hpp"
 #include "tests/study/broken_methods.hpp"
@@ -563,6 +564,37 @@ TEST_CASE("the cost estimate counts every run, pass and long energy run, and the
   CHECK_THAT(study::estimate_cost(c5).evaluations, Catch::WithinRel(10 * (4 * 120 + reference), 1e-12));
   const auto sun = spec("name = \"c\"\nproblem = \"outer-solar-system\"\n" + walltime);
   CHECK_THAT(study::estimate_cost(sun).evaluations, Catch::WithinRel(15 * 120, 1e-12));
+}
+
+TEST_CASE("a wide sweep stops at the noise floor of the orders still open, each on its own error", "[engine][wide]") {
+  // One-step errors at their floor 1e-19 (within 10 x) from the first run on, the global ones 1e-12 far above theirs.
+  auto run = [](double global, double local) {
+    study::WideRun w;
+    w.global = global, w.max = global, w.local = local;
+    w.floor_global = w.floor_max = 1e-16, w.floor_local = 1e-19;
+    return w;
+  };
+  const auto at_local = run(1e-12, 5e-19);
+  study::engine::FloorWatch local_only(10);
+  CHECK_FALSE(local_only.reached(at_local, {"local"}));  // once: an error crossing zero dips once
+  CHECK(local_only.reached(at_local, {"local"}));        // twice in a row: the local order open alone stops here
+  study::engine::FloorWatch both(10);
+  CHECK_FALSE(both.reached(at_local, {"global", "local"}));
+  CHECK_FALSE(both.reached(at_local, {"global", "local"}));  // the global order is not at its floor
+  CHECK_FALSE(both.reached(run(5e-16, 5e-19), {"global", "local"}));
+  CHECK(both.reached(run(5e-16, 5e-19), {"global", "local"}));
+  // The global order at its floor with the largest error over the run above it (a dip): not yet.
+  study::engine::FloorWatch dip(10);
+  auto dipped = run(5e-16, 5e-19);
+  dipped.max = 1e-12;
+  CHECK_FALSE(dip.reached(dipped, {"global"}));
+  CHECK_FALSE(dip.reached(dipped, {"global"}));
+  // Twice in a row: a run above the floor in between starts the count again.
+  study::engine::FloorWatch again(10);
+  CHECK_FALSE(again.reached(at_local, {"local"}));
+  CHECK_FALSE(again.reached(run(1e-12, 1e-15), {"local"}));
+  CHECK_FALSE(again.reached(at_local, {"local"}));
+  CHECK(again.reached(at_local, {"local"}));
 }
 
 TEST_CASE("orders round-off left undecided go on in long double, then float128 against the exact solution, bounded by "

@@ -542,6 +542,53 @@ TEST_CASE("an order double left undetermined for round-off is decided in the fir
   CHECK(pass.arithmetic == "double");
 }
 
+TEST_CASE("an order undetermined for another reason rides on the wide runs another order needed", "[fit][wide]") {
+  // dt^8 (1 + 3 dt) over 5 halvings from dt 0.5, far above a floor of 1e-30: local slopes 8.51 to 8.21, still falling
+  // (not asymptotic yet), no round-off near, as a local order is where double's sweep stopped at the global order's
+  // round-off.  The wide runs that order needed go on 5 halvings more (floor 1e-25): slopes within 8 +/- 0.2, a pass.
+  const auto pts = halvings(8, 3, 1e-30, 0.5, 5);
+  const auto fit = study::fit_order(pts);
+  const auto v = study::judge_order(fit, context(8));
+  REQUIRE(v.verdict == "undetermined");
+  REQUIRE(study::roundoff_ended_at(fit, pts, v, context(8), 1e-27) == 0);
+  const auto a = study::judge_in_arithmetics(fit, v, pts, {{"float128", halvings(8, 3, 1e-25, 0.5, 10)}}, context(8), 1e-27);
+  CHECK(a.arithmetic == "float128");
+  CHECK(a.verdict.verdict == "pass");
+  CHECK_THAT(a.verdict.reason, Catch::EndsWith("(float128: the runs another order needed, where double's round-off ended its range)"));
+  CHECK(a.roundoff_dt == 0);
+  // A double fail is not asked again without round-off of its own, nor a method exact by design.
+  const auto low = halvings(7, 0, 1e-30, 0.5, 6);
+  const auto low_fit = study::fit_order(low);
+  const auto failed = study::judge_order(low_fit, context(8));
+  REQUIRE(failed.verdict == "fail");
+  CHECK(study::judge_in_arithmetics(low_fit, failed, low, {{"float128", halvings(8, 0, 1e-25, 0.5, 10)}}, context(8), 1e-27).arithmetic ==
+        "double");
+  auto exact = context(8);
+  exact.exact = "exact on constant acceleration";
+  CHECK(study::judge_in_arithmetics(fit, study::judge_order(fit, exact), pts, {{"float128", halvings(8, 3, 1e-25, 0.5, 10)}}, exact,
+                                    1e-27).arithmetic == "double");
+}
+
+TEST_CASE("below the band over steps that do not resolve the problem, round-off ended the range where the resolved steps "
+          "reach their floor", "[fit][wide]") {
+  // One-step errors dt^6.4 at dt 0.25 .. 0.03125 (4 halvings, a 7th-order local error not asymptotic while the global
+  // errors are above 0.5 down to dt 0.02), then at their floor 1e-16 at dt 0.015625 and 0.0078125, resolved.
+  std::vector<ErrorPoint> pts;
+  for (int k = 0; k < 4; ++k) pts.push_back({0.25 / std::exp2(k), std::pow(0.25 / std::exp2(k), 6.4), 1e-16});
+  pts.push_back({0.015625, 1.5e-16, 1e-16}), pts.push_back({0.0078125, 0.8e-16, 1e-16});
+  auto c = context(7);
+  c.resolved_dt = 0.02;
+  const auto fit = study::fit_order(pts);
+  const auto v = study::judge_order(fit, c);
+  REQUIRE(v.verdict == "undetermined");
+  REQUIRE_THAT(v.reason, Catch::Contains("need not be asymptotic"));
+  CHECK(study::roundoff_ended_at(fit, pts, v, c, 1e-27) == 0.015625);  // the largest resolved step at its floor
+  // Resolved steps above their floor: smaller steps decide it, not a wider arithmetic.
+  pts[4].error = 1e-9, pts[5].error = 1e-10;  // 1e6 x the floor
+  const auto clear = study::fit_order(pts);
+  CHECK(study::roundoff_ended_at(clear, pts, study::judge_order(clear, c), c, 1e-27) == 0);
+}
+
 TEST_CASE("a fail in wider arithmetic needs float128's own noise floor: slopes below the order in long double, or above "
           "float128's floor, may still rise", "[fit][wide]") {
   // Steady slopes of 7.6 (a method of order 8 judged at 8 whose slopes have not risen yet, or a broken one).
@@ -653,10 +700,18 @@ TEST_CASE("the coefficients' own order decides where the slopes settle on it: a 
   CHECK(v.verdict == "undetermined");
   CHECK_THAT(v.reason, Catch::Contains("above the order 6 its coefficients give on every problem"));
   CHECK(study::judge_order(fit, context(7)).verdict == "pass");  // no prediction: the pass it was
-  // Down to the noise floor (1e-15 from dt 0.0078: the next halving would be within 10 x it), the order is this
-  // problem's: a pass.
+  // Down to the noise floor (1e-15 below dt 0.0156: the next halving would be within 10 x it) of double or long double,
+  // the slopes may still fall below it: verner6's one-step slopes on Kepler's problem are 8.00 down to errors of
+  // 5e-22 and 7.0 below 2e-24 (an 80-digit Taylor solve): on to float128.
   const auto floored = study::fit_order(halvings(7, 0, 1e-15, 0.5, 6));
+  const auto narrow = study::judge_order(floored, claim);
+  CHECK(narrow.verdict == "undetermined");
+  CHECK_THAT(narrow.reason, Catch::Contains("down to this arithmetic's noise floor (dt 0.01562)"));
+  CHECK_THAT(narrow.action, Catch::Contains("let float128 run to its noise floor"));
+  // Down to float128's floor, nothing measurable is below the order: this problem's, a pass.
+  claim.widest = true;
   CHECK(study::judge_order(floored, claim).verdict == "pass");
+  claim.widest = false;
   // Predicted at or above the band: no restriction.
   claim.predicted = 7;
   CHECK(study::judge_order(fit, claim).verdict == "pass");
