@@ -597,6 +597,46 @@ TEST_CASE("a wide sweep stops at the noise floor of the orders still open, each 
   CHECK(again.reached(at_local, {"local"}));
 }
 
+TEST_CASE("an order undetermined for another reason rides on the wide runs another order needed", "[engine][wide]") {
+  testing::TempDir dir("engine-ride");
+  // Verner's 6(5) pair on the damped oscillator: double's halvings stop at dt 0.1875, where the global error (5e-11)
+  // comes within 100 x its round-off; the one-step slopes there (7.6 to 7.8, not settled on 7) are far above their
+  // floor, so no round-off of their own asks for wider arithmetic.  The global order's wide runs go on to dt 0.0029,
+  // and the local order, riding on them, settles on 7 there.
+  const auto spec = study::load_spec(dir.file("ride.toml", R"(
+name = "ride"
+problem = "damped-oscillator"
+params = { zeta = 0.2 }
+t_end = 12.0
+integrators = ["verner6"]
+dt = "auto"
+metrics = ["global", "local"]
+)" + std::string(R"TOML(
+[methods.verner6]
+kind = "runge-kutta"
+order = 6
+source = "Verner's most efficient 9-stage 6(5) pair, its 6th-order weights (Verner, Strategies for deriving new explicit Runge-Kutta pairs, Annals of Num. Math. 1 (1994) 225; RKV65.IIIXb.Efficient, 40 digits)"
+a = [[],
+     ["3/50"],
+     ["0.1923996296296296296296296296296296296296e-1", "0.7669337037037037037037037037037037037037e-1"],
+     ["1439/40000", "0", "4317/40000"],
+     ["1.318683415233148260919747276431735612861", "0", "-5.042058063628562225427761634715637693344", "4.220674648395413964508014358283902080483"],
+     ["-41.87259166432751461803757780644346812905", "0", "159.4325621631374917700365669070346830453", "-122.1192135650100309202516203389242140663", "5.531743066200053768252631238332999150076"],
+     ["-54.43015693531650433250642051294142461271", "0", "207.0672513650184644273657173866509835987", "-158.6108137845899991828742424365058599469", "6.991816585950242321992597280791793907096", "-0.1859723106220323397765171799549294623692e-1"],
+     ["-54.66374178728197680241215648050386959351", "0", "207.9528062553893734515824816699834244238", "-159.2889574744995071508959805871426654216", "7.018743740796944434698170760964252490817", "-0.1833878590504572306472782005141738268361e-1", "-0.5119484997882099077875432497245168395840e-3"]]
+b = ["0.3438957868357036009278820124728322386520e-1", "0", "0", "0.2582624555633503404659558098586120858767", "0.4209371189673537150642551514069801967032", "4.405396469669310170148836816197095664891", "-176.4831190242986576151740942499002125029", "172.3641334014150730294022582711902413315"]
+)TOML")));
+  const study::StudyResult r = study::run_studies({spec}, options(2)).at(0);
+  const auto local = std::find_if(r.orders.begin(), r.orders.end(), [](const study::Order& o) { return o.metric == "local"; });
+  REQUIRE(local != r.orders.end());
+  INFO(local->verdict.reason);
+  CHECK(local->verdict.verdict == "pass");
+  CHECK(local->arithmetic != "double");
+  CHECK_THAT(local->verdict.reason, Catch::Contains("the runs another order needed"));
+  CHECK(std::any_of(r.wide_sweeps.begin(), r.wide_sweeps.end(),
+                    [](const study::WideSweep& w) { return w.why.find("local (riding along)") != std::string::npos; }));
+}
+
 TEST_CASE("orders round-off left undecided go on in long double, then float128 against the exact solution, bounded by "
           "wide_budget, cached, the same on any number of threads", "[engine][wide]") {
   testing::TempDir dir("engine-wide");
