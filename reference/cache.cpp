@@ -41,14 +41,16 @@ std::string digest_hex(const std::string& text) {
 
 namespace {
 
-/// The whole content of a regular file, or nullopt: a FIFO, a device or a folder under the cache's name is never
-/// read (opened without blocking, checked with fstat before the first read).
-std::optional<std::string> read_regular(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+/// The whole content of a regular file, or nullopt: a FIFO, a device, a folder or a link under the cache's name is
+/// never read (opened without blocking or following, checked with fstat before the first read); `foreign` is set,
+/// and nothing read, when another user owns it.
+std::optional<std::string> read_regular(const std::filesystem::path& path, bool& foreign) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) return std::nullopt;
   struct stat st {};
   std::optional<std::string> text;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+  foreign = ::fstat(fd, &st) == 0 && st.st_uid != ::geteuid();
+  if (!foreign && S_ISREG(st.st_mode)) {
     text.emplace();
     char buf[65536];
     for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) != 0;) {
@@ -63,6 +65,24 @@ std::optional<std::string> read_regular(const std::filesystem::path& path) {
   ::close(fd);
   return text;
 }
+
+}  // namespace
+
+std::string folder_problem(const std::filesystem::path& dir) {
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0) return {};  // not there yet: made by this user when stored
+  if (S_ISLNK(st.st_mode)) {
+    // A link the user made to a folder of their own is theirs to make; one into another user's folder is not trusted.
+    if (::stat(dir.c_str(), &st) != 0) return dir.string() + " is a symbolic link to nothing";
+  }
+  if (!S_ISDIR(st.st_mode)) return dir.string() + " is not a folder";
+  if (st.st_uid != ::geteuid())
+    return dir.string() + " belongs to another user (uid " + std::to_string(st.st_uid) + "): its entries are not trusted, "
+           "and none is written there; give a cache folder of your own (--cache-dir, $STUDY_CACHE_DIR)";
+  return {};
+}
+
+namespace {
 
 /// Warns once per process that the cache cannot be written, and goes on without it.
 void warn_unwritable(const std::string& what) {
@@ -85,7 +105,13 @@ std::optional<nlohmann::json> load(const std::filesystem::path& dir, const std::
   const auto path = file_for(dir, key);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return reject("no cache file");
-  const std::optional<std::string> text = read_regular(path);
+  // Trusted only when this user wrote it, in a folder this user owns: the checksum is no seal (anyone can recompute
+  // it), and a folder of a shared temporary directory is anyone's to plant entries in.  A process of the same user
+  // (or root) can still forge one: that is no boundary this tool can draw.
+  if (const std::string why = folder_problem(dir); !why.empty()) return reject(why);
+  bool foreign = false;
+  const std::optional<std::string> text = read_regular(path, foreign);
+  if (foreign) return reject(path.string() + " belongs to another user (ignored: a cache entry is trusted only when this user wrote it)");
   if (!text) return reject(path.string() + " is not a regular file (ignored)");
   nlohmann::json file;
   try {
@@ -104,8 +130,10 @@ std::optional<nlohmann::json> load(const std::filesystem::path& dir, const std::
 
 void store(const std::filesystem::path& dir, const std::string& key, const nlohmann::json& payload, int indent) {
   std::error_code ec;
+  if (const std::string why = folder_problem(dir); !why.empty()) return warn_unwritable(why);
   std::filesystem::create_directories(dir, ec);
   if (ec) return warn_unwritable("cannot create the cache folder " + dir.string() + " (" + ec.message() + ")");
+  if (const std::string why = folder_problem(dir); !why.empty()) return warn_unwritable(why);  // made by another meanwhile
   const nlohmann::json file{{"format", format_version}, {"key", key}, {"checksum", crc32_hex(payload.dump())},
                             {"payload", payload}};
   // Unique per process and thread, in the same directory so that rename is atomic.

@@ -25,6 +25,11 @@ std::optional<nlohmann::json> load(const std::filesystem::path& dir, const std::
 /// payloads).  Throws std::runtime_error naming the path on failure.
 void store(const std::filesystem::path& dir, const std::string& key, const nlohmann::json& payload, int indent = 1);
 
+/// Why the cache folder `dir` is not to be trusted ("" when it is, or does not exist yet): not a folder, or another
+/// user's (a link is followed: one the user made to a folder of their own is theirs).  Its entries are then neither
+/// read nor written.
+std::string folder_problem(const std::filesystem::path& dir);
+
 /// The file a key maps to.
 std::filesystem::path file_for(const std::filesystem::path& dir, const std::string& key);
 

@@ -1,9 +1,15 @@
 #include "reference/reference.hpp"
 
-#include <cstdio>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
+#include <stdexcept>
 
 #include "reference/cache.hpp"
 #include "reference/solvers.hpp"
@@ -129,9 +135,22 @@ Reference from_payload(const nlohmann::json& j, const Request& request, const Op
 
 std::filesystem::path default_cache_dir() {
   if (const char* dir = std::getenv("STUDY_CACHE_DIR"); dir && *dir) return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "ode-study" / "reference";
-  if (const char* home = std::getenv("HOME"); home && *home) return std::filesystem::path(home) / ".cache" / "ode-study" / "reference";
-  return std::filesystem::temp_directory_path() / "ode-study" / "reference";
+  // A relative $XDG_CACHE_HOME is invalid and ignored (XDG Base Directory Specification), not a folder made here.
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/') return std::filesystem::path(xdg) / "ode-study" / "reference";
+  if (const char* home = std::getenv("HOME"); home && *home == '/') return std::filesystem::path(home) / ".cache" / "ode-study" / "reference";
+  // No home: a folder of this user's own in the shared temporary folder, made 0700, and refused when it is a link, another
+  // user's, or open to others: anyone can make a file of that name first, to plant a link or forged entries.
+  const std::filesystem::path base = std::filesystem::temp_directory_path() / ("ode-study-" + std::to_string(::geteuid()));
+  ::mkdir(base.c_str(), 0700);
+  struct stat st {};
+  if (::lstat(base.c_str(), &st) != 0) throw std::runtime_error("cannot make the cache folder " + base.string() + ": " + std::strerror(errno));
+  if (S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid() || (st.st_mode & 077) != 0)
+    throw std::runtime_error("the cache folder " + base.string() + " (HOME is not set) is " +
+                             (S_ISLNK(st.st_mode) ? std::string("a symbolic link") : !S_ISDIR(st.st_mode) ? std::string("not a folder")
+                              : st.st_uid != ::geteuid() ? "another user's (uid " + std::to_string(st.st_uid) + ")"
+                                                         : std::string("open to other users")) +
+                             ", so it is not trusted: set HOME, or give a cache folder of your own (--cache-dir, $STUDY_CACHE_DIR)");
+  return base / "reference";
 }
 
 Reference compute(const Request& request, const Options& options) {

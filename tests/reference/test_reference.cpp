@@ -2,6 +2,9 @@
 // bit for bit, and never trusting a damaged cache file.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "tests/support.hpp"
 
 #include <atomic>
@@ -373,9 +376,12 @@ struct EnvVar {
 };
 }  // namespace
 
-TEST_CASE("the default cache folder: STUDY_CACHE_DIR, else XDG_CACHE_HOME/ode-study, else ~/.cache/ode-study, else the temp folder", "[reference][known]") {
+TEST_CASE("the default cache folder: STUDY_CACHE_DIR, else XDG_CACHE_HOME/ode-study, else ~/.cache/ode-study, else a "
+          "folder of the user's own in the temp folder", "[reference][known]") {
   namespace fs = std::filesystem;
-  const fs::path tmp = fs::temp_directory_path() / "ode-study" / "reference";
+  testing::TempDir scratch("cache-default");
+  const EnvVar t("TMPDIR", scratch.path.c_str());  // the temp folder, here: its hostile states are made below
+  const fs::path base = scratch.path / ("ode-study-" + std::to_string(::geteuid())), tmp = base / "reference";
   {
     const EnvVar a("STUDY_CACHE_DIR", "/x/study"), b("XDG_CACHE_HOME", "/x/xdg"), c("HOME", "/x/home");
     CHECK(reference::default_cache_dir() == fs::path("/x/study"));
@@ -388,12 +394,55 @@ TEST_CASE("the default cache folder: STUDY_CACHE_DIR, else XDG_CACHE_HOME/ode-st
     const EnvVar a("STUDY_CACHE_DIR", nullptr), b("XDG_CACHE_HOME", ""), c("HOME", "/x/home");
     CHECK(reference::default_cache_dir() == fs::path("/x/home/.cache/ode-study/reference"));
   }
+  {  // a relative XDG_CACHE_HOME is invalid (XDG Base Directory Specification): ignored, not a folder made here
+    const EnvVar a("STUDY_CACHE_DIR", nullptr), b("XDG_CACHE_HOME", "rel/cache"), c("HOME", "/x/home");
+    CHECK(reference::default_cache_dir() == fs::path("/x/home/.cache/ode-study/reference"));
+  }
   {
     const EnvVar a("STUDY_CACHE_DIR", nullptr), b("XDG_CACHE_HOME", nullptr), c("HOME", "");
     CHECK(reference::default_cache_dir() == tmp);
+    struct stat st {};
+    REQUIRE(::lstat(base.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0700);  // made for this user alone
+    CHECK(st.st_uid == ::geteuid());
   }
-  {
-    const EnvVar a("STUDY_CACHE_DIR", nullptr), b("XDG_CACHE_HOME", nullptr), c("HOME", nullptr);
-    CHECK(reference::default_cache_dir() == tmp);
+  const EnvVar a("STUDY_CACHE_DIR", nullptr), b("XDG_CACHE_HOME", nullptr), c("HOME", nullptr);
+  CHECK(reference::default_cache_dir() == tmp);
+  // Another user could make that name first: a link, a folder open to others, or one of their own, each refused.
+  fs::remove_all(base);
+  fs::create_directory(scratch.path / "target");
+  fs::create_directory_symlink(scratch.path / "target", base);
+  CHECK_THROWS_WITH(reference::default_cache_dir(), Catch::Contains("is a symbolic link, so it is not trusted"));
+  fs::remove(base);
+  fs::create_directory(base);
+  fs::permissions(base, fs::perms::owner_all | fs::perms::group_all | fs::perms::others_all);
+  CHECK_THROWS_WITH(reference::default_cache_dir(), Catch::Contains("is open to other users"));
+  if (::geteuid() == 0) {  // as root (CI): a folder chowned to nobody
+    fs::permissions(base, fs::perms::owner_all);
+    REQUIRE(::chown(base.c_str(), 65534, 65534) == 0);
+    CHECK_THROWS_WITH(reference::default_cache_dir(), Catch::Contains("another user's (uid 65534)"));
   }
+}
+
+TEST_CASE("a cache entry or folder another user owns is not trusted: neither read nor written", "[reference][known]") {
+  namespace fs = std::filesystem;
+  if (::geteuid() != 0) return;  // only root can give a file away (CI runs as root)
+  testing::TempDir dir("cache-foreign");
+  const fs::path mine = dir.path / "mine";
+  reference::cache::store(mine, "k", nlohmann::json{{"x", 1}});
+  REQUIRE(reference::cache::load(mine, "k"));
+  // A forged entry: a checksum anyone can recompute; what gives it away is its owner.
+  REQUIRE(::chown(reference::cache::file_for(mine, "k").c_str(), 65534, 65534) == 0);
+  std::string why;
+  CHECK_FALSE(reference::cache::load(mine, "k", &why));
+  CHECK_THAT(why, Catch::Contains("belongs to another user"));
+  // A folder another user owns: its entries are not read, and none is written into it.
+  const fs::path theirs = dir.path / "theirs";
+  reference::cache::store(theirs, "k", nlohmann::json{{"x", 1}});
+  REQUIRE(::chown(theirs.c_str(), 65534, 65534) == 0);
+  CHECK_FALSE(reference::cache::load(theirs, "k", &why));
+  CHECK_THAT(why, Catch::Contains("belongs to another user (uid 65534)"));
+  fs::remove(reference::cache::file_for(theirs, "k"));
+  reference::cache::store(theirs, "k", nlohmann::json{{"x", 1}});
+  CHECK_FALSE(fs::exists(reference::cache::file_for(theirs, "k")));
 }
