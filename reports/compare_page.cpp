@@ -74,6 +74,7 @@ std::string publish_plots(const Gnuplot* gnuplot, const fs::path& plots, const s
     out.missing.push_back(n);
     if (out.problem.empty()) out.problem = "gnuplot failed on " + n + ".gp: " + failed.at(n);
   }
+  out.failed = !failed.empty();
   return out.problem;
 }
 

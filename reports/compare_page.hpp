@@ -17,6 +17,7 @@ struct PagesOutcome {
   std::filesystem::path markdown;
   std::vector<std::string> plots, missing;
   std::string problem;  ///< why plots are missing
+  bool failed = false;  ///< gnuplot ran and a plot failed: the output is incomplete (report::Outcome::failed)
 };
 
 /// The comparison as a terminal table: one line per method (orders, error ratio, cost to the first target, time ratio

@@ -531,6 +531,18 @@ namespace {
 std::string temporary(const std::string& name) { return "." + name + ".tmp" + std::to_string(::getpid()); }
 
 /// The pictures gnuplot wrote under a plot's temporary names, moved into place; "" when all are there.
+/// Whether the file's last bytes are `tail`.
+bool ends_with_file(const fs::path& file, const std::string& tail) {
+  std::ifstream in(file, std::ios::binary | std::ios::ate);
+  if (!in) return false;
+  const auto size = static_cast<std::streamoff>(in.tellg());
+  if (size < static_cast<std::streamoff>(tail.size())) return false;
+  in.seekg(size - static_cast<std::streamoff>(tail.size()));
+  std::string end(tail.size(), '\0');
+  in.read(end.data(), static_cast<std::streamsize>(end.size()));
+  return in && end == tail;
+}
+
 std::string settle(const fs::path& dir, const std::string& name, bool with_png) {
   const std::string tmp = temporary(name);
   const fs::path svg = dir / (tmp + ".svg"), png = dir / (tmp + ".png");
@@ -539,6 +551,10 @@ std::string settle(const fs::path& dir, const std::string& name, bool with_png) 
   std::string error;
   if (!(fs::file_size(svg, ec) > 0 && !ec && (!with_png || (fs::file_size(png, ec) > 0 && !ec)))) {
     error = "it wrote no picture";
+  } else if (!ends_with_file(svg, "</svg>\n\n") && !ends_with_file(svg, "</svg>\n")) {
+    error = "its SVG is incomplete (no closing </svg>: a full disk or a file-size limit?)";  // gnuplot ignores failed writes
+  } else if (with_png && !ends_with_file(png, std::string("IEND\xae\x42\x60\x82", 8))) {
+    error = "its PNG is incomplete (no IEND chunk: a full disk or a file-size limit?)";
   } else {
     fs::rename(svg, dir / (name + ".svg"), ec);
     if (!ec && with_png) fs::rename(png, dir / (name + ".png"), ec);

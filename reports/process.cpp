@@ -16,6 +16,13 @@
 extern char** environ;
 
 namespace report {
+namespace {
+std::string sigabbrev(int signal) {
+  const char* name = ::sigabbrev_np(signal);
+  return name ? std::string("SIG") + name : "signal";
+}
+}  // namespace
+
 
 void kill_running_groups() {
   for (auto& g : running_groups)
@@ -29,7 +36,9 @@ std::string ProcessResult::describe(std::chrono::milliseconds limit) const {
   if (!started) return error;
   if (timed_out) return "timed out after " + std::to_string(limit.count() / 1000.0).substr(0, 5) + " s and was stopped";
   if (cancelled) return "stopped (interrupted)";
-  if (signal) return "killed by signal " + std::to_string(signal) + (tail.empty() ? "" : ": " + tail);
+  if (signal)
+    return "killed by signal " + std::to_string(signal) + " (" + sigabbrev(signal) + (signal == SIGXFSZ ? ": a file-size limit, ulimit -f" : "") +
+           ")" + (tail.empty() ? "" : ": " + tail);
   return "exit status " + std::to_string(exit_code) + (tail.empty() ? "" : ": " + tail);
 }
 
@@ -63,7 +72,16 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::files
   // Its own process group, so that a time-out or Ctrl-C also stops what it started (gnuplot's helpers).
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  // Every signal at its default, none blocked: our ignored SIGXFSZ (main.cpp, so that a write over `ulimit -f` fails
+  // with EFBIG instead of killing us) would make the child's failed writes go unnoticed, and gnuplot does not check
+  // them; by default SIGXFSZ stops it, which the caller sees as a failed plot.
+  sigset_t all, none;
+  sigfillset(&all);
+  sigdelset(&all, SIGKILL), sigdelset(&all, SIGSTOP);
+  sigemptyset(&none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
   posix_spawnattr_setpgroup(&attr, 0);
   pid_t pid = 0;
   const int rc = ::posix_spawnp(&pid, program.c_str(), &actions, &attr, args.data(), environ);

@@ -84,6 +84,7 @@ Outcome render(const Options& options) {
     outcome.missing.push_back(n);
     if (can_draw && outcome.problem.empty()) outcome.problem = "gnuplot failed on " + n + ".gp: " + failed[n];
   }
+  outcome.failed = can_draw && !failed.empty();
   c.drawn = std::set<std::string>(outcome.plots.begin(), outcome.plots.end());
   c.missing = outcome.problem, c.missing_count = outcome.missing.size();
 

@@ -38,6 +38,9 @@ struct Outcome {
   std::vector<std::string> plots;    ///< written (SVG + PNG each)
   std::vector<std::string> missing;  ///< not written, with the reason in `problem`
   std::string problem;               ///< why plots are missing ("" when none are)
+  /// gnuplot ran and a plot failed (an error, a signal such as SIGXFSZ, an incomplete picture): the output is
+  /// incomplete, and the command fails (without gnuplot, or with --no-plots, the pages say which plots are missing).
+  bool failed = false;
 };
 
 /// Renders the report: REPORT.md (a one-screen summary), STUDY/REPORT.md for each study, CLAIMS.md, BENCH.md (when

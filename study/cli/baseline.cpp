@@ -22,6 +22,9 @@ struct BaselineArgs {
 
 int run_baseline(const BaselineArgs& a) {
   if (a.out.empty()) throw study::SpecError("--out \"\": give the baseline's file name, e.g. --out baseline.toml");
+  // An existing file is updated only when it reads as a baseline (read_baseline below says why not); never inside the
+  // results it is drawn from, nor a link.
+  check_output_file(a.out, "--out", {(std::filesystem::path(a.results) / "results.json").string()}, "", "a baseline");
   const report::Results results = report::load(a.results, a.max_memory);
   const check::Baseline fresh = check::baseline_of(results);
   const bool update = std::filesystem::exists(a.out);

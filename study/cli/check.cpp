@@ -1,5 +1,6 @@
 // `study check [RESULTS]`: the CI gate, every check PASS, FAIL or UNDETERMINED with its cause.
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
@@ -24,7 +25,11 @@ struct CheckArgs {
 
 /// Exit status: 0 no check failed, 1 some check failed (--strict: or is undetermined), 2 the input could not be read.
 int run_check(const CheckArgs& a) {
-  if (!a.junit.empty()) check_junit_file(a.junit, {});  // beside the results or anywhere: the gate writes nothing else
+  if (!a.junit.empty()) {  // anywhere but over what the gate reads (the results' files, the baseline): beside the results too
+    std::vector<std::string> inputs{(std::filesystem::path(a.results) / "results.json").string()};
+    if (!a.baseline.empty()) inputs.push_back(a.baseline);
+    check_junit_file(a.junit, inputs);
+  }
   const report::Results results = report::load(a.results, a.max_memory);
   std::optional<check::Baseline> baseline;
   if (!a.baseline.empty()) baseline = check::read_baseline(a.baseline);

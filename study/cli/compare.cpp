@@ -52,6 +52,9 @@ int run_compare(const CompareArgs& a) {
   const report::PagesOutcome pages = report::render_compare(old, now, a.old_dir, a.new_dir, c, o, staged.path(), gnuplot ? &*gnuplot : nullptr,
                                                             cores());
   stop_if_interrupted();
+  if (pages.failed)  // an incomplete page is not published: the old one stays
+    throw study::WriteError("COMPARE.md was not published (" + a.out + " is unchanged): " + std::to_string(pages.missing.size()) +
+                            " plot(s) failed: " + pages.problem);
   if (!a.junit.empty()) study::write_atomic(a.junit, check::junit_xml(c.verdict, "study compare"));  // before: a failed write publishes nothing
   staged.publish();
   const std::size_t worse = c.verdict.count(check::Outcome::fail);

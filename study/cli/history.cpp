@@ -43,6 +43,9 @@ int run_history(const HistoryArgs& a) {
   const report::PagesOutcome pages =
       report::render_history(h, staged.path(), gnuplot ? &*gnuplot : nullptr, cores());
   stop_if_interrupted();
+  if (pages.failed)  // an incomplete page is not published: the old one stays
+    throw study::WriteError("HISTORY.md was not published (" + a.out + " is unchanged): " + std::to_string(pages.missing.size()) +
+                            " plot(s) failed: " + pages.problem);
   staged.publish();
   std::cout << "wrote " << (fs::path(a.out) / "HISTORY.md").string() << " with " << pages.plots.size() << " plot(s)\n";
   if (!pages.missing.empty())

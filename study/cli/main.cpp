@@ -17,6 +17,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "integrators/method.hpp"
 #include "reference/reference.hpp"
 #include "reports/process.hpp"
 #include "reports/read/model.hpp"
@@ -65,12 +66,16 @@ extern "C" void on_interrupt(int sig) {
   std::_Exit(interrupted_status());
 }
 
-/// Under mpirun or srun every rank reads the same command line: a rank other than the first keeps its usage errors
-/// and --help to itself (rank 0 prints them), until the command runs.
+/// Under mpirun or srun every rank of `study run` reads the same command line: a rank other than the first keeps its
+/// usage errors and --help to itself (rank 0 prints them), until the command runs.  Only `run` (no other command
+/// spreads over ranks), and only under a launcher that is there: its rank variables alone, set by hand, would make a
+/// refused command line exit 0 in silence.
 class QuietRank {
  public:
-  QuietRank() {
-    if (ranks::launched_processes() > 1 && ranks::launched_rank() > 0) out_ = std::cout.rdbuf(&sink_), err_ = std::cerr.rdbuf(&sink_);
+  QuietRank(int argc, char** argv) {
+    const bool run = argc > 1 && std::string_view(argv[1]) == "run";
+    if (run && ranks::launched_processes() > 1 && ranks::launched_rank() > 0 && ranks::launcher_present())
+      out_ = std::cout.rdbuf(&sink_), err_ = std::cerr.rdbuf(&sink_);
   }
   ~QuietRank() { speak(); }
   void speak() {
@@ -87,7 +92,7 @@ class QuietRank {
 int study_main_quietly(int argc, char** argv, QuietRank& quiet_rank);
 
 int study_main(int argc, char** argv) {
-  QuietRank quiet_rank;
+  QuietRank quiet_rank(argc, argv);
   const int rc = study_main_quietly(argc, argv, quiet_rank);
   // Refused before the command ran: rank 0 says why and gives the status.  This rank ends with 0, as a rank that
   // ends with another status first makes the launcher kill the others at once, rank 0 before it has said why.
@@ -160,6 +165,7 @@ int study_main_quietly(int argc, char** argv, QuietRank& quiet_rank) {
   // Beyond a file size limit (ulimit -f) a write fails with EFBIG, which the writer reports (naming the file) and
   // cleans up after; SIGXFSZ's default would kill the process with no message and leave its staging folder.
   std::signal(SIGXFSZ, SIG_IGN);
+  ode::stop_hook = &study::stop_if_interrupted;  // asked inside a step's long linear algebra too
   const Command* command = nullptr;
   for (const auto& c : commands)
     if (*c.app) command = &c;

@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
 #include <thread>
 
 #include <fmt/core.h>
@@ -188,17 +191,53 @@ void check_pages_folder(const std::string& out, const std::vector<std::string>& 
 }
 
 
-void check_junit_file(const std::string& file, const std::vector<std::string>& inputs) {
+void check_output_file(const std::string& file, const std::string& option, const std::vector<std::string>& inputs,
+                       const std::string& own, const std::string& own_name) {
   namespace fs = std::filesystem;
-  if (const std::string why = replace_problem(file); !why.empty()) throw SpecError("--junit " + why);
+  if (file.empty()) throw SpecError(option + " \"\": give a file name");
+  if (file.find('\0') != std::string::npos) throw SpecError(option + ": the file name holds a NUL character");
+  if (const std::string why = replace_problem(file); !why.empty()) throw SpecError(option + " " + why);
   const auto parent = fs::path(file).parent_path();
-  check_output_dir(parent.empty() ? "." : parent.string(), "--junit's folder");
-  if (fs::is_directory(file)) throw SpecError("--junit " + file + ": is a folder; give a file name");
+  check_output_dir(parent.empty() ? "." : parent.string(), option + "'s folder");
   std::error_code ec;
-  const fs::path target = fs::weakly_canonical(file, ec);
-  for (const auto& in : inputs)
-    if (within(target, fs::weakly_canonical(in, ec)))
-      throw SpecError("--junit " + file + ": lies in the results folder " + in + ", which it would change; write it elsewhere");
+  if (fs::is_directory(file, ec)) throw SpecError(option + " " + file + ": is a folder; give a file name");
+  const fs::path target = fs::weakly_canonical(fs::absolute(file), ec);
+  for (const auto& in : inputs) {
+    const fs::path source = fs::weakly_canonical(fs::absolute(in), ec);
+    if (target == source) throw SpecError(option + " " + file + ": is an input of this command (" + in + "); write it elsewhere");
+    if (within(target, source))
+      throw SpecError(option + " " + file + ": lies in " + in + ", which this command reads; write it elsewhere");
+  }
+  // Any folder above holding results (a marker, or a results.json: a copy or an artifact too, not only a folder a
+  // run wrote): a new file of its own at its top, beside the run's (the next run keeps it), never one of the run's
+  // files nor anything in its study folders or plots.
+  for (fs::path up = target.parent_path(); !up.empty(); up = up.parent_path()) {
+    if (fs::exists(up / "results.json", ec) || fs::exists(up / results_marker, ec)) {
+      const std::string name = target.filename().string();
+      static const std::set<std::string> runs{"results.json", results_marker, "bench.json", "REPORT.md", "CLAIMS.md", "BENCH.md"};
+      if (up != target.parent_path())
+        throw SpecError(option + " " + file + ": lies inside the results folder " + up.string() +
+                        " (in a study's folder or its plots, which are the run's); write it elsewhere, or at its top");
+      if (runs.count(name) || name.rfind("SCAN-", 0) == 0)
+        throw SpecError(option + " " + file + ": is one of the run's own files in the results folder " + up.string() +
+                        "; give another file name");
+      break;
+    }
+    if (up == up.parent_path()) break;
+  }
+  if (fs::is_regular_file(file, ec) && fs::file_size(file, ec) > 0) {
+    std::ifstream in(file, std::ios::binary);
+    std::string start(own.size(), '\0');
+    in.read(start.data(), static_cast<std::streamsize>(start.size()));
+    if (!in || start != own)
+      throw SpecError(option + " " + file + ": exists and is not " + own_name +
+                      " (it would be replaced, and only an earlier one is); give a new file name, or remove it");
+  }
+}
+
+void check_junit_file(const std::string& file, const std::vector<std::string>& inputs) {
+  check_output_file(file, "--junit", inputs, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites ",
+                    "a JUnit file this command wrote");
 }
 
 void add_plot_options(CLI::App* cmd, PlotArgs& p) {

@@ -72,8 +72,15 @@ void check_output_dir(const std::string& dir, const std::string& option, bool pu
 /// of the same command), and not the other command's page.
 void check_pages_folder(const std::string& out, const std::vector<std::string>& inputs, const std::string& page,
                         const std::string& other_page);
-/// The --junit file of check and compare: a file name (not a folder) in a writable folder, not inside one of the
-/// results the command reads.  Throws SpecError.
+/// An output file (--junit, --task-log, baseline's --out, and any added later), checked before any work by one rule:
+/// a file name (not a folder, a link, a FIFO or a device) in a writable folder; not one of the command's inputs (a
+/// spec, a baseline) nor inside a folder it reads; not inside any results folder (the next run replaces it whole, and
+/// its files are another command's); and, when it exists and is not empty, an earlier output of the same option,
+/// whose text starts with `own` (nothing else the user named is replaced).  Throws SpecError naming the option and
+/// the file.
+void check_output_file(const std::string& file, const std::string& option, const std::vector<std::string>& inputs,
+                       const std::string& own, const std::string& own_name);
+/// The --junit file of check and compare (check_output_file: an earlier JUnit file may be replaced).
 void check_junit_file(const std::string& file, const std::vector<std::string>& inputs);
 
 /// Draws the pages' plots with these settings (null: --no-plots).

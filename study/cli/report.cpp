@@ -85,6 +85,9 @@ int run_report(const ReportArgs& a, bool quiet) {
   staged.carry_forward({generated.begin(), generated.end()}, stop_if_interrupted);
   // Read from the results folder itself, also when it is the output: messages name the user's files, not copies.
   const report::Outcome r = render_report(a, a.results, staged.path(), a.results);
+  if (r.failed)  // an incomplete report is not published: the old one stays
+    throw study::WriteError("the report was not published (" + out.string() + " is unchanged): " + std::to_string(r.missing.size()) +
+                            " plot(s) failed: " + r.problem);
   staged.publish();
   print_report(r, out, quiet);
   return EXIT_SUCCESS;

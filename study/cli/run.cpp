@@ -6,13 +6,16 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <memory>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include "reports/markdown.hpp"
 #include "reports/read/accuracy.hpp"
@@ -124,8 +127,34 @@ int run_follower(const RunArgs& a, const std::shared_ptr<ranks::Ranks>& spread) 
 
 /// The task log (--task-log): every item, the references first, each with the rank that ran it, its seconds and
 /// the plan's estimate.
+/// The top-level entries of an earlier results folder that no run or report writes: the user's own files.  A run's are
+/// its results, marker, pages, plots, bench.json and the study folders its results.json names (an unreadable one
+/// names none: its folders are kept rather than lost).
+std::vector<std::string> entries_not_the_runs(const std::filesystem::path& out) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(fs::symlink_status(out, ec))) return {};
+  std::set<std::string> ours{"results.json", study::results_marker, "bench.json", "REPORT.md", "CLAIMS.md", "BENCH.md", "plots"};
+  try {
+    std::ifstream in(out / "results.json", std::ios::binary);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    for (const auto& st : j.at("studies")) ours.insert(st.at("name").get<std::string>());
+  } catch (const std::exception&) {
+  }
+  std::vector<std::string> theirs;
+  for (const auto& e : fs::directory_iterator(out, ec)) {
+    const std::string name = e.path().filename().string();
+    const bool scan_page = name.rfind("SCAN-", 0) == 0 && name.size() > 8 && name.ends_with(".md");
+    if (!ours.count(name) && !scan_page && name.front() != '.') theirs.push_back(name);
+  }
+  std::sort(theirs.begin(), theirs.end());
+  return theirs;
+}
+
+const std::string task_log_header = "phase,item,rank,seconds,estimated_cost,what\n";
+
 void write_task_log(const std::string& file, const study::WorkLog& log) {
-  std::string text = "phase,item,rank,seconds,estimated_cost,what\n";
+  std::string text = task_log_header;
   std::size_t index = 0;
   std::string phase;
   for (const auto& item : log.items) {
@@ -147,12 +176,18 @@ int run_study(const RunArgs& a) {
   kept = spread;
   check_for_ranks(a, spread ? spread->size() : 1);
   check_output_dir(a.out, "--out", true);
-  if (!a.task_log.empty()) {  // a typo in its folder is refused before any work, not made into folders
+  if (!a.task_log.empty()) {  // before any work: not after an hours-long run, nor over a spec or another folder's results
     const std::filesystem::path dir = std::filesystem::path(a.task_log).parent_path();
     std::error_code ec;
+    const auto log = std::filesystem::weakly_canonical(std::filesystem::absolute(a.task_log), ec);
+    if (within(log, std::filesystem::weakly_canonical(std::filesystem::absolute(a.out), ec)))
+      throw study::SpecError("--task-log " + a.task_log + ": lies in the output folder " + a.out +
+                             ", which is replaced whole when the run is published; write it elsewhere");
     if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
       throw study::SpecError("--task-log " + a.task_log + ": its folder " + dir.string() + " does not exist (or is not a folder)");
-    if (std::filesystem::is_directory(a.task_log, ec)) throw study::SpecError("--task-log " + a.task_log + ": is a folder, not a file");
+    std::vector<std::string> inputs = a.specs;
+    inputs.insert(inputs.end(), a.methods.begin(), a.methods.end());
+    check_output_file(a.task_log, "--task-log", inputs, task_log_header, "a task log this command wrote");
   }
   if (const std::string why = study::results_folder_problem(a.out); !why.empty()) throw study::SpecError("--out " + a.out + ": " + why);
   if (a.cache_dir_given) check_output_dir(a.cache_dir, "--cache-dir");
@@ -198,12 +233,16 @@ int run_study(const RunArgs& a) {
   // failed run leaves the folder as it was.  The folder is replaced whole (no study of an earlier run survives
   // into these results) but for bench.json, `study bench`'s, which no run writes.
   study::StagedFolder staged(a.out);
+  std::vector<std::string> users;  // the user's own files in the folder: carried over, and said, never dropped silently
   std::optional<report::Outcome> rendered;
   std::string report_failed;  // the results are published even when their report cannot be rendered
   try {
     study::write_results(staged.path(), results, meta);
     study::write_atomic(staged.path() / study::results_marker, study::results_marker_text);
-    staged.carry_only({"bench.json"}, stop_if_interrupted);
+    users = entries_not_the_runs(a.out);
+    std::set<std::string> carried(users.begin(), users.end());
+    carried.insert("bench.json");
+    staged.carry_only(carried, stop_if_interrupted);
     if (!a.no_report) {
       ReportArgs rep;
       rep.results = a.out;
@@ -211,6 +250,8 @@ int run_study(const RunArgs& a) {
       rep.png = a.png, rep.point_plots = a.point_plots, rep.accuracy = a.accuracy, rep.max_memory = std::numeric_limits<double>::infinity();
       try {
         rendered = render_report(rep, staged.path(), staged.path(), a.out);
+        if (rendered->failed)  // the results stand; the report's pages say which plots are missing, and the run fails
+          report_failed = std::to_string(rendered->missing.size()) + " plot(s) failed: " + rendered->problem;
       } catch (const report::ReportError& e) {
         report_failed = e.what();
       }
@@ -228,6 +269,8 @@ int run_study(const RunArgs& a) {
       throw study::WriteError("the results are in " + a.out + ", but the task log was not written: " + e.what());
     }
   }
+  if (!users.empty())
+    std::cerr << "study run: kept " << study::join(users) << " in " << a.out << " (not this tool's output: a run replaces only its own)\n";
   if (!a.quiet) print_summary(results, meta, a.out);
   if (!a.quiet && o.log->ranks.size() > 1) std::cout << "ranks, busy and idle (each rank's threads over the work's wall time):\n" << ranks::busy_summary(*o.log);
   warn_coarse_references(results);

@@ -77,6 +77,12 @@ class StagedFolder {
         continue;
       }
       e.clear();
+      if (fs::is_symlink(st))  // a link where something is regenerated would take the write out of the folder
+        for (const std::string& x : except)
+          if (x.size() > rel.string().size() && x.compare(0, rel.string().size() + 1, rel.string() + "/") == 0)
+            throw WriteError(it->path().string() + ": is a symbolic link, and " + x + " is written there: the folders "
+                             "of an output are its own, never links (the write would leave " + target_.string() +
+                             "); put the folder itself in its place");
       if (fs::is_symlink(st)) fs::copy_symlink(it->path(), to, e);
       else if (fs::is_directory(st)) fs::create_directory(to, it->path(), e);  // with its permissions
       else if (fs::is_regular_file(st)) {

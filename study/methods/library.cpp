@@ -573,6 +573,9 @@ std::vector<Method> read_section(const Document& doc, const toml::table& root, c
     if (!valid_id(id))
       throw TableError(doc.where(t) + ": " + section + "." + printable(id) + ": a method id is lowercase letters, digits, '-' or '_', "
                                       "starting with a letter, at most " + std::to_string(max_name_length) + " of them (it names rows of the results)");
+    if (id == "all")  // a spec's integrators = ["all"] means every hand-written one: a table by that name could not be chosen
+      throw TableError(doc.where(t) + ": " + section + ".all: 'all' is reserved (integrators = [\"all\"] means every built-in "
+                                      "integrator); give the table another id");
     const bool is_builtin = std::find(builtins.begin(), builtins.end(), id) != builtins.end();
     if (builtin && !is_builtin)
       throw TableError(doc.where(t) + ": " + section + "." + id + ": not a built-in integrator" + did_you_mean(id, builtins));

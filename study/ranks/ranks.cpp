@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <string_view>
 
 #include <fmt/core.h>
 
@@ -45,6 +46,16 @@ long launched_processes() {
   if (std::getenv("SLURM_STEP_ID"))  // inside srun
     if (const char* v = std::getenv("SLURM_STEP_NUM_TASKS"); v && std::atol(v) > 1) return std::atol(v);
   return 1;
+}
+
+bool launcher_present() {
+  // OpenMPI's and Slurm's PMIx server, or a PMI-1/2 launcher's socket (MPICH's Hydra, srun --mpi=pmi2): what MPI_Init
+  // would connect to.  Rank variables without it were set by hand.
+  for (char** e = environ; e && *e; ++e)
+    if (std::string_view(*e).starts_with("PMIX_SERVER_URI")) return true;  // PMIX_SERVER_URI2, 21, 3, 4, 41 ...
+  for (const char* name : {"PMI_FD", "PMI_PORT", "OMPI_MCA_orte_hnp_uri"})
+    if (const char* v = std::getenv(name); v && *v) return true;
+  return false;
 }
 
 long launched_rank() {
@@ -760,6 +771,12 @@ class MpiRanks final : public Ranks {
 std::shared_ptr<Ranks> start() {
   const long launched = launched_processes();
   if (launched <= 1) return nullptr;  // one process: no MPI at all (MPI_Init would cost a launch)
+  if (!launcher_present())  // refused at once, not left to MPI_Init, which may wait for a server that is not there
+    throw SpecError(fmt::format("started as one of {} processes, but no launcher is there for MPI to talk to (its variables, "
+                                "OMPI_COMM_WORLD_SIZE, PMI_SIZE or SLURM_STEP_NUM_TASKS, without a PMIx server or a PMI "
+                                "socket): under srun, srun --mpi=pmix; else mpirun from the OpenMPI this study was built "
+                                "with; or unset those variables to run as one process",
+                                launched));
   auto ranks = std::make_shared<MpiRanks>();
   if (ranks->size() != launched)  // e.g. srun without the PMIx plugin: each process alone, each a leader
     throw SpecError(fmt::format("started as one of {} processes, but MPI sees {}: the launcher and this build's MPI do not "

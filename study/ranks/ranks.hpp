@@ -20,6 +20,8 @@ long launched_processes();
 
 /// This process's rank among them, from the same variables (0 when none says).
 long launched_rank();
+/// Whether the launcher itself is there to talk to (its PMIx server or PMI socket), not only its rank variables.
+bool launcher_present();
 
 /// Whether this build spreads studies over MPI ranks.
 bool built_with_mpi();

@@ -750,11 +750,17 @@ std::vector<double> axis_values(const Reader& r, const std::string& key, const t
                         ", to " + shortest_decimal(*to) + ")");
   for (int64_t i = 0; i < *count; ++i) {
     const double t = static_cast<double>(i) / static_cast<double>(*count - 1);
-    const double x = i == 0 ? *from : i == *count - 1 ? *to : log ? *from * std::pow(*to / *from, t) : *from + (*to - *from) * t;
-    // 12 digits relative to the range, not to the value: -0.3 + 0.9 k / 9 at k = 3 is 0, not -5.6e-17.
-    const double span = std::max(std::abs(*from), std::abs(*to));
+    if (i == 0 || i == *count - 1) {  // the ends as written, every digit
+      v.push_back(i == 0 ? *from : *to);
+      continue;
+    }
+    const double x = log ? *from * std::pow(*to / *from, t) : *from + (*to - *from) * t;
     if (!std::isfinite(x)) r.fail(&n, key, "from and to are too far apart: the values between them overflow a double");
-    v.push_back(std::abs(x) < 1e-12 * span ? 0.0 : round12(x));
+    // The values between, to 12 digits (0.1 + 0.2 k is 0.3, not 0.30000000000000004).  A linear range that crosses 0
+    // has 0 among them where its 12 digits relative to the range say so: -0.3 + 0.9 k / 9 at k = 3 is 0, not -5.6e-17.
+    // A logarithmic one never crosses 0: each value to 12 digits of its own.
+    const bool crosses = !log && (*from < 0) != (*to < 0);
+    v.push_back(crosses && std::abs(x) < 1e-12 * std::max(std::abs(*from), std::abs(*to)) ? 0.0 : round12(x));
   }
   for (std::size_t i = 1; i < v.size(); ++i)
     if (v[i] == v[i - 1]) r.fail(&n, key, "from and to are so close that two values round to " + shortest_decimal(v[i]) + " (12 digits)");
@@ -892,7 +898,16 @@ double sweep_work(const Spec& s, const SpecIntegrator& i) {
   const std::size_t runs = s.auto_dt ? std::min<std::size_t>(s.steps.size(), static_cast<std::size_t>(s.auto_dt->runs)) : s.steps.size();
   double steps = 0;
   for (std::size_t k = 0; k < runs; ++k) steps += static_cast<double>(s.steps[k]);
-  return steps * i.evals_per_step * (i.implicit ? 8.0 : 1.0) * passes * s.evaluation_cost;
+  return steps * (i.evals_per_step * (i.implicit ? 8.0 : 1.0) * s.evaluation_cost + implicit_solve_work(s, i)) * passes;
+}
+
+double implicit_solve_work(const Spec& s, const SpecIntegrator& i) {
+  if (!i.implicit) return 0;
+  // An implicit method's step factors its Newton matrix, n = stages x dim unknowns (n^3 / 3 multiply-adds), and
+  // solves with it once an iteration (8: n^2 each), in two-body evaluations of ~30 floating-point operations
+  // (integrators/implicit_rk.hpp): a 64-stage table on 16 bodies (n = 3072) is 3.2e8 of them a step, not 512.
+  const double n = static_cast<double>(i.evals_per_step) * static_cast<double>(s.dim);
+  return (n * n * n / 3 + 8 * n * n) / flops_per_evaluation;
 }
 
 double wide_work_budget(const Spec& s, const SpecIntegrator& i) {
@@ -926,7 +941,11 @@ CostEstimate estimate_cost(const Spec& s) {
   // Orders are fitted (and may be decided in wider arithmetic) where errors are measured at two step sizes or more.
   const bool orders = fits_orders(s);
   for (const auto& i : s.integrators) {
-    const double per_step = i.evals_per_step * (i.implicit ? 8.0 : 1.0);
+    const double per_step = i.evals_per_step * (i.implicit ? 8.0 : 1.0) + implicit_solve_work(s, i) / s.evaluation_cost;
+    if (i.implicit) {  // its Newton matrix, n = stages x dim unknowns squared, in float128 for a wide run (16 bytes each)
+      const double n = static_cast<double>(i.evals_per_step) * dim;
+      c.held_bytes += 16 * n * n;
+    }
     if (sweeps) {
       double samples = 0;
       for (std::size_t k = 0; k < runs; ++k) samples += std::min(static_cast<double>(s.samples), static_cast<double>(s.steps[k]) + 1);

@@ -196,6 +196,11 @@ double sweep_work(const Spec& spec, const SpecIntegrator& si);
 double wide_work_budget(const Spec& spec, const SpecIntegrator& si);
 /// The same in words, for a stop: "wide_budget = 4 x the double sweep's 1.1e+06".
 std::string wide_budget_text(const Spec& spec, const SpecIntegrator& si);
+/// The floating-point operations that count as one two-body force evaluation in the work estimates.
+inline constexpr double flops_per_evaluation = 30;
+/// An implicit method's linear algebra a step (its Newton matrix's factors, a solve an iteration), in two-body
+/// evaluations; 0 for an explicit one.
+double implicit_solve_work(const Spec& s, const SpecIntegrator& i);
 /// The largest wide_budget a spec may give.
 inline constexpr double max_wide_budget = 1000;
 /// What one force evaluation in a wide arithmetic weighs against one in double, in the work estimate and the wide

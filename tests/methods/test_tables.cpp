@@ -589,6 +589,8 @@ TEST_CASE("bad method tables are refused before anything runs, naming file, line
              Catch::Contains("methods.x.weights: the coefficients sum to 3/4, not 1"));
   CHECK_THAT(err("[methods.rk4]\nkind = \"runge-kutta\"\norder = 1\na = [[]]\nb = [\"1\"]\n"),
              Catch::Contains("m.toml:1: methods.rk4: the id shadows the built-in integrator 'rk4'"));
+  CHECK_THAT(err("[methods.all]\nkind = \"runge-kutta\"\norder = 1\na = [[]]\nb = [\"1\"]\n"),
+             Catch::Contains("m.toml:1: methods.all: 'all' is reserved"));
   CHECK_THAT(err("[methods.My-Method]\nkind = \"runge-kutta\"\norder = 1\na = [[]]\nb = [\"1\"]\n"),
              Catch::Contains("a method id is lowercase letters"));
   CHECK_THAT(err(head + "kind = \"runge-kutta\"\norder = 1\na = [[]]\nb = [\"1e-400\"]\n"),

@@ -370,7 +370,10 @@ TEST_CASE("a program's end in one line: its last line of standard error, the tim
   r.error.clear();
   CHECK(r.describe(std::chrono::seconds(60)) == "exit status 1");
   r.signal = 9, r.error = "a\nb";
-  CHECK(r.describe(std::chrono::seconds(60)) == "killed by signal 9: b");
+  CHECK(r.describe(std::chrono::seconds(60)) == "killed by signal 9 (SIGKILL): b");
+  r.signal = 25;  // SIGXFSZ on Linux x86-64 (signal(7)): gnuplot over `ulimit -f`, its default disposition restored
+  CHECK(r.describe(std::chrono::seconds(60)) == "killed by signal 25 (SIGXFSZ: a file-size limit, ulimit -f): b");
+  r.signal = 9;
   r.timed_out = true;
   CHECK(r.describe(std::chrono::milliseconds(2500)) == "timed out after 2.500 s and was stopped");
   r.timed_out = false, r.cancelled = true;

@@ -45,7 +45,7 @@ printf '#!/bin/sh\nif [ "$1" = "--version" ]; then exit 0; fi\necho "line 3: und
 chmod +x "$tmp/bin/slowplot" "$tmp/bin/failplot"
 cp -r "$fixture" "$tmp/slow"
 start=$(date +%s)
-expect "a hanging gnuplot is stopped at --gnuplot-timeout and the plots reported missing" 0 "missing: gnuplot failed on .*timed out after 0.3" \
+expect "a hanging gnuplot is stopped at --gnuplot-timeout: the report fails, not published, naming why" 1 "not published .*gnuplot failed on .*timed out after 0.3" \
   "$study" report "$tmp/slow" --gnuplot "$tmp/bin/slowplot" --gnuplot-timeout 0.3
 [ $(( $(date +%s) - start )) -lt 25 ] && ok "the time limit bounds the whole report" || bad "the report waited for a hanging gnuplot"
 # A gnuplot whose helper outlives it (sh, then sleep): the whole process group is stopped at the limit.
@@ -67,12 +67,12 @@ else
   bad "hanging gnuplot probe: $(head -c 400 <<<"$out")"
 fi
 cp -r "$fixture" "$tmp/failing"
-expect "gnuplot's own error message reaches the user" 0 "gnuplot failed on .*exit status 1: line 3: undefined variable: oops" \
+expect "gnuplot's own error message reaches the user, and the report fails" 1 "gnuplot failed on .*exit status 1: line 3: undefined variable: oops" \
   "$study" report "$tmp/failing" --gnuplot "$tmp/bin/failplot"
 cp -r "$fixture" "$tmp/absent"
 expect "a gnuplot that is not installed is named, with the package to install" 0 "cannot run gnuplot \('no-such-gnuplot'.*not found.*apt-get install gnuplot-nox" \
   "$study" report "$tmp/absent" --gnuplot no-such-gnuplot
-[ -d "$tmp/slow/plots" ] && [ -d "$tmp/failing/plots" ] && [ -z "$(find "$tmp/slow" "$tmp/failing" -name '.*tmp*')" ] && ok "no temporary pictures are left behind" ||
+[ ! -e "$tmp/slow/REPORT.md" ] && [ ! -e "$tmp/failing/REPORT.md" ] && [ -z "$(find "$tmp/slow" "$tmp/failing" -name '.*tmp*')" ] && ok "no report and no temporary pictures are left behind" ||
   bad "temporary files left: $(find "$tmp/slow" "$tmp/failing" -name '.*tmp*' | head -3)"
 
 # 5. SIGINT during study report: it stops within a second, exit 130, and a second signal is not needed.
@@ -160,13 +160,20 @@ if "$study" --version | grep -q "without MPI"; then
   expect "one of 2 tasks of srun, likewise" 2 "started as one of 2 processes" \
     env SLURM_STEP_ID=0 SLURM_STEP_NUM_TASKS=2 "$study" run "$tmp/w.toml" --out "$tmp/o-mpi" --no-cache
 else  # with MPI, a launcher's variables without its launcher: each process alone in a world of one, refused
-  expect "the variables of 3 processes of mpirun without mpirun: refused, naming both counts" 2 "started as one of 3 processes, but MPI sees 1" \
+  expect "the variables of 3 processes of mpirun without mpirun: refused before MPI starts" 2 "started as one of 3 processes, but no launcher is there" \
     env OMPI_COMM_WORLD_SIZE=3 "$study" run "$tmp/w.toml" --out "$tmp/o-mpi" --no-cache
   [ ! -e "$tmp/o-mpi" ] && ok "nothing written by the refused process" || bad "the refused process wrote $tmp/o-mpi"
-  expect "srun's 2 tasks without its MPI plugin, likewise" 2 "started as one of 2 processes, but MPI sees 1: .*srun --mpi=pmix" \
+  expect "srun's 2 tasks without its MPI plugin, likewise" 2 "started as one of 2 processes, but no launcher .*srun --mpi=pmix" \
     env SLURM_STEP_ID=0 SLURM_STEP_NUM_TASKS=2 "$study" run "$tmp/w.toml" --out "$tmp/o-mpi" --no-cache
 fi
 expect "a launcher of one process runs as usual" 0 "" env OMPI_COMM_WORLD_SIZE=1 "$study" run "$tmp/w.toml" --out "$tmp/o-mpi1" --no-cache --quiet --no-report
+# A launcher's rank variables set by hand, no launcher: every command judges its arguments as usual (issue 53).
+expect "rank variables without a launcher: a bad option of check is still a usage error" 2 "order-tolerance" \
+  env OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1 "$study" check --order-tolerance nan "$tmp/o-mpi1"
+expect "rank variables without a launcher: a misspelled command is still a usage error" 2 "runn" \
+  env OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1 "$study" runn
+expect "rank variables without a launcher: a usage error of run is still one" 2 "no-such-option" \
+  env OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1 "$study" run --no-such-option
 expect "--task-log into a folder that does not exist is refused before any work, not made" 2 "--task-log .*: its folder .*nowhere/deeper does not exist" \
   "$study" run "$tmp/w.toml" --out "$tmp/o-tl" --no-cache --task-log "$tmp/nowhere/deeper/t.csv"
 mkdir -p "$tmp/no-specs"
@@ -247,7 +254,7 @@ wait $b; rb=$?
   bad "concurrent reports: exit $ra/$rb: $(cat "$tmp/r1.out" "$tmp/r2.out" | head -c 400)"
 
 # Links in a results folder are carried by a report as links, never followed (a link to a secret is not copied
-# in); the next run replaces the folder whole, links and all, and leaves the secret where it was.
+# in); the next run replaces its own files and keeps the user's links as links, naming them, never following them.
 timeout 30 "$study" run "$tmp/w.toml" --out "$tmp/linked" --no-cache -q > /dev/null 2>&1
 mkdir -p "$tmp/linked" && echo secret > "$tmp/secret.txt"
 ln -s "$tmp/secret.txt" "$tmp/linked/secret" && ln -s .. "$tmp/linked/loop"
@@ -257,8 +264,9 @@ rc=$?
   ok "links in a results folder are carried by a report as links, never followed" || bad "links: exit $rc: $(head -c 300 "$tmp/linked.out"); $(ls -la "$tmp/linked" | head -5)"
 timeout 30 "$study" run "$tmp/w.toml" --out "$tmp/linked" --no-cache -q > "$tmp/linked.out" 2>&1
 rc=$?
-[ $rc -eq 0 ] && [ ! -e "$tmp/linked/secret" ] && [ ! -L "$tmp/linked/loop" ] && [ "$(cat "$tmp/secret.txt")" = secret ] &&
-  ok "a run replaces its results folder whole: the links are gone, what they pointed to untouched" || bad "run over links: exit $rc"
+[ $rc -eq 0 ] && [ -L "$tmp/linked/secret" ] && [ -L "$tmp/linked/loop" ] && [ "$(cat "$tmp/secret.txt")" = secret ] &&
+  grep -q "kept loop, secret in" "$tmp/linked.out" &&
+  ok "a run keeps the user's links as links, names them, and leaves what they point to untouched" || bad "run over links: exit $rc: $(head -c 300 "$tmp/linked.out")"
 
 # The results folder: a marker says a run wrote it; --out onto a folder of the user's files is refused before any
 # work; a study of an earlier run does not survive into the new results, bench.json does; one run at a time.
@@ -469,7 +477,7 @@ expect "read-only folder: a run replacing results there fails, naming what it co
   "cannot create .*/ro/\.res\.tmp\.[0-9.]*: Permission denied" unprivileged "$study" run "$tmp/w.toml" --out "$tmp/ro/res"
 expect "read-only folder: a report of results there fails the same way" 1 "cannot create .*/ro/\.res\.tmp\.[0-9.]*: Permission denied" \
   unprivileged "$study" report "$tmp/ro/res"
-expect "read-only folder: a baseline written there fails, naming the file" 1 "cannot write .*ro/b.toml \(Permission denied\)" \
+expect "read-only folder: a baseline written there is refused before any work" 2 "--out's folder .*ro is not writable by this user" \
   unprivileged "$study" baseline "$tmp/ro/res" --out "$tmp/ro/b.toml"
 expect "read-only folder: check --junit there is refused before judging" 2 "--junit's folder .*ro is not writable by this user" \
   unprivileged "$study" check "$tmp/ro/res" --junit "$tmp/ro/j.xml"
@@ -511,5 +519,79 @@ done
 "$study" run "$tmp/k.toml" --out "$tmp/kill" -q > /dev/null 2>&1
 [ -z "$(find "$tmp" -maxdepth 1 -name '.kill.tmp.*')" ] && ok "the next run removes what the killed ones left" ||
   bad "left after the kills: $(find "$tmp" -maxdepth 1 -name '.kill.tmp.*')"
+
+# 9. Output options never replace an input, a results folder's files, or a file of the user's (issue 53).
+rm -rf "$tmp/r53" && cp -r "$fixture" "$tmp/r53"
+sum_before=$(md5sum "$tmp/r53/results.json")
+expect "check --junit onto the results it reads is refused before any work" 2 "--junit .*r53/results.json: is an input of this command" \
+  "$study" check "$tmp/r53" --junit "$tmp/r53/results.json"
+expect "check --junit into a study folder of the results is refused" 2 "--junit .*lies inside the results folder" \
+  "$study" check "$tmp/r53" --junit "$tmp/r53/fixture/runs.csv"
+[ "$(md5sum "$tmp/r53/results.json")" = "$sum_before" ] && ok "the results are untouched by the refused --junit" || bad "--junit changed the results"
+printf 'name = "mine"\n' > "$tmp/mine.toml"
+expect "check --junit over a file of the user's (not an earlier JUnit file) is refused" 2 "--junit .*mine.toml: exists and is not a JUnit file" \
+  "$study" check "$tmp/r53" --junit "$tmp/mine.toml"
+grep -q 'name = "mine"' "$tmp/mine.toml" && ok "the user's file is kept" || bad "the user's file was replaced"
+expect "check --junit writes a new file" 0 "" "$study" check "$tmp/r53" --junit "$tmp/j.xml"
+expect "check --junit replaces its own earlier file" 0 "" "$study" check "$tmp/r53" --junit "$tmp/j.xml"
+ln -sf "$tmp/mine.toml" "$tmp/j-link.xml"
+expect "check --junit onto a symbolic link is refused" 2 "--junit .*j-link.xml: is not a regular file" "$study" check "$tmp/r53" --junit "$tmp/j-link.xml"
+spec 't_end = 1.0
+dt = [0.1, 0.05]
+'
+expect "run --task-log onto another folder's results is refused before any work" 2 "--task-log .*is one of the run's own files in the results folder" \
+  "$study" run "$tmp/w.toml" --out "$tmp/o-tl2" --no-cache --task-log "$tmp/r53/results.json"
+expect "run --task-log onto its own spec is refused" 2 "--task-log .*w.toml: is an input" \
+  "$study" run "$tmp/w.toml" --out "$tmp/o-tl2" --no-cache --task-log "$tmp/w.toml"
+expect "run --task-log inside its own output folder is refused" 2 "--task-log .*lies in the output folder" \
+  "$study" run "$tmp/w.toml" --out "$tmp/o-tl2" --no-cache --task-log "$tmp/o-tl2/log.csv"
+[ ! -e "$tmp/o-tl2" ] && grep -q 'name = "w"' "$tmp/w.toml" && ok "nothing ran and the spec is kept" || bad "a refused --task-log ran or wrote"
+expect "baseline --out over a file of the results it reads is refused" 2 "--out .*REPORT.md: is one of the run's own files" \
+  "$study" baseline "$tmp/r53" --out "$tmp/r53/REPORT.md"
+expect "check --junit beside the results, a new file at their top, is written" 0 "" "$study" check "$tmp/r53" --junit "$tmp/r53/junit.xml"
+
+# 10. A results folder whose study folder is a link elsewhere: the report refuses to write through it.
+rm -rf "$tmp/r-link" "$tmp/elsewhere" && cp -r "$fixture" "$tmp/r-link" && mkdir -p "$tmp/elsewhere"
+"$study" report "$tmp/r-link" --no-plots > /dev/null 2>&1
+rmdir "$tmp/elsewhere" && mv "$tmp/r-link/fixture" "$tmp/elsewhere"
+echo "not yours" > "$tmp/elsewhere/REPORT.md"
+ln -s "$tmp/elsewhere" "$tmp/r-link/fixture"
+expect "study report with a study folder that links elsewhere is refused" 1 "fixture: is a symbolic link.*never links" \
+  "$study" report "$tmp/r-link" --no-plots
+[ "$(cat "$tmp/elsewhere/REPORT.md")" = "not yours" ] && ok "nothing was written through the link" || bad "the report wrote through the link"
+
+# 11. A file-size limit: the write fails and the command with it; gnuplot (SIGXFSZ at its default) too.
+rm -rf "$tmp/fsz" && cp -r "$fixture" "$tmp/fsz"
+( ulimit -f 8; "$study" report "$tmp/fsz" > "$tmp/fsz.out" 2>&1; echo $? > "$tmp/fsz.rc" )
+[ "$(cat "$tmp/fsz.rc")" = 1 ] && [ ! -e "$tmp/fsz/REPORT.md" ] && ok "a report over ulimit -f fails (exit 1) and publishes nothing" ||
+  bad "ulimit -f: exit $(cat "$tmp/fsz.rc"), $(head -c 300 "$tmp/fsz.out"); REPORT.md $(ls "$tmp/fsz/REPORT.md" 2>&1)"
+
+# 12. A file of the user's in a results folder survives the next run into it, and is named.
+echo "my notes" > "$tmp/o-mpi1/notes.md"
+expect "a run into results that hold a file of the user's keeps it, and says so" 0 "kept notes.md in .*o-mpi1" \
+  "$study" run "$tmp/w.toml" --out "$tmp/o-mpi1" --no-cache --quiet --no-report
+[ "$(cat "$tmp/o-mpi1/notes.md" 2>/dev/null)" = "my notes" ] && ok "the user's file is there after the run" || bad "the run deleted the user's notes.md"
+
+# 13. A step's linear algebra is counted and interruptible: a 64-stage implicit table on 16 bodies factors a 3072 x 3072
+# Newton matrix each step (seconds), which --max-work counts and SIGTERM stops within a second.
+{
+  printf 'name = "big"\nproblem = "plummer"\nparams = { n = 16 }\nt_end = 0.1\nintegrators = ["dirk64"]\ndt = [0.1]\nmetrics = ["global"]\n'
+  printf '[methods.dirk64]\nkind = "runge-kutta"\norder = 1\nsource = "a hostile 64-stage implicit table"\na = ['
+  for i in $(seq 1 64); do row=$(printf '"1/128", %.0s' $(seq 1 $i)); printf '[%s]%s' "${row%, }" "$([ $i -lt 64 ] && echo ', ')"; done
+  printf ']\nb = [%s]\n' "$(row=$(printf '"1/64", %.0s' $(seq 1 64)); echo "${row%, }")"
+} > "$tmp/big.toml"
+expect "a 64-stage implicit table on 16 bodies: its factorisations are counted in --max-work" 2 "would take about [0-9.e+]* weighted .*dirk64" \
+  "$study" run "$tmp/big.toml" --out "$tmp/big" --no-cache --max-work 1e8
+"$study" run "$tmp/big.toml" --out "$tmp/big" --max-work 1e11 > "$tmp/big.out" 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do tr '\r' '\n' < "$tmp/big.out" | grep -q "runs 0/1" && break; sleep 0.1; done
+sleep 0.5  # inside the step's factorisation
+start=$(date +%s%N)
+kill -TERM $pid
+wait $pid
+rc=$?
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+[ $rc -eq 143 ] && [ $ms -lt 1000 ] && [ ! -e "$tmp/big" ] && ok "SIGTERM inside a 3072 x 3072 factorisation stops the run in ${ms} ms, nothing written" ||
+  bad "SIGTERM in a big implicit step: exit $rc after ${ms} ms: $(tr '\r' '\n' < "$tmp/big.out" | tail -2)"
 
 finish

@@ -564,6 +564,19 @@ TEST_CASE("the cost estimate counts every run, pass and long energy run, and the
   CHECK_THAT(study::estimate_cost(c5).evaluations, Catch::WithinRel(10 * (4 * 120 + reference), 1e-12));
   const auto sun = spec("name = \"c\"\nproblem = \"outer-solar-system\"\n" + walltime);
   CHECK_THAT(study::estimate_cost(sun).evaluations, Catch::WithinRel(15 * 120, 1e-12));
+  // An implicit method's linear algebra a step, in two-body evaluations of 30 operations: the factors of its Newton
+  // matrix, n = stages x dim unknowns (n^3 / 3), and a solve an iteration (8 x n^2).  Gauss-Legendre's 2 stages on the
+  // harmonic oscillator (dim 1): n = 2, (8/3 + 32) / 30 = 1.1556 a step beside its 2 x 8 evaluations; 30 steps.
+  const auto gl = spec("name = \"c\"\nproblem = \"harmonic\"\nintegrators = [\"gauss-legendre4\"]\nt_end = 1.0\n"
+                       "dt = [0.1, 0.05]\nmetrics = [\"walltime\"]\n");
+  CHECK_THAT(study::implicit_solve_work(gl, gl.integrators[0]), Catch::WithinRel((8.0 / 3 + 32) / 30, 1e-12));
+  CHECK_THAT(study::estimate_cost(gl).evaluations, Catch::WithinRel(30 * (16 + (8.0 / 3 + 32) / 30), 1e-12));
+  // 64 stages on 16 Plummer bodies (dim 48): n = 3072, (3072^3 / 3 + 8 x 3072^2) / 30 = 3.2460e8 a step (it was
+  // counted as 512 evaluations, and 10 steps passed --max-work 1e8 at a minute each).
+  auto big = c16;
+  big.integrators[0].implicit = true, big.integrators[0].evals_per_step = 64;
+  CHECK_THAT(study::implicit_solve_work(big, big.integrators[0]), Catch::WithinRel((std::pow(3072.0, 3) / 3 + 8 * 3072.0 * 3072.0) / 30, 1e-12));
+  CHECK(study::implicit_solve_work(c16, c16.integrators[0]) == 0);  // rk4: explicit
 }
 
 TEST_CASE("a wide sweep stops at the noise floor of the orders still open, each on its own error", "[engine][wide]") {

@@ -2,6 +2,8 @@
 // Every expected value is written out by hand from the spec's text.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include <string>
 #include <vector>
 
@@ -81,6 +83,17 @@ TEST_CASE("a scan is one study per point, named after its values, the first axis
     CHECK(s[0].name == "fam_v0-m0p3");
     const auto d = specs(h + "scan = { x0 = { from = 2.0, to = 1.0, count = 3 } }\n");
     CHECK(names(d) == std::vector<std::string>{"fam_x0-2", "fam_x0-1p5", "fam_x0-1"});
+  }
+  SECTION("a logarithmic range far below its larger end keeps every value as defined: no snap to 0 (issue 53)") {
+    const std::string h = "name = \"fam\"\nproblem = \"harmonic\"\nintegrators = [\"rk4\"]\ndt = [0.1, 0.05]\nt_end = 1.0\n";
+    const auto s = specs(h + "scan = { x0 = { from = 1e-13, to = 1.0, count = 3, log = true } }\n");
+    REQUIRE(s.size() == 3);
+    CHECK(s[0].scan.values[0] == 1e-13);  // was 0: below 1e-12 of the range's larger end
+    CHECK_THAT(s[1].scan.values[0], Catch::WithinRel(std::sqrt(1e-13), 1e-11));  // the geometric mean, 3.16227766017e-7
+    CHECK(s[2].scan.values[0] == 1.0);
+    // A linear range that does not cross 0 keeps its small end as written too, every digit of it.
+    const auto l = specs(h + "scan = { x0 = { from = 1.234567890123456e-13, to = 1.0, count = 2 } }\n");
+    CHECK(l[0].scan.values[0] == 1.234567890123456e-13);
   }
   SECTION("a spec without a scan is one study, as parse_spec reads it") {
     const auto s = specs(head + "t_end = 1.0\n");
