@@ -237,6 +237,38 @@ void check_memory(const fs::path& dir, const fs::path& file, double max_memory) 
 
 }  // namespace
 
+void check_memory_together(const std::vector<fs::path>& dirs, double max_memory) {
+  // Each folder's results.json is held parsed at once; the tables one at a time.
+  double json = 0, largest = 0;
+  std::string what;
+  fs::path largest_file;
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    const fs::path file = dir / "results.json";
+    const double size = static_cast<double>(fs::file_size(file, ec));
+    if (ec) continue;  // the reader says what is wrong with it
+    json += size;
+    what += fmt::format("{}{} {}", what.empty() ? "" : ", ", file.string(), study::bytes_text(size));
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      if (!it->is_directory(ec)) continue;
+      for (const char* name : {"runs.csv", "samples.csv", "energy_long.csv", "orders.csv", "stability.csv"}) {
+        const fs::path table = it->path() / name;
+        const auto t = fs::is_regular_file(table, ec) ? fs::file_size(table, ec) : 0;
+        if (!ec && static_cast<double>(t) > largest) largest = static_cast<double>(t), largest_file = table;
+      }
+    }
+  }
+  const double need = parsed_bytes_per_byte * (json + largest);
+  if (need > max_memory)
+    throw ReportError(fmt::format("reading these {} results folders together would take about {} of memory ({}{}, each held as "
+                                  "about {:g} times its size once parsed), above the limit of {}; raise it with --max-memory",
+                                  dirs.size(), study::bytes_text(need), what,
+                                  largest_file.empty() ? std::string()
+                                                       : fmt::format(", and the largest table, {}, {}", largest_file.string(),
+                                                                     study::bytes_text(largest)),
+                                  parsed_bytes_per_byte, study::bytes_text(max_memory)));
+}
+
 Results load(const fs::path& dir, double max_memory) {
   std::error_code ec;
   // Pointed inside a results folder (at results.json, a study's folder or one of its CSV files): name the folder
@@ -388,6 +420,20 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
     if (s.has("spec")) st.spec_file = s.at("spec").text();
     if (s.has("params"))
       for (const auto& k : s.at("params").keys()) st.params.emplace_back(k, s.at("params").at(k).text());
+    // A scan point's values are copies of its t_end and parameters: one edited alone is refused, not plotted.
+    for (std::size_t k = 0; k < st.scan.axes.size(); ++k) {
+      const std::string& axis = st.scan.axes[k];
+      const double v = st.scan.values[k];
+      double copy = NAN;
+      std::string where;
+      if (axis == "t_end") copy = st.t_end, where = "t_end";
+      for (const auto& [name, text] : st.params)
+        if (name == axis) copy = std::strtod(text.c_str(), nullptr), where = "params." + name;
+      if (where.empty()) continue;  // a copy that is not there cannot disagree (results of tests, older writers)
+      if (!(std::abs(copy - v) <= 1e-12 * std::max(std::abs(copy), std::abs(v))))
+        s.at("scan").at("values").at(k).fail(fmt::format("{} disagrees with {} = {} of the same study: each is a copy of one value "
+                                                          "(was the file edited in one place?)", num17(v), where, num17(copy)));
+    }
     st.plot_dt = s.has("plot_dt") ? s.at("plot_dt").nonnegative() : 0;
     const Node metrics = s.at("metrics");
     for (std::size_t k = 0; k < metrics.size(); ++k) st.metrics.push_back(metrics.at(k).text());

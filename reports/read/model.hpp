@@ -241,6 +241,9 @@ inline constexpr double parsed_bytes_per_byte = 8;
 /// Reads DIR/results.json.  Throws ReportError naming the file and the field, or, before parsing, when
 /// results.json and the largest table would take more than `max_memory` bytes once parsed.
 Results load(const std::filesystem::path& dir, double max_memory = default_max_memory);
+/// Refuses, before anything is parsed, folders whose results.json files, all held at once (compare, history), and the
+/// largest of their tables would take more than `max_memory` bytes.  Throws ReportError.
+void check_memory_together(const std::vector<std::filesystem::path>& dirs, double max_memory);
 /// The same for a document already parsed (`file` names it in messages; `dir` is where its tables are).
 Results load_document(const nlohmann::json& doc, const std::filesystem::path& file, const std::filesystem::path& dir);
 /// The samples of every integrator of a study at step dt (from samples.csv), by integrator label.

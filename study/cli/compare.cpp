@@ -33,6 +33,7 @@ int run_compare(const CompareArgs& a) {
   namespace fs = std::filesystem;
   if (!a.junit.empty()) check_junit_file(a.junit, {a.old_dir, a.new_dir});
   check_pages_folder(a.out, {a.old_dir, a.new_dir}, "COMPARE.md", "HISTORY.md");
+  report::check_memory_together({a.old_dir, a.new_dir}, a.max_memory);  // both held at once
   const report::Results old = report::load(a.old_dir, a.max_memory), now = report::load(a.new_dir, a.max_memory);
   check::CompareOptions o;
   o.error_tolerance = a.error_tolerance, o.order_tolerance = a.order_tolerance, o.time_tolerance = a.time_tolerance;

@@ -31,6 +31,7 @@ int run_history(const HistoryArgs& a) {
   check_pages_folder(a.out, a.dirs, "HISTORY.md", "COMPARE.md");
   report::History h;
   h.names = a.dirs, h.targets = report::sorted_targets(a.accuracy);
+  report::check_memory_together({a.dirs.begin(), a.dirs.end()}, a.max_memory);  // every folder held at once
   for (const auto& d : a.dirs) {
     stop_if_interrupted();
     h.results.push_back(report::load(d, a.max_memory));

@@ -359,6 +359,22 @@ TEST_CASE("the summary counts the runs and the diverged ones, and the work-preci
   CHECK_FALSE(drawn("fixture-work-time"));
 }
 
+TEST_CASE("compare and history count every results folder held at once against --max-memory", "[report][hardening]") {
+  testing::TempDir dir("report-memory-together");
+  std::vector<fs::path> dirs;
+  for (const char* name : {"a", "b", "c"}) {  // results.json of 50 000 bytes each: 4e5 once parsed (8 x)
+    fs::create_directories(dir.path / name);
+    std::ofstream(dir.path / name / "results.json") << std::string(50000, ' ');
+    dirs.push_back(dir.path / name);
+  }
+  fs::create_directories(dir.path / "a" / "s");
+  std::ofstream(dir.path / "a" / "s" / "samples.csv") << std::string(10000, 'x');  // the largest table: 8e4 more
+  CHECK_NOTHROW(report::check_memory_together({dirs[0]}, 1e6));  // 4.8e5
+  CHECK_NOTHROW(report::check_memory_together({dirs[0], dirs[1]}, 1e6));  // 8.8e5
+  CHECK_THROWS_WITH(report::check_memory_together(dirs, 1e6),  // 1.28e6: each alone fits, the three together do not
+                    Catch::Contains("these 3 results folders together would take about 1.28 MB"));
+}
+
 TEST_CASE("a program's end in one line: its last line of standard error, the time limit, the signal", "[report][known]") {
   report::ProcessResult r;
   r.error = "cannot start 'x': No such file or directory";
@@ -587,6 +603,17 @@ TEST_CASE("impossible values in results are refused, naming the field: the gate 
           d["studies"][0]["runs"][0]["error"]["global"] = nullptr;
           first_global_points(d, [](nlohmann::json& p) { p[0][1] = nullptr; });
         }) == "accepted");
+  // A scan point's values are copies of its t_end and parameters (issue 53): one edited alone is refused.
+  auto scanned = [](double factor, const char* axis = "t_end") {
+    return [=](nlohmann::json& d) {
+      auto& st = d["studies"][0];
+      st["scan"] = {{"name", "fam"}, {"axes", {axis}}, {"values", {st["t_end"].get<double>() * factor}}, {"count", 1}, {"index", 0}};
+    };
+  };
+  CHECK(error_after(scanned(1)) == "accepted");
+  CHECK_THAT(error_after(scanned(2)), Contains("scan.values[0]: ") && Contains("disagrees with t_end = ") &&
+                                          Contains("each is a copy of one value"));
+  CHECK(error_after(scanned(2, "nope")) == "accepted");  // no copy of it to disagree with
   // One copy of each error (issue 31): a run or a fit edited alone is refused, naming both fields.
   CHECK_THAT(error_after([](auto& d) { d["studies"][0]["runs"][0]["error"]["global"] = nullptr; }),
              Contains("orders[0].points[0]: (dt ") && Contains("disagrees with runs[0] (dt ") && Contains("error.global nan)"));
@@ -1010,6 +1037,7 @@ void write_scan(const fs::path& dir, const std::vector<double>& es, const std::v
     s["name"] = name;
     s["title"] = "A family";
     s["scan"] = {{"name", "fam"}, {"axes", axes}, {"values", values}, {"index", index}, {"count", count}};
+    if (!t_ends.empty()) s["t_end"] = values[1];  // the scan's values are copies of the study's own (the loader holds them to it)
     for (auto& o : s["orders"])
       if (o["integrator"] == "rk4" && o["metric"] == "global")  // undetermined at e = 0.5, failed at 0.9, passed at 0
         o["observed"] = 4 - e, o["interval"] = {3.9 - e, 4.1 - e}, o["verdict"] = e == 0.5 ? "undetermined" : e == 0.9 ? "fail" : "pass";
