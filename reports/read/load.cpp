@@ -208,22 +208,29 @@ void agree_with_wide_runs(const Study& st, const OrderRow& o, const std::string&
   }
 }
 
+/// The largest table of a results folder's studies (what the report holds beside the results): its size, and its
+/// file in `file` when it is larger than `largest` already.
+double largest_table(const fs::path& dir, double largest, fs::path& file) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!it->is_directory(ec)) continue;  // a study folder linked from elsewhere is read like one in place
+    for (const char* name : {"runs.csv", "samples.csv", "energy_long.csv", "orders.csv", "stability.csv"}) {
+      const fs::path table = it->path() / name;
+      const auto size = fs::is_regular_file(table, ec) ? fs::file_size(table, ec) : 0;
+      if (!ec && static_cast<double>(size) > largest) largest = static_cast<double>(size), file = table;
+    }
+  }
+  return largest;
+}
+
 /// Refuses, before anything is parsed, a folder whose results.json and largest table would take more than
 /// `max_memory` bytes at once (the report holds one table at a time beside the results).
 void check_memory(const fs::path& dir, const fs::path& file, double max_memory) {
   std::error_code ec;
   const double json = static_cast<double>(fs::file_size(file, ec));
   if (ec) return;  // the reader says what is wrong with it
-  double largest = 0;
   fs::path largest_file;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    if (!it->is_directory(ec)) continue;  // a study folder linked from elsewhere is read like one in place
-    for (const char* name : {"runs.csv", "samples.csv", "energy_long.csv", "orders.csv", "stability.csv"}) {
-      const fs::path table = it->path() / name;
-      const auto size = fs::is_regular_file(table, ec) ? fs::file_size(table, ec) : 0;
-      if (!ec && static_cast<double>(size) > largest) largest = static_cast<double>(size), largest_file = table;
-    }
-  }
+  const double largest = largest_table(dir, 0, largest_file);
   const double need = parsed_bytes_per_byte * (json + largest);
   if (need > max_memory)
     throw ReportError(fmt::format("{}: reading these results would take about {} of memory (results.json {}{}, each held as "
@@ -249,14 +256,7 @@ void check_memory_together(const std::vector<fs::path>& dirs, double max_memory)
     if (ec) continue;  // the reader says what is wrong with it
     json += size;
     what += fmt::format("{}{} {}", what.empty() ? "" : ", ", file.string(), study::bytes_text(size));
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      if (!it->is_directory(ec)) continue;
-      for (const char* name : {"runs.csv", "samples.csv", "energy_long.csv", "orders.csv", "stability.csv"}) {
-        const fs::path table = it->path() / name;
-        const auto t = fs::is_regular_file(table, ec) ? fs::file_size(table, ec) : 0;
-        if (!ec && static_cast<double>(t) > largest) largest = static_cast<double>(t), largest_file = table;
-      }
-    }
+    largest = largest_table(dir, largest, largest_file);
   }
   const double need = parsed_bytes_per_byte * (json + largest);
   if (need > max_memory)
