@@ -157,7 +157,7 @@ class ImplicitRkCore {
             lu_[(i * D + k) * N + j * D + l] =
                 Real(i == j && k == l ? 1 : 0) - h * h * a2_[i][j] * dadq[k][l] - h * a_[i][j] * dadv[k][l];
     for (std::size_t c = 0; c < N; ++c) {
-      if (N > 64 && c % 16 == 0) poll_stop();  // a large system's columns take milliseconds each
+      if (N > 64) poll_stop();  // a large system's column takes milliseconds (float128: far more); the poll, nanoseconds
       std::size_t best = c;
       for (std::size_t r = c + 1; r < N; ++r)
         if (abs(lu_[r * N + c]) > abs(lu_[best * N + c])) best = r;

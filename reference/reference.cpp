@@ -157,7 +157,8 @@ Reference compute(const Request& request, const Options& options) {
   validate(request, options);
   const detail::Solved described = detail::describe(request.problem, request.params, request.initial);
   const std::string key = key_text(request, options, described);
-  const auto dir = options.cache_dir.value_or(default_cache_dir());
+  // Only when the cache is used: with HOME unset the default folder is made (and may be refused) on first use.
+  const std::filesystem::path dir = !options.use_cache ? std::filesystem::path() : options.cache_dir ? *options.cache_dir : default_cache_dir();
 
   if (options.use_cache) {
     if (auto payload = cache::load(dir, key)) {

@@ -530,7 +530,19 @@ namespace {
 
 std::string temporary(const std::string& name) { return "." + name + ".tmp" + std::to_string(::getpid()); }
 
-/// The pictures gnuplot wrote under a plot's temporary names, moved into place; "" when all are there.
+/// Whether an SVG ends with its closing tag (trailing white space aside): gnuplot ignores failed writes.
+bool svg_closed(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary | std::ios::ate);
+  if (!in) return false;
+  const auto size = static_cast<std::streamoff>(in.tellg());
+  const std::streamoff n = std::min<std::streamoff>(size, 256);
+  in.seekg(size - n);
+  std::string end(static_cast<std::size_t>(n), '\0');
+  in.read(end.data(), n);
+  end.erase(end.find_last_not_of(" \t\r\n") + 1);
+  return in && end.ends_with("</svg>");
+}
+
 /// Whether the file's last bytes are `tail`.
 bool ends_with_file(const fs::path& file, const std::string& tail) {
   std::ifstream in(file, std::ios::binary | std::ios::ate);
@@ -543,6 +555,7 @@ bool ends_with_file(const fs::path& file, const std::string& tail) {
   return in && end == tail;
 }
 
+/// The pictures gnuplot wrote under a plot's temporary names, moved into place; "" when all are there and whole.
 std::string settle(const fs::path& dir, const std::string& name, bool with_png) {
   const std::string tmp = temporary(name);
   const fs::path svg = dir / (tmp + ".svg"), png = dir / (tmp + ".png");
@@ -551,7 +564,7 @@ std::string settle(const fs::path& dir, const std::string& name, bool with_png) 
   std::string error;
   if (!(fs::file_size(svg, ec) > 0 && !ec && (!with_png || (fs::file_size(png, ec) > 0 && !ec)))) {
     error = "it wrote no picture";
-  } else if (!ends_with_file(svg, "</svg>\n\n") && !ends_with_file(svg, "</svg>\n")) {
+  } else if (!svg_closed(svg)) {
     error = "its SVG is incomplete (no closing </svg>: a full disk or a file-size limit?)";  // gnuplot ignores failed writes
   } else if (with_png && !ends_with_file(png, std::string("IEND\xae\x42\x60\x82", 8))) {
     error = "its PNG is incomplete (no IEND chunk: a full disk or a file-size limit?)";

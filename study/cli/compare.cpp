@@ -31,7 +31,13 @@ struct CompareArgs {
 /// `study compare OLD NEW`: exit 0 nothing worse, 1 something worse (or nothing could be compared), 2 unreadable input.
 int run_compare(const CompareArgs& a) {
   namespace fs = std::filesystem;
-  if (!a.junit.empty()) check_junit_file(a.junit, {a.old_dir, a.new_dir});
+  if (!a.junit.empty()) {  // not over what it reads, nor into its own pages folder, which publishing replaces whole
+    check_junit_file(a.junit, {(fs::path(a.old_dir) / "results.json").string(), (fs::path(a.new_dir) / "results.json").string()});
+    std::error_code ec;
+    if (within(fs::weakly_canonical(fs::absolute(a.junit), ec), fs::weakly_canonical(fs::absolute(a.out), ec)))
+      throw study::SpecError("--junit " + a.junit + ": lies in the output folder " + a.out +
+                             ", which is replaced whole when the pages are published; write it elsewhere");
+  }
   check_pages_folder(a.out, {a.old_dir, a.new_dir}, "COMPARE.md", "HISTORY.md");
   report::check_memory_together({a.old_dir, a.new_dir}, a.max_memory);  // both held at once
   const report::Results old = report::load(a.old_dir, a.max_memory), now = report::load(a.new_dir, a.max_memory);

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <thread>
 
@@ -208,22 +209,16 @@ void check_output_file(const std::string& file, const std::string& option, const
     if (within(target, source))
       throw SpecError(option + " " + file + ": lies in " + in + ", which this command reads; write it elsewhere");
   }
-  // Any folder above holding results (a marker, or a results.json: a copy or an artifact too, not only a folder a
-  // run wrote): a new file of its own at its top, beside the run's (the next run keeps it), never one of the run's
-  // files nor anything in its study folders or plots.
-  for (fs::path up = target.parent_path(); !up.empty(); up = up.parent_path()) {
-    if (fs::exists(up / "results.json", ec) || fs::exists(up / results_marker, ec)) {
-      const std::string name = target.filename().string();
-      static const std::set<std::string> runs{"results.json", results_marker, "bench.json", "REPORT.md", "CLAIMS.md", "BENCH.md"};
-      if (up != target.parent_path())
-        throw SpecError(option + " " + file + ": lies inside the results folder " + up.string() +
-                        " (in a study's folder or its plots, which are the run's); write it elsewhere, or at its top");
-      if (runs.count(name) || name.rfind("SCAN-", 0) == 0)
-        throw SpecError(option + " " + file + ": is one of the run's own files in the results folder " + up.string() +
-                        "; give another file name");
-      break;
-    }
-    if (up == up.parent_path()) break;
+  // In a results folder (its marker, or nothing but a run's files): a file of the user's own beside the run's (the
+  // next run keeps it: ci-results/junit.xml, ci-results/reports/junit.xml), never one of the run's entries nor
+  // anything in them (a study's folder, plots/), which the next run replaces.  Elsewhere a results.json means nothing.
+  if (const fs::path up = results_folder_above(file); !up.empty()) {
+    const fs::path rel = target.lexically_relative(fs::weakly_canonical(up, ec));
+    const std::string first = rel.empty() ? std::string() : rel.begin()->string();
+    static const std::set<std::string> runs{"results.json", results_marker, "bench.json", "REPORT.md", "CLAIMS.md", "BENCH.md", "plots"};
+    if (runs.count(first) || first.rfind("SCAN-", 0) == 0 || fs::exists(up / first / "runs.csv", ec))
+      throw SpecError(option + " " + file + ": is " + (rel.begin() == std::prev(rel.end()) ? "one of the run's own files" : "inside " + first +
+                      ", the run's own") + " in the results folder " + up.string() + " (the next run replaces it); give another name, or write it elsewhere");
   }
   if (fs::is_regular_file(file, ec) && fs::file_size(file, ec) > 0) {
     std::ifstream in(file, std::ios::binary);

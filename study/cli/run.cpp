@@ -135,23 +135,35 @@ std::vector<std::string> entries_not_the_runs(const std::filesystem::path& out) 
   std::error_code ec;
   if (!fs::is_directory(fs::symlink_status(out, ec))) return {};
   std::set<std::string> ours{"results.json", study::results_marker, "bench.json", "REPORT.md", "CLAIMS.md", "BENCH.md", "plots"};
+  bool named = false;
   try {
     std::ifstream in(out / "results.json", std::ios::binary);
     const nlohmann::json j = nlohmann::json::parse(in);
     for (const auto& st : j.at("studies")) ours.insert(st.at("name").get<std::string>());
+    named = true;
   } catch (const std::exception&) {
   }
   std::vector<std::string> theirs;
   for (const auto& e : fs::directory_iterator(out, ec)) {
     const std::string name = e.path().filename().string();
     const bool scan_page = name.rfind("SCAN-", 0) == 0 && name.size() > 8 && name.ends_with(".md");
-    if (!ours.count(name) && !scan_page && name.front() != '.') theirs.push_back(name);
+    std::error_code e2;  // a results.json that cannot be read names no study: a folder holding runs.csv is one
+    const bool study_folder = !named && fs::is_directory(e.symlink_status(e2)) && fs::exists(e.path() / "runs.csv", e2);
+    if (!ours.count(name) && !scan_page && !study_folder) theirs.push_back(name);
   }
   std::sort(theirs.begin(), theirs.end());
   return theirs;
 }
 
 const std::string task_log_header = "phase,item,rank,seconds,estimated_cost,what\n";
+
+/// The --task-log file by the rule of every output file (options.hpp): not a spec or methods file given, nor a file of
+/// a results folder's, a link, or anything but an earlier task log.
+void check_task_log(const RunArgs& a) {
+  std::vector<std::string> inputs = a.specs;
+  inputs.insert(inputs.end(), a.methods.begin(), a.methods.end());
+  check_output_file(a.task_log, "--task-log", inputs, task_log_header, "a task log this command wrote");
+}
 
 void write_task_log(const std::string& file, const study::WorkLog& log) {
   std::string text = task_log_header;
@@ -185,9 +197,7 @@ int run_study(const RunArgs& a) {
                              ", which is replaced whole when the run is published; write it elsewhere");
     if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
       throw study::SpecError("--task-log " + a.task_log + ": its folder " + dir.string() + " does not exist (or is not a folder)");
-    std::vector<std::string> inputs = a.specs;
-    inputs.insert(inputs.end(), a.methods.begin(), a.methods.end());
-    check_output_file(a.task_log, "--task-log", inputs, task_log_header, "a task log this command wrote");
+    check_task_log(a);
   }
   if (const std::string why = study::results_folder_problem(a.out); !why.empty()) throw study::SpecError("--out " + a.out + ": " + why);
   if (a.cache_dir_given) check_output_dir(a.cache_dir, "--cache-dir");
@@ -233,13 +243,17 @@ int run_study(const RunArgs& a) {
   // failed run leaves the folder as it was.  The folder is replaced whole (no study of an earlier run survives
   // into these results) but for bench.json, `study bench`'s, which no run writes.
   study::StagedFolder staged(a.out);
-  std::vector<std::string> users;  // the user's own files in the folder: carried over, and said, never dropped silently
+  std::vector<std::string> users, replaced;  // the user's own files in the folder: carried over, and said, never dropped silently
   std::optional<report::Outcome> rendered;
   std::string report_failed;  // the results are published even when their report cannot be rendered
   try {
     study::write_results(staged.path(), results, meta);
     study::write_atomic(staged.path() / study::results_marker, study::results_marker_text);
-    users = entries_not_the_runs(a.out);
+    for (const std::string& name : entries_not_the_runs(a.out)) {
+      std::error_code ec;  // one named like a study of this run is replaced by it: said, not kept
+      if (std::filesystem::exists(std::filesystem::symlink_status(staged.path() / name, ec))) replaced.push_back(name);
+      else users.push_back(name);
+    }
     std::set<std::string> carried(users.begin(), users.end());
     carried.insert("bench.json");
     staged.carry_only(carried, stop_if_interrupted);
@@ -264,6 +278,7 @@ int run_study(const RunArgs& a) {
 
   if (!a.task_log.empty()) {
     try {
+      check_task_log(a);  // again: the run took hours, and the path is not what it was checked as
       write_task_log(a.task_log, *o.log);
     } catch (const std::runtime_error& e) {
       throw study::WriteError("the results are in " + a.out + ", but the task log was not written: " + e.what());
@@ -271,6 +286,8 @@ int run_study(const RunArgs& a) {
   }
   if (!users.empty())
     std::cerr << "study run: kept " << study::join(users) << " in " << a.out << " (not this tool's output: a run replaces only its own)\n";
+  if (!replaced.empty())
+    std::cerr << "study run: replaced " << study::join(replaced) << " in " << a.out << ": a study of this run has that name\n";
   if (!a.quiet) print_summary(results, meta, a.out);
   if (!a.quiet && o.log->ranks.size() > 1) std::cout << "ranks, busy and idle (each rank's threads over the work's wall time):\n" << ranks::busy_summary(*o.log);
   warn_coarse_references(results);

@@ -113,7 +113,7 @@ Context make_context(const Spec& spec, const EngineOptions& o, StudyResult& res)
 void cache_folders(const EngineOptions& o, Context& ctx) {
   ctx.shadow_cache.reset(), ctx.run_cache.reset();
   if (!o.use_cache) return;
-  const auto dir = o.cache_dir.value_or(reference::default_cache_dir());
+  const auto dir = o.cache_dir ? *o.cache_dir : reference::default_cache_dir();  // only when given none: not made for nothing
   ctx.shadow_cache = dir / "roundoff";
   ctx.run_cache = dir / "runs";
   ctx.reuse_runs = o.reuse_runs;

@@ -78,7 +78,9 @@ expect "--out a folder of the user's: exit 2" 2 "a folder of other files \(no CO
 [ "$(cat mine/notes.txt)" = "my notes" ] && ok "the user's folder is untouched" || bad "mine/notes.txt changed"
 mkdir -p hist0 && echo "# History" > hist0/HISTORY.md
 expect "--out holding history's pages: exit 2" 2 "holds HISTORY.md" "$study" compare before after --out hist0
-expect "--junit inside a compared folder: exit 2" 2 "lies in after, which this command reads" "$study" compare before after --out cmp-j --junit after/j.xml
+expect "--junit over a compared folder's results: exit 2" 2 "is an input of this command" "$study" compare before after --out cmp-j --junit after/results.json
+expect "--junit in compare's own pages folder (replaced whole when published): exit 2" 2 "lies in the output folder cmp-j" \
+  "$study" compare before after --out cmp-j --junit cmp-j/j.xml
 [ ! -e after/j.xml ] && ok "nothing written into the results" || bad "after/j.xml written"
 expect "a file given as a results folder: exit 2" 2 "is a file, not a results folder" "$study" compare before spec.toml --out cmp-f
 sed 's/e = 0.6/e = 0.5/' spec.toml > other.toml

@@ -174,6 +174,11 @@ expect "rank variables without a launcher: a misspelled command is still a usage
   env OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1 "$study" runn
 expect "rank variables without a launcher: a usage error of run is still one" 2 "no-such-option" \
   env OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1 "$study" run --no-such-option
+out=$(env PMIX_SERVER_URI2=x OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1 "$study" run --no-such-option 2>&1); rc=$?
+[ $rc -eq 0 ] && [ -z "$out" ] && ok "under a launcher that is there, rank 1 of run keeps its usage error to itself (rank 0 says it)" ||
+  bad "quiet rank under a launcher: exit $rc: $out"
+out=$(env PMIX_SERVER_URI2=x OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1 "$study" check --order-tolerance nan "$tmp/o-mpi1" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "order-tolerance" <<<"$out" && ok "under a launcher, a command other than run is not quiet" || bad "check under a launcher: exit $rc: $out"
 expect "--task-log into a folder that does not exist is refused before any work, not made" 2 "--task-log .*: its folder .*nowhere/deeper does not exist" \
   "$study" run "$tmp/w.toml" --out "$tmp/o-tl" --no-cache --task-log "$tmp/nowhere/deeper/t.csv"
 mkdir -p "$tmp/no-specs"
@@ -525,7 +530,7 @@ rm -rf "$tmp/r53" && cp -r "$fixture" "$tmp/r53"
 sum_before=$(md5sum "$tmp/r53/results.json")
 expect "check --junit onto the results it reads is refused before any work" 2 "--junit .*r53/results.json: is an input of this command" \
   "$study" check "$tmp/r53" --junit "$tmp/r53/results.json"
-expect "check --junit into a study folder of the results is refused" 2 "--junit .*lies inside the results folder" \
+expect "check --junit into a study folder of the results is refused" 2 "--junit .*runs.csv: (is inside fixture, the run's own|exists and is not a JUnit file)" \
   "$study" check "$tmp/r53" --junit "$tmp/r53/fixture/runs.csv"
 [ "$(md5sum "$tmp/r53/results.json")" = "$sum_before" ] && ok "the results are untouched by the refused --junit" || bad "--junit changed the results"
 printf 'name = "mine"\n' > "$tmp/mine.toml"
@@ -539,15 +544,17 @@ expect "check --junit onto a symbolic link is refused" 2 "--junit .*j-link.xml: 
 spec 't_end = 1.0
 dt = [0.1, 0.05]
 '
-expect "run --task-log onto another folder's results is refused before any work" 2 "--task-log .*is one of the run's own files in the results folder" \
+expect "run --task-log onto another folder's results is refused before any work" 2 "--task-log .*results.json: (is one of the run's own files|exists and is not a task log)" \
   "$study" run "$tmp/w.toml" --out "$tmp/o-tl2" --no-cache --task-log "$tmp/r53/results.json"
 expect "run --task-log onto its own spec is refused" 2 "--task-log .*w.toml: is an input" \
   "$study" run "$tmp/w.toml" --out "$tmp/o-tl2" --no-cache --task-log "$tmp/w.toml"
 expect "run --task-log inside its own output folder is refused" 2 "--task-log .*lies in the output folder" \
   "$study" run "$tmp/w.toml" --out "$tmp/o-tl2" --no-cache --task-log "$tmp/o-tl2/log.csv"
 [ ! -e "$tmp/o-tl2" ] && grep -q 'name = "w"' "$tmp/w.toml" && ok "nothing ran and the spec is kept" || bad "a refused --task-log ran or wrote"
-expect "baseline --out over a file of the results it reads is refused" 2 "--out .*REPORT.md: is one of the run's own files" \
-  "$study" baseline "$tmp/r53" --out "$tmp/r53/REPORT.md"
+expect "baseline --out over a run's own file in a results folder is refused" 2 "--out .*REPORT.md: is one of the run's own files in the results folder" \
+  "$study" baseline "$tmp/o-mpi1" --out "$tmp/o-mpi1/REPORT.md"
+expect "check --junit into a study's folder of a results folder is refused" 2 "--junit .*: is inside w, the run's own" \
+  "$study" check "$tmp/o-mpi1" --junit "$tmp/o-mpi1/w/j.xml"
 expect "check --junit beside the results, a new file at their top, is written" 0 "" "$study" check "$tmp/r53" --junit "$tmp/r53/junit.xml"
 
 # 10. A results folder whose study folder is a link elsewhere: the report refuses to write through it.
