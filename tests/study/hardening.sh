@@ -579,6 +579,16 @@ expect "a run into results that hold a file of the user's keeps it, and says so"
   "$study" run "$tmp/w.toml" --out "$tmp/o-mpi1" --no-cache --quiet --no-report
 [ "$(cat "$tmp/o-mpi1/notes.md" 2>/dev/null)" = "my notes" ] && ok "the user's file is there after the run" || bad "the run deleted the user's notes.md"
 
+# 12b. A run whose plots fail (a gnuplot that errs, first on PATH): its results are published, its report says which
+# plots are missing, and the run fails naming them (study report draws them again).
+mkdir -p "$tmp/gpbin" && cp "$tmp/bin/failplot" "$tmp/gpbin/gnuplot"
+spec 't_end = 1.0
+dt = [0.1, 0.05]
+'
+expect "a run whose plots fail publishes its results and exits 1, naming the failure" 1 "results are in .*o-gp, but their report could not be rendered: [0-9]+ plot\(s\) failed: gnuplot failed on" \
+  env PATH="$tmp/gpbin:$PATH" "$study" run "$tmp/w.toml" --out "$tmp/o-gp" --no-cache --quiet
+[ -s "$tmp/o-gp/results.json" ] && ok "the results of a run whose plots failed are there" || bad "no results after failed plots"
+
 # 13. A step's linear algebra is counted and interruptible: a 64-stage implicit table on 16 bodies factors a 3072 x 3072
 # Newton matrix each step (seconds), which --max-work counts and SIGTERM stops within a second.
 {
