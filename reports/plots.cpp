@@ -530,30 +530,27 @@ namespace {
 
 std::string temporary(const std::string& name) { return "." + name + ".tmp" + std::to_string(::getpid()); }
 
-/// Whether an SVG ends with its closing tag (trailing white space aside): gnuplot ignores failed writes.
-bool svg_closed(const fs::path& file) {
+/// The last `n` bytes of a file (fewer when it is shorter; "" when it cannot be read).
+std::string file_tail(const fs::path& file, std::streamoff n) {
   std::ifstream in(file, std::ios::binary | std::ios::ate);
-  if (!in) return false;
+  if (!in) return {};
   const auto size = static_cast<std::streamoff>(in.tellg());
-  const std::streamoff n = std::min<std::streamoff>(size, 256);
+  n = std::min(n, size);
   in.seekg(size - n);
   std::string end(static_cast<std::size_t>(n), '\0');
   in.read(end.data(), n);
-  end.erase(end.find_last_not_of(" \t\r\n") + 1);
-  return in && end.ends_with("</svg>");
+  return in ? end : std::string();
 }
 
-/// Whether the file's last bytes are `tail`.
-bool ends_with_file(const fs::path& file, const std::string& tail) {
-  std::ifstream in(file, std::ios::binary | std::ios::ate);
-  if (!in) return false;
-  const auto size = static_cast<std::streamoff>(in.tellg());
-  if (size < static_cast<std::streamoff>(tail.size())) return false;
-  in.seekg(size - static_cast<std::streamoff>(tail.size()));
-  std::string end(tail.size(), '\0');
-  in.read(end.data(), static_cast<std::streamsize>(end.size()));
-  return in && end == tail;
+/// Whether an SVG ends with its closing tag (trailing white space aside): gnuplot ignores failed writes.
+bool svg_closed(const fs::path& file) {
+  std::string end = file_tail(file, 256);
+  end.erase(end.find_last_not_of(" \t\r\n") + 1);
+  return end.ends_with("</svg>");
 }
+
+/// Whether a PNG ends with its IEND chunk (its CRC included).
+bool png_closed(const fs::path& file) { return file_tail(file, 8) == std::string("IEND\xae\x42\x60\x82", 8); }
 
 /// The pictures gnuplot wrote under a plot's temporary names, moved into place; "" when all are there and whole.
 std::string settle(const fs::path& dir, const std::string& name, bool with_png) {
@@ -566,7 +563,7 @@ std::string settle(const fs::path& dir, const std::string& name, bool with_png) 
     error = "it wrote no picture";
   } else if (!svg_closed(svg)) {
     error = "its SVG is incomplete (no closing </svg>: a full disk or a file-size limit?)";  // gnuplot ignores failed writes
-  } else if (with_png && !ends_with_file(png, std::string("IEND\xae\x42\x60\x82", 8))) {
+  } else if (with_png && !png_closed(png)) {
     error = "its PNG is incomplete (no IEND chunk: a full disk or a file-size limit?)";
   } else {
     fs::rename(svg, dir / (name + ".svg"), ec);
