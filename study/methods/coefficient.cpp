@@ -131,7 +131,17 @@ double stated_precision(std::string_view text) {
   }
   while (!digits.empty() && digits.back() == '0') digits.pop_back();
   const int d = static_cast<int>(digits.size());
-  return d >= 6 ? 5 * std::pow(10.0, -d) : 0.0;
+  if (d < 6) return 0;
+  // A decimal longer than the ratio it equals is that ratio, exactly: 0.037109375 is 19/512 (8 digits for 5).  A
+  // rounding of d digits reduces that far only when its last digits happen to hold a power of 2 or 5 above 10^(d/2).
+  try {
+    const Rational x = parse_coefficient(text);
+    const cpp_int num = boost::multiprecision::numerator(x), den = boost::multiprecision::denominator(x);
+    if (static_cast<int>(decimal_digits(num < 0 ? cpp_int(-num) : num) + decimal_digits(den)) < d) return 0;
+  } catch (const std::invalid_argument&) {
+    // not a number: the reader says so; its precision does not matter
+  }
+  return 5 * std::pow(10.0, -d);
 }
 
 double written_uncertainty(std::string_view text) {

@@ -23,7 +23,8 @@ Rational parse_coefficient(std::string_view text);
 std::string decimal_for_rounding(const Rational& x);
 
 /// The relative precision of a coefficient as written.  A decimal of d >= 6 significant digits (trailing zeros not
-/// counted) is read as a value rounded to d digits: 5 10^-d (from a paper: 15 digits of an irrational number).
+/// counted) is read as a value rounded to d digits: 5 10^-d (from a paper: 15 digits of an irrational number),
+/// unless it is the exact expansion of a ratio p/q of fewer than d digits in all ("0.037109375" is 19/512: exact).
 /// Shorter decimals ("0.5", "-0.125", "0.500000"), and integers, are exact: 0.  A ratio "p/q": p's and q's added.
 double stated_precision(std::string_view text);
 

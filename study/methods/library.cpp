@@ -270,16 +270,17 @@ bool may_be_equal(const Rational& x, double ux, const Rational& y, double uy) {
   return ux == 0 && uy == 0 ? x == y : std::abs(to_double(x - y)) < ux + uy;
 }
 
-/// The splitting's partitioned Runge–Kutta form: stage k is the state before operation k.
-Nystrom nystrom_of_ops(const std::vector<std::pair<bool, Rational>>& ops) {
+/// The splitting's partitioned Runge–Kutta form: stage k is the state before operation k; `units` beside `ops`.
+Nystrom nystrom_of_ops(const std::vector<std::pair<bool, Rational>>& ops, const std::vector<double>& units) {
   const std::size_t s = ops.size();
   Matrix a(s, std::vector<Rational>(s, Rational(0))), ahat = a;
   std::vector<Rational> b(s, Rational(0)), bhat(s, Rational(0));
+  Units u{std::vector<std::vector<double>>(s, std::vector<double>(s, 0.0)), std::vector<double>(s, 0.0)}, uhat = u;
   for (std::size_t k = 0; k < s; ++k) {
-    for (std::size_t l = 0; l < k; ++l) (ops[l].first ? ahat : a)[k][l] = ops[l].second;
-    (ops[k].first ? bhat : b)[k] = ops[k].second;
+    for (std::size_t l = 0; l < k; ++l) (ops[l].first ? ahat : a)[k][l] = ops[l].second, (ops[l].first ? uhat : u).a[k][l] = units[l];
+    (ops[k].first ? bhat : b)[k] = ops[k].second, (ops[k].first ? uhat : u).b[k] = units[k];
   }
-  return nystrom_of(a, b, ahat, bhat);
+  return nystrom_of(a, b, ahat, bhat, u, uhat);
 }
 
 std::string identity_of(const ode::MethodTable& t) {
@@ -308,7 +309,7 @@ void build(Method& m, const Exact& x, ode::MethodTable& t) {
       t.fsal = x.ops.size() > 1 && x.ops.front().first && x.ops.back().first;
       t.evals_per_step = kicks - (t.fsal ? 1 : 0), t.startup_evals = t.fsal ? 1 : 0;
       m.stages = static_cast<int>(x.ops.size());
-      m.predicted.lazy->compute = [ops = x.ops, p = x.precision] { return nystrom_order(nystrom_of_ops(ops), p); };
+      m.predicted.lazy->compute = [ops = x.ops, units = x.op_unit, p = x.precision] { return nystrom_order(nystrom_of_ops(ops, units), p); };
       m.predicted.symplectic = true;  // a composition of exact flows of Hamiltonian parts
       auto c = x.ops;
       auto units = x.op_unit;
@@ -331,9 +332,9 @@ void build(Method& m, const Exact& x, ode::MethodTable& t) {
       for (std::size_t j = 0; j + 1 < s && t.fsal; ++j) t.fsal = x.a[s - 1][j] == x.b[j];
       t.evals_per_step = static_cast<int>(s) - (t.fsal ? 1 : 0), t.startup_evals = t.fsal ? 1 : 0;
       m.stages = static_cast<int>(s);
-      m.predicted.lazy->compute = [a = x.a, b = x.b, p = x.precision] { return runge_kutta_order(a, b, p); };
+      m.predicted.lazy->compute = [a = x.a, b = x.b, p = x.precision, u = Units{x.a_unit, x.b_unit}] { return runge_kutta_order(a, b, p, u); };
       m.predicted.linear = std::make_shared<LazyOrder>();
-      m.predicted.linear->compute = [a = x.a, b = x.b, p = x.precision] { return linear_order(a, b, p); };
+      m.predicted.linear->compute = [a = x.a, b = x.b, p = x.precision, u = Units{x.a_unit, x.b_unit}] { return linear_order(a, b, p, u); };
       m.predicted.symplectic = runge_kutta_symplectic(x.a, x.b, x.precision);
       m.predicted.symmetric = runge_kutta_symmetric(x.a, x.b, x.precision, &x.a_unit, &x.b_unit);
       break;
@@ -345,6 +346,7 @@ void build(Method& m, const Exact& x, ode::MethodTable& t) {
       m.stages = static_cast<int>(x.b.size());
       Nystrom n;
       n.c = x.c, n.bbar = x.bbar, n.b = x.b, n.abar = x.a;
+      n.c_unit = x.c_unit, n.bbar_unit = x.bbar_unit, n.b_unit = x.b_unit, n.abar_unit = x.a_unit;
       m.predicted.lazy->compute = [n, p = x.precision] { return nystrom_order(n, p); };
       m.predicted.symplectic = nystrom_symplectic(n, x.precision);
       m.predicted.symmetric = false;  // not decided for Nyström tables: reported as "not checked"
@@ -436,11 +438,15 @@ Method read_method(const Document& doc, const std::string& section, const std::s
     x.b = r.list("b", "the velocity weights b_i of h a(X_i)");
     const std::size_t s = x.b.size();
     if (s > max_stages) r.fail(r.get("b"), "b", fmt::format("{} stages; at most {}", s, max_stages));
+    x.b_unit = r.units("b");
     x.bbar = r.list("bbar", "the position weights bbar_i of h^2 a(X_i)");
+    x.bbar_unit = r.units("bbar");
     x.c = r.list("c", "the nodes c_i: X_i = x + c_i h v + h^2 sum_j abar_ij a(X_j)");
+    x.c_unit = r.units("c");
     if (x.bbar.size() != s) r.fail(r.get("bbar"), "bbar", fmt::format("has {} weights, but b has {}", x.bbar.size(), s));
     if (x.c.size() != s) r.fail(r.get("c"), "c", fmt::format("has {} nodes, but b has {}", x.c.size(), s));
     x.a = r.matrix("abar", s, s, "the stage coefficients abar_ij, one row per stage: [[], [\"1/8\"], ...]");
+    x.a_unit = r.matrix_units("abar");
     for (std::size_t i = 0; i < s; ++i)
       for (std::size_t j = i; j < s; ++j)
         if (x.a[i][j] != 0)
@@ -522,8 +528,14 @@ Method read_method(const Document& doc, const std::string& section, const std::s
       if (const std::string why = order_problem(p); !why.empty()) throw TableError(where + ": " + why);
       return p;
     };
-  } else if (const std::string why = order_problem(m.predicted.order()); !why.empty()) {
-    r.fail(order_at, order_key, why);
+  } else {
+    std::string why;
+    try {
+      why = order_problem(m.predicted.order());
+    } catch (const TooCostly& e) {
+      r.fail(&t, "", e.what());
+    }
+    if (!why.empty()) r.fail(order_at, order_key, why);
   }
   const std::string evals = fmt::format("{} force evaluation{} per {}", table->evals_per_step, table->evals_per_step == 1 ? "" : "s",
                                         table->implicit ? "iteration" : "step");

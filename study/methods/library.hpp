@@ -57,8 +57,9 @@ struct Coefficients {
   std::vector<Rational> b, bbar, c;
   double precision = 0;  ///< relative precision of the digits given (0: exact; see stated_precision)
   /// How far each coefficient as written may lie from the value meant (absolute; written_uncertainty, carried
-  /// through a composition's products and sums): op_unit beside ops, a_unit and b_unit beside a and b.
-  std::vector<double> op_unit, b_unit;
+  /// through a composition's products and sums): op_unit beside ops, a_unit, b_unit, bbar_unit and c_unit beside
+  /// a, b, bbar and c.
+  std::vector<double> op_unit, b_unit, bbar_unit, c_unit;
   std::vector<std::vector<double>> a_unit;
 };
 

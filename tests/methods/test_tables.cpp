@@ -128,6 +128,17 @@ TEST_CASE("a decimal of six or more digits is read as rounded to them, and short
   CHECK(tables::stated_precision("0.500000") == 0);
   CHECK(tables::stated_precision("1.35120719195966/1") == Approx(5e-15));
   CHECK(tables::stated_precision("1.2345678e-3") == Approx(5e-8));
+  // A decimal longer than the ratio it equals is exact: 0.037109375 = 19/512 (9 digits written, 5 in the ratio),
+  // 1.00390625 = 257/256, 0.0390625 = 5/128.  Roundings of as many digits reduce to ratios at least as long:
+  // 0.03710937 = 3710937/10^8, 123456.78 = 6172839/50, -3.05096516 = -76274129/25000000.
+  CHECK(tables::stated_precision("3.7109375e-2") == 0);
+  CHECK(tables::stated_precision("0.037109375") == 0);
+  CHECK(tables::stated_precision("1.00390625") == 0);
+  CHECK(tables::stated_precision("0.0390625") == 0);
+  CHECK(tables::written_uncertainty("0.0390625") == 0);
+  CHECK(tables::stated_precision("0.03710937") == Approx(5e-7));
+  CHECK(tables::stated_precision("123456.78") == Approx(5e-8));
+  CHECK(tables::stated_precision("-3.05096516") == Approx(5e-9));
 }
 
 TEST_CASE("the order conditions stop at Ctrl-C (a large table's take seconds)", "[hardening]") {
@@ -317,6 +328,98 @@ weights = ["1/2", "1/2"]
   CHECK(twice.c == std::vector<Rational>{R("0"), R("1/4"), R("1/4"), R("1/2"), R("1/2"), R("3/4"), R("3/4"), R("1")});
   CHECK(lib.find("rk4-twice")->table->evals_per_step == 8);
   CHECK(lib.find("rk4-twice")->predicted.order().order == 4);
+}
+
+TEST_CASE("order conditions do not hold by the size of terms that cancel: weights 1e17, 1, -1e17 make order 2", "[hardening]") {
+  const testing::TempDir dir("tables-cancel");
+  // Leapfrog (order 2, symmetric) at weights w: Sum w = 1 keeps order 2; order 3 needs Sum w^3 = 0 (the base's h^3
+  // error term, scaled by w_i^3, adds up; Hairer, Lubich, Wanner, GNI §II.4).  Here Sum w^3 = 1e51 + 1 - 1e51 = 1, so
+  // the order is 2, though the terms of the order-3 conditions reach 1e51 and their 50-digit rounding is ~1e2.
+  for (const std::string big : {"1e17", "1e100"}) {
+    INFO(big);
+    const std::string text = "[methods.cancel]\nkind = \"composition\"\nbase = \"leapfrog\"\norder = 4\nweights = [\"" + big +
+                             "\", \"1\", \"-" + big + "\"]\n";
+    const std::string error = methods_error(dir, text);
+    CHECK_THAT(error, Catch::Contains("declares order 4, but the coefficients have order 2"));
+    CHECK_THAT(error, Catch::Contains("declare order = 2"));
+    // Declared 2, it reads, and its analysis says 2 (the exact residual is the base's own, 1/12 or 1/24, not 1e2).
+    auto ok = text;
+    ok.replace(ok.find("order = 4"), 9, "order = 2");
+    const auto lib = tables::read_methods_file(dir.file("ok.toml", ok));
+    const auto& p = lib.find("cancel")->predicted.order();
+    CHECK(p.order == 2);
+    CHECK(p.first_failing.order == 3);
+    CHECK(std::abs(p.first_failing.residual) >= 1.0 / 24 - 1e-12);
+    CHECK(std::abs(p.first_failing.residual) <= 1.0 / 6 + 1e-12);
+  }
+  // The same on a Runge–Kutta table: Heun's rk2 (b = 1/2, 1/2; a21 = 1) with b = 1e17 + 1/2, 1/2 - 1e17 is not even
+  // consistent; b = 1/2 + 1e17, 1/2 - 1e17 with a21 = 1 fails b c = 1/2 by 1e17, caught in 50 digits as before.  The
+  // cancelling case: rk4's weights with 1e20 added to b1 and b4 and 2e20 taken from b2 (c = 0, 1/2, 1/2, 1):
+  // b 1 = 1 and b c = 1/2 still hold exactly (1e20 0 - 2e20 1/2 + 1e20 1 = 0) but b c^2 = 1/3 gains 1e20 (1 - 1/2)
+  // = 5e19: order 2.
+  const tables::Matrix rk4{{}, {R("1/2")}, {R("0"), R("1/2")}, {R("0"), R("0"), R("1")}};
+  const auto p = tables::runge_kutta_order(rk4, {R("1/6") + R("1e20"), R("1/3") - R("2e20"), R("1/3"), R("1/6") + R("1e20")});
+  CHECK(p.order == 2);
+  CHECK(p.first_failing.residual == Approx(5e19).epsilon(1e-12));
+}
+
+TEST_CASE("each coefficient is held to its own digits: an exact short decimal does not loosen the others") {
+  const testing::TempDir dir("tables-own-digits");
+  // Kutta's 3-stage family of order 3 (Hairer, Norsett, Wanner I, (1.9)) at c2 = 5/128, c3 = 3/4:
+  // b = -49/45, 2048/1365, 482/819; a31 = -31329/4820, a32 = 8736/1205, a21 = 5/128 = 0.0390625 (7 digits, exact).
+  // The others to 30 digits.  With a32 wrong in its 10th digit (and a31 with it, so c3 stays), the order is 1: b c =
+  // 1/2 misses by b3 a32 10^-9-ish.  Held to the 7-digit decimal's precision (5e-7 for all, as before), it passed as 3.
+  const std::string good = R"([methods.kutta-c]
+kind = "runge-kutta"
+order = 3
+a = [[], ["0.0390625"], ["-6.49979253112033195020746887967", "7.24979253112033195020746887967"]]
+b = ["-1.08888888888888888888888888889", "1.50036630036630036630036630037", "0.588522588522588522588522588523"]
+)";
+  const auto lib = tables::read_methods_file(dir.file("good.toml", good));
+  CHECK(lib.find("kutta-c")->predicted.order().order == 3);
+  CHECK(lib.find("kutta-c")->predicted.order().exact_order == 3);
+  auto typo = good;
+  typo.replace(typo.find("7.249792531"), 11, "7.249792532");
+  typo.replace(typo.find("-6.499792531"), 12, "-6.499792532");
+  const std::string error = methods_error(dir, typo);
+  CHECK_THAT(error, Catch::Contains("declares order 3, but the coefficients have order"));
+  // Every coefficient rounded to 8 digits: order 3 to their precision, as before (each to its own 5e-9 relative).
+  const std::string eight = R"([methods.kutta-8]
+kind = "runge-kutta"
+order = 3
+a = [[], ["0.0390625"], ["-6.4997925", "7.2497925"]]
+b = ["-1.0888889", "1.5003663", "0.58852259"]
+)";
+  const auto lib8 = tables::read_methods_file(dir.file("eight.toml", eight));
+  CHECK(lib8.find("kutta-8")->predicted.order().order == 3);
+  CHECK(lib8.find("kutta-8")->predicted.order().exact_order < 3);
+}
+
+TEST_CASE("a table whose conditions cancel too deeply to evaluate exactly within the bound is refused, naming it", "[hardening]") {
+  // Stages 1 and 3 alike (a10 = a30 = 1/2) with weights 1e90 and -1e90, stage 2 the midpoint's (a21 = 1/2) with
+  // weight 1, and a00 = 1 (c0 = 1: the stages' a c do not vanish): every condition's terms reach 1e90 and cancel to
+  // the midpoint's (order 2), beyond 50 digits.  Rows 4 to 23 hold 99-digit coprime denominators (weight 0): the
+  // common denominator has some 37 000 digits, and the exact a c (order 3) needs about 1.5e9 limb products.
+  const std::size_t s = 24;
+  tables::Matrix a(s, std::vector<Rational>(s, Rational(0)));
+  a[0][0] = R("1"), a[1][0] = a[3][0] = a[2][1] = R("1/2");
+  boost::multiprecision::cpp_int q = boost::multiprecision::pow(boost::multiprecision::cpp_int(10), 98);
+  for (std::size_t i = 4; i < s; ++i)
+    for (std::size_t j = 0; j < i; ++j) {
+      q += 1;
+      while (boost::multiprecision::gcd(q, boost::multiprecision::cpp_int(30)) != 1) q += 1;
+      a[i][j] = Rational(boost::multiprecision::cpp_int(1), q);
+    }
+  std::vector<Rational> b(s, Rational(0));
+  b[1] = R("1e90"), b[2] = R("1"), b[3] = R("-1e90");
+  CHECK_THROWS_WITH(tables::runge_kutta_order(a, b), Catch::Contains("evaluating them exactly needs more than"));
+  // Without the costly rows, the same table is decided exactly: the midpoint's order 2.
+  tables::Matrix small(a.begin(), a.begin() + 4);
+  for (auto& row : small) row.resize(4);
+  const auto p = tables::runge_kutta_order(small, std::vector<Rational>(b.begin(), b.begin() + 4));
+  CHECK(p.order == 2);
+  CHECK(p.first_failing.residual == Approx(1.0 / 4 - 1.0 / 3).epsilon(1e-12));  // b c^2 = (1/2)^2 against 1/3
+  CHECK(p.first_failing.formula == "sum b_i c_i^2 = 1/3");
 }
 
 TEST_CASE("a composition is symmetric only when its weights mirror each other within the digits written") {
