@@ -75,13 +75,22 @@ int run_report(const ReportArgs& a, bool quiet) {
   if (fs::weakly_canonical(out) != fs::weakly_canonical(a.results)) out_lock.emplace(out, true);
   const report::Results loaded = report::load(a.results, a.max_memory);  // a missing or malformed results file: an error before anything is staged
   (void)report::load_bench(a.results);
-  study::StagedFolder staged(out);
   std::vector<std::string> studies, scans;
   for (const auto& s : loaded.studies) {
     studies.push_back(s.name);
     if (!s.scan.name.empty() && std::find(scans.begin(), scans.end(), s.scan.name) == scans.end()) scans.push_back(s.scan.name);
   }
   const auto generated = report::generated_entries(studies, scans);
+  // A study's folder that is a link would take its page out of the output: refused before any work, as a usage error.
+  for (const auto& entry : generated) {
+    std::error_code ec;
+    const fs::path first = *fs::path(entry).begin();
+    if (first != fs::path(entry) && fs::is_symlink(fs::symlink_status(out / first, ec)))
+      throw study::SpecError((out / first).string() + ": is a symbolic link, and " + entry + " is written there: the folders of an "
+                             "output are its own, never links (the write would leave " + out.string() + "); put the folder itself in "
+                             "its place");
+  }
+  study::StagedFolder staged(out);
   staged.carry_forward({generated.begin(), generated.end()}, stop_if_interrupted);
   // Read from the results folder itself, also when it is the output: messages name the user's files, not copies.
   const report::Outcome r = render_report(a, a.results, staged.path(), a.results);

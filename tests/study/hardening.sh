@@ -563,7 +563,7 @@ rm -rf "$tmp/r-link" "$tmp/elsewhere" && cp -r "$fixture" "$tmp/r-link" && mkdir
 rmdir "$tmp/elsewhere" && mv "$tmp/r-link/fixture" "$tmp/elsewhere"
 echo "not yours" > "$tmp/elsewhere/REPORT.md"
 ln -s "$tmp/elsewhere" "$tmp/r-link/fixture"
-expect "study report with a study folder that links elsewhere is refused" 1 "fixture: is a symbolic link.*never links" \
+expect "study report with a study folder that links elsewhere is refused" 2 "fixture: is a symbolic link.*never links" \
   "$study" report "$tmp/r-link" --no-plots
 [ "$(cat "$tmp/elsewhere/REPORT.md")" = "not yours" ] && ok "nothing was written through the link" || bad "the report wrote through the link"
 
@@ -572,6 +572,24 @@ rm -rf "$tmp/fsz" && cp -r "$fixture" "$tmp/fsz"
 ( ulimit -f 8; "$study" report "$tmp/fsz" > "$tmp/fsz.out" 2>&1; echo $? > "$tmp/fsz.rc" )
 [ "$(cat "$tmp/fsz.rc")" = 1 ] && [ ! -e "$tmp/fsz/REPORT.md" ] && ok "a report over ulimit -f fails (exit 1) and publishes nothing" ||
   bad "ulimit -f: exit $(cat "$tmp/fsz.rc"), $(head -c 300 "$tmp/fsz.out"); REPORT.md $(ls "$tmp/fsz/REPORT.md" 2>&1)"
+
+# 11b. A gnuplot that writes half an SVG and exits 0 (as gnuplot does when its writes fail): the report fails,
+# naming the incomplete picture, and the old report stays.
+cat > "$tmp/bin/halfplot" <<'EOS'
+#!/bin/sh
+if [ "$1" = "--version" ]; then echo "gnuplot 5.4 (half)"; exit 0; fi
+for a in "$@"; do
+  printf '%s\n' "$a" | grep -o "out = '[^']*'" | sed "s/out = '\(.*\)'/\1/" | while read -r o; do
+    printf '<?xml version="1.0"?>\n<svg width="600" height="480">\n<g>\n' > "$o.svg"
+  done
+done
+exit 0
+EOS
+chmod +x "$tmp/bin/halfplot"
+rm -rf "$tmp/half" && cp -r "$fixture" "$tmp/half" && echo "old report" > "$tmp/half/REPORT.md"
+expect "a gnuplot that writes a truncated SVG and exits 0 fails the report, naming the picture" 1 "not published .*its SVG is incomplete" \
+  "$study" report "$tmp/half" --gnuplot "$tmp/bin/halfplot"
+[ "$(cat "$tmp/half/REPORT.md")" = "old report" ] && ok "the old report stays after a truncated picture" || bad "a truncated picture replaced the report"
 
 # 12. A file of the user's in a results folder survives the next run into it, and is named.
 echo "my notes" > "$tmp/o-mpi1/notes.md"
