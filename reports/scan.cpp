@@ -143,6 +143,22 @@ std::optional<Plot> quantity_plot(const ScanGroup& sg, const ScanQuantity& q, st
         all.add(s->scan.values[axis], v.y), ++n;
         if (has) all.add(s->scan.values[axis], v.lo), all.add(s->scan.values[axis], v.hi);
       }
+      // The cost plot marks where a method has no cost to draw (the target not reached, or only bounded): an open
+      // triangle at the panel's foot, at that point (and a key entry for a method that has one nowhere).
+      if (q.key == "cost") {
+        bool anywhere = false;
+        for (const Study* s : slice)
+          if (s->wants("global") && !std::isfinite(q.of(*s, m).y)) {
+            // Stacked by the method's place in its panel: two methods missing at one point are both seen.
+            p.labels += fmt::format("  set label '' at first {}, graph {:.3f} point pt 10 ps 1.4 lc rgb '{}' front\n",
+                                    num17(s->scan.values[axis]), 0.03 + 0.04 * static_cast<double>(&line - panel.series.data()),
+                                    colour(line.colour));
+            anywhere = true;
+          }
+        if (anywhere && n == 0)
+          p.elements.push_back(fmt::format("1/0 with points pt 10 ps 1.4 lc rgb '{}' title {}", colour(line.colour),
+                                           quoted(line.label() + ": no cost at any point")));
+      }
       if (n == 0) continue;
       const int index = data.add(line.label(), rows);
       p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2{} with {} lw 1.5 {} ps 0.8 title {}", name, index,
@@ -156,7 +172,13 @@ std::optional<Plot> quantity_plot(const ScanGroup& sg, const ScanQuantity& q, st
     }
     panels.push_back(std::move(p));
   }
-  if (all.empty()) return std::nullopt;
+  if (all.empty()) {
+    if (q.key != "cost" || !first.wants("global")) return std::nullopt;
+    panels.clear();  // the page names this plot: drawn, saying no method has a value (write_plot's empty panel)
+  } else if (q.key == "cost") {
+    for (const Study* s : slice)  // every point on the axis: a point no method reached carries its marks
+      all.x_lo = std::min(all.x_lo, s->scan.values[axis]), all.x_hi = std::max(all.x_hi, s->scan.values[axis]);
+  }
   const bool log_x = [&] {  // a logarithmic axis where the values span more than a decade and are all positive
     double lo = INFINITY, hi = 0;
     for (const Study* s : sg.points) lo = std::min(lo, s->scan.values[axis]), hi = std::max(hi, s->scan.values[axis]);
@@ -314,7 +336,8 @@ std::string scan_page(const Results& r, const ScanGroup& sg, const PageContext& 
       if (c.drawn.count(p.name)) {
         if (!shown++)
           md << "## Against the scanned parameters\n\nA line per method, panels by family. Open circles mark an undetermined "
-                "order, or a cost extrapolated along the fitted order; crosses a failed order. The error constant is the "
+                "order, or a cost extrapolated along the fitted order; crosses a failed order; on the cost plot, an open "
+                "triangle at the foot marks a point where the method has no cost (see the list above). The error constant is the "
                 "global error over dt^p at each point's plot step (the points may step differently), p the expected order.\n\n";
         md << "**" << cell(p.title) << "**\n\n![" << cell(p.title) << "](plots/" << p.name << ".svg)\n\n";
       }

@@ -29,8 +29,8 @@ bool stopped_early(const Study& s, const std::string& label) {
 /// Two methods' curves coincide: at every step both ran, the same outcome, and (when both ended well) global errors
 /// within the round-off of the two runs; at least two steps where both ended well; and the same steps down to the
 /// larger of their smallest steps, below which only the other ran when the one that stopped there stopped on its own
-/// (ranges that dt.past_floor, or dt = "auto", stopped apart at the noise floor).  The line drawn has every member's
-/// steps (series_points).
+/// (ranges that dt.past_floor, or dt = "auto", stopped apart at the noise floor); and the same verdicts and expected
+/// orders.  The line drawn has every member's steps (series_points).
 bool coincide(const Study& s, const std::string& a, const std::string& b, bool same_cost) {
   constexpr double eps = std::numeric_limits<double>::epsilon();
   double smallest_a = INFINITY, smallest_b = INFINITY;
@@ -56,7 +56,15 @@ bool coincide(const Study& s, const std::string& a, const std::string& b, bool s
     if (std::abs(r.global - o->global) > 10 * (roundoff(r) + roundoff(*o))) return false;
     ++common;  // runs that ended well and agree
   }
-  return common >= 2;
+  if (common < 2) return false;
+  // One curve, one label: methods whose verdicts or expected orders differ are drawn apart (a FAIL under another's name,
+  // or a pass under the failing one's, would be a wrong answer on the plot).
+  for (const auto& o : s.orders)
+    if (o.integrator == a || o.integrator == b) {
+      const OrderRow* other = find_order(s, o.integrator == a ? b : a, o.metric);
+      if (!other || other->verdict != o.verdict || other->expected != o.expected) return false;
+    }
+  return true;
 }
 
 

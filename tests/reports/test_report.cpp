@@ -308,6 +308,21 @@ TEST_CASE("plot lines merge where two methods' errors coincide within round-off 
   CHECK(lines(true) == L{"a", "b"});
   s.runs.pop_back();
   s.sweeps.clear();
+  // Verdicts apart, lines apart: a FAIL under a merged label would name the method that passes, or the reverse.
+  report::OrderRow fa, fb;
+  fa.integrator = "a", fb.integrator = "b", fa.metric = fb.metric = "local", fa.verdict = "fail", fb.verdict = "pass";
+  fa.expected = 6, fb.expected = 5;
+  s.orders = {fa, fb};
+  CHECK(lines(true) == L{"a", "b"});
+  s.orders[1].verdict = "fail";  // the same verdict, but another expected order
+  CHECK(lines(true) == L{"a", "b"});
+  s.orders[1].expected = 6;
+  CHECK(lines(true) == L{"a = b"});
+  s.orders.pop_back();  // a verdict only one of them has, either one
+  CHECK(lines(true) == L{"a", "b"});
+  s.orders = {fb};
+  CHECK(lines(true) == L{"a", "b"});
+  s.orders.clear();
   s.runs[1].status = s.runs[3].status = "diverged";
   CHECK(lines(true) == L{"a", "b"});
 }

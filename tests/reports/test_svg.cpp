@@ -7,6 +7,7 @@
 
 #include <expat.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -174,4 +175,19 @@ TEST_CASE("a fresh report's SVGs follow the same rules, and the rules can fail",
   CHECK(texts_of(f, 11, 1) == std::vector<std::string>{"y (m)"});
   // A file that is not XML is not well-formed.
   CHECK_FALSE(read_svg(scratch.file("broken.svg", "<svg><g></svg>")).well_formed);
+}
+
+TEST_CASE("every SVG of a report holding every plot state follows the rules (run by plot_states.sh)", "[.states]") {
+  // PLOT_STATES: folders of SVGs, separated by ':' (tests/reports/plot_states.sh renders them first).
+  const char* env = std::getenv("PLOT_STATES");
+  REQUIRE(env != nullptr);
+  std::size_t n = 0;
+  std::string dirs = env;
+  for (std::size_t start = 0; start <= dirs.size();) {
+    const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+    for (const auto& e : fs::directory_iterator(dirs.substr(start, end - start)))
+      if (e.path().extension() == ".svg") check_svg(e.path()), ++n;
+    start = end + 1;
+  }
+  CHECK(n >= 20);
 }
