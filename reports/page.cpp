@@ -44,8 +44,6 @@ std::vector<double> summary_targets(const std::vector<double>& user, const Resul
 
 namespace {
 
-std::string percent(double x) { return x < 0.095 ? fmt::format("{:.1f} %", 100 * x) : fmt::format("{:.0f} %", 100 * x); }
-
 /// Where a study page's images live, seen from the page (STUDY/REPORT.md): one folder up.
 std::string image(const PageContext& c, const Study& s, const std::string& suffix) {
   const Plot* p = c.plot(s, suffix);
@@ -140,8 +138,11 @@ void accuracy(std::ostringstream& md, const Study& s, const PageContext& c) {
         "against cost between the two runs that bracket the target (never across a diverged run or a run outside the "
         "asymptotic range: error above 0.5 or within 10 times its noise floor); **≈** extrapolated from the fitted order (three decades "
         "at most below its last usable run, one above its first); **≤** an upper bound, the cost of the run that reached it "
-        "when no estimate is allowed. The margin is the runner-up's cost over the winner's; by wall time it is a tie when it "
-        "is within the timing noise of the two (the spread of their repeats, median over minimum). \"Cannot tell\" lists "
+        "when no estimate is allowed. The margin is the runner-up's cost over the winner's; a winner is named only when it "
+        "exceeds the figures' uncertainty, the two costs' added (interpolated: how far the curve's local slopes around "
+        "the bracketing runs could move it; extrapolated: the fitted order's 99 % interval over the distance "
+        "extrapolated), and by wall time also the timing noise of the two (the spread of their repeats, median over "
+        "minimum); else it is a tie, \"within X %\" naming every method inside it. \"Cannot tell\" lists "
         "the methods that may be the cheapest when a bound, or a sweep that ended early, leaves it open.\n\n"
      << "| target | fewest force evaluations | least wall time |\n|---|---|---|\n";
   for (double t : targets) md << "| " << target_text(t) << " | " << winner_cell(s, t, false) << " | " << winner_cell(s, t, true) << " |\n";
@@ -263,6 +264,13 @@ void finest(std::ostringstream& md, const Study& s, const PageContext& c) {
 
 }  // namespace
 
+/// "the figures' uncertainty of 3 %", "the timing noise and the figures' uncertainty of 12 %".
+static std::string uncertainty_words(const Ranking& r) {
+  const bool noise = r.by_time && std::isfinite(r.noise), spread = std::isfinite(r.uncertainty);
+  return fmt::format("{} of {}", noise && spread ? "the timing noise and the figures' uncertainty" : noise ? "the timing noise" : "the figures' uncertainty",
+                     percent(r.bound()));
+}
+
 std::string winner_cell(const Study& s, double target, bool by_time) {
   if (by_time && !s.wants("walltime")) return "not measured (the spec's metrics leave out walltime)";
   const Ranking r = rank(s, target, by_time);
@@ -284,11 +292,19 @@ std::string winner_cell(const Study& s, double target, bool by_time) {
   // A margin means something between two estimates; an upper bound (a run that reached the target) only bounds.
   if (w.how == Reach::at_most || next.how == Reach::at_most)
     return out + " (next: " + cell(next.integrator) + " " + cost_cell(next, by_time) + ")";
+  if (r.tie()) {  // no winner inside the figures' uncertainty: every method within it, with its cost
+    std::string names;
+    for (std::size_t k = 0; k < r.tied.size(); ++k) {
+      const auto it = std::find_if(r.order.begin(), r.order.end(), [&](const CostToAccuracy& c) { return c.integrator == r.tied[k]; });
+      names += (k == 0 ? "" : k + 1 == r.tied.size() ? " or " : ", ") + cell(it->integrator) + " " + cost_cell(*it, by_time) + spread_text(*it);
+    }
+    return fmt::format("within {}: {} (a tie: the runner-up +{}, against {})", percent(r.tied_within), names, percent(r.margin),
+                       uncertainty_words(r));
+  }
   if (r.margin < 1e-3) return out + " (the same as " + cell(next.integrator) + ")";
-  if (r.tie())
-    return out + fmt::format(" (a tie with {}: +{}, within the timing noise of {})", cell(next.integrator), percent(r.margin), percent(r.noise));
   return out + fmt::format(" (next: {}, +{}{})", cell(next.integrator), percent(r.margin),
-                           by_time && std::isfinite(r.noise) ? fmt::format(", beyond the timing noise of {}", percent(r.noise)) : "");
+                           std::isfinite(r.bound()) ? fmt::format(", beyond {}", uncertainty_words(r))
+                                                    : "; the figures' uncertainty is not known");
 }
 
 std::string study_page(const Results& res, const Study& s, const PageContext& c) {

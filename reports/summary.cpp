@@ -203,10 +203,19 @@ std::string accuracy_lines(const Results& res, const std::vector<double>& target
         out += "cannot tell (upper bounds);";
         continue;
       }
+      const bool margin = r.order.size() > 1 && r.order[0].how != Reach::at_most && r.order[1].how != Reach::at_most;
+      if (margin && r.tie()) {  // no winner inside the figures' uncertainty
+        out += "within " + percent(r.tied_within) + ":";
+        for (std::size_t k = 0; k < r.tied.size(); ++k)
+          for (const auto& c : r.order)
+            if (c.integrator == r.tied[k]) out += (k == 0 ? " " : k + 1 == r.tied.size() ? " or " : ", ") + c.integrator + " " + cost_cell(c, false) + spread_text(c);
+        out += ";";
+        continue;
+      }
       out += r.order[0].integrator + " " + cost_cell(r.order[0], false) +
-             (r.order.size() > 1 && r.order[0].how != Reach::at_most && r.order[1].how != Reach::at_most
-                  ? fmt::format(" (next {} +{:.0f} %)", r.order[1].integrator, 100 * r.margin)
-                  : "") + ";";
+             (margin ? fmt::format(" (next {} +{:.0f} %{})", r.order[1].integrator, 100 * r.margin,
+                                   std::isfinite(r.bound()) ? ", uncertainty " + percent(r.bound()) : "")
+                     : "") + ";";
     }
     out.back() = '\n';
   }

@@ -37,6 +37,15 @@ double extrapolation_order(const Study& s, const std::string& integrator) {
 
 std::string e3(double x) { return fmt::format("{:.3g}", x); }
 
+/// How far the slope of log cost against log error, -1/p, may lie from -1/p_fit within the global order's 99 %
+/// interval [lo, hi]: max |1/q - 1/p| over q in it (NaN without an interval, infinite when it reaches 0).
+double order_slope_spread(const Study& s, const std::string& integrator, double p) {
+  const OrderRow* o = find_order(s, integrator, "global");
+  if (!o || !std::isfinite(o->lo) || !std::isfinite(o->hi)) return NAN;
+  if (!(o->lo > 0)) return INFINITY;
+  return std::max(std::abs(1 / o->lo - 1 / p), std::abs(1 / o->hi - 1 / p));
+}
+
 }  // namespace
 
 double noise_floor(const Study& s, const RunRow& r) {
@@ -86,6 +95,7 @@ CostToAccuracy cost_to_reach(const Study& s, const std::string& integrator, doub
                          e3(floor), e3(a.dt));
     along(a, dt / a.dt, run_noise(a));
     c.how = Reach::extrapolated, c.order = p, c.lower = c.evals;
+    c.spread = std::exp(std::abs(std::log(ratio)) * order_slope_spread(s, integrator, p)) - 1;
     c.why = fmt::format("extrapolated at {} from dt {} (error {})", order_text, e3(a.dt), e3(a.global));
     return "";
   };
@@ -125,6 +135,20 @@ CostToAccuracy cost_to_reach(const Study& s, const std::string& integrator, doub
       c.dt = a->dt * std::pow(b.dt / a->dt, f);
       c.noise = worst(run_noise(*a), run_noise(b));
       c.how = Reach::interpolated, c.lower = c.evals;
+      // The local slopes' spread: each usable neighbouring segment's slope against the bracket's, over the distance
+      // from its end of the bracket to the target (a straight log-log curve: 0); no neighbour: the order's interval.
+      auto slope = [](const RunRow& x, const RunRow& y) { return std::log(y.force_evals / x.force_evals) / std::log(y.global / x.global); };
+      const double here = a->global == b.global ? 0 : slope(*a, b);
+      const double to_a = std::abs(std::log(a->global / target)), to_b = std::abs(std::log(target / b.global));
+      double spread_log = 0;
+      bool known = false;
+      if (first >= 2 && usable(s, *runs[first - 2]) && runs[first - 2]->global != a->global)
+        spread_log = std::max(spread_log, std::abs(slope(*runs[first - 2], *a) - here) * to_a), known = true;
+      if (first + 1 < runs.size() && usable(s, *runs[first + 1]) && runs[first + 1]->global != b.global)
+        spread_log = std::max(spread_log, std::abs(slope(b, *runs[first + 1]) - here) * to_b), known = true;
+      if (const double o = std::isfinite(p) ? order_slope_spread(s, integrator, p) : NAN; !known && !std::isnan(o))
+        spread_log = std::min(to_a, to_b) == 0 ? 0 : o * std::min(to_a, to_b), known = true;
+      if (known) c.spread = std::exp(spread_log) - 1;
       return c;
     }
     std::string why;
@@ -204,6 +228,18 @@ Ranking rank(const Study& s, double target, bool by_time) {
     const auto& u = r.order[1];
     r.margin = by_time ? u.seconds / w.seconds - 1 : u.evals / w.evals - 1;
     if (by_time && std::isfinite(w.noise) && std::isfinite(u.noise)) r.noise = w.noise + u.noise;
+    if (std::isfinite(w.spread) && std::isfinite(u.spread)) r.uncertainty = w.spread + u.spread;
+    if (r.tie()) {
+      r.tied.push_back(w.integrator), r.tied_within = 0;
+      for (std::size_t k = 1; k < r.order.size(); ++k) {
+        const auto& x = r.order[k];
+        const double margin = by_time ? x.seconds / w.seconds - 1 : x.evals / w.evals - 1;
+        const double noise = by_time && std::isfinite(w.noise) && std::isfinite(x.noise) ? w.noise + x.noise : 0;
+        const double spread = std::isfinite(w.spread) && std::isfinite(x.spread) ? w.spread + x.spread : 0;
+        if (x.how != Reach::at_most && margin <= noise + spread)
+          r.tied.push_back(x.integrator), r.tied_within = std::max(r.tied_within, margin);
+      }
+    }
   }
   // The winner is known when its cost (an estimate, or the upper bound of a run that reached the target) lies at or
   // below every rival's least possible cost; an upper bound's least is its larger step's cost, or nothing.
@@ -327,6 +363,15 @@ std::string cost_cell(const CostToAccuracy& c, bool by_time) {
     case Reach::not_reached: break;
   }
   return "not reached";
+}
+
+std::string percent(double x) { return x < 0.095 ? fmt::format("{:.1f} %", 100 * x) : fmt::format("{:.0f} %", 100 * x); }
+
+std::string spread_text(const CostToAccuracy& c) {
+  if (!std::isfinite(c.spread) && !std::isinf(c.spread)) return "";
+  if (c.spread < 5e-4) return "";
+  if (c.spread > 10) return " ±>1000 %";
+  return " ±" + percent(c.spread);
 }
 
 std::string target_text(double target) {

@@ -42,6 +42,12 @@ struct CostToAccuracy {
   /// larger step that did not reach the target (0 when there is none).
   double lower = NAN;
   double order = NAN;    ///< extrapolated: the fitted order used
+  /// Interpolated or extrapolated: the relative uncertainty of the cost (evaluations and seconds alike), from the data:
+  /// the cost lies within a factor 1 +- spread.  Interpolated: the local slopes' spread between the bracketing runs
+  /// (each neighbouring segment's slope against the bracket's, over the distance from that end to the target; with no
+  /// neighbour, the fitted order's 99 % interval); extrapolated: the fitted order's 99 % interval over the distance
+  /// extrapolated.  NaN: not known (an upper bound, or no neighbour and no interval).
+  double spread = NAN;
   std::string why;       ///< not_reached, at_most, extrapolated: the reason, in words
   bool estimated() const { return how == Reach::interpolated || how == Reach::extrapolated || how == Reach::at_most; }
 };
@@ -63,9 +69,21 @@ struct Ranking {
   std::vector<CostToAccuracy> none;   ///< the methods that did not reach it, with why
   /// runner-up's cost / winner's - 1 (NaN: fewer than two methods with a cost).
   double margin = NAN;
-  /// by time: the timing noise of the two (the sum of their relative noises); a margin at or below it is a tie.
+  /// by time: the timing noise of the two (the sum of their relative noises).
   double noise = NAN;
-  bool tie() const { return by_time && std::isfinite(margin) && std::isfinite(noise) && margin <= noise; }
+  /// The first two costs' uncertainties added (CostToAccuracy::spread; NaN when either is not known).
+  double uncertainty = NAN;
+  /// What a margin must exceed to name a winner: the uncertainty, plus the timing noise by time.
+  double bound() const {
+    const double u = std::isfinite(uncertainty) ? uncertainty : 0, n = by_time && std::isfinite(noise) ? noise : 0;
+    return std::isfinite(uncertainty) || (by_time && std::isfinite(noise)) ? u + n : NAN;
+  }
+  /// No winner: the margin lies within bound().
+  bool tie() const { return std::isfinite(margin) && std::isfinite(bound()) && margin <= bound(); }
+  /// When tie(): every method whose cost lies within the first's by the two's uncertainties (and timing noise), in
+  /// cost order, the first included.
+  std::vector<std::string> tied;
+  double tied_within = NAN;  ///< the largest margin among the tied methods: their costs lie within it of the first's
   /// Rivals that may be cheaper than the first after all (an upper bound of theirs, or of the first's, leaves it
   /// open; or a method whose sweep ended before the target, after fewer evaluations than the first needs, with no
   /// order to project it by): empty when the first is the cheapest for sure.
@@ -106,6 +124,10 @@ double time_per_step(const Study& s, const std::string& integrator);
 
 /// A cost for a table cell: "5.31e+03", "≈5.3e+03" (extrapolated), "≤8.19e+03" (at most), "not reached".
 std::string cost_cell(const CostToAccuracy& c, bool by_time);
+/// A fraction as a percentage: "3.1 %" below 9.5 %, else "32 %".
+std::string percent(double x);
+/// A cost's uncertainty beside it: " ±3.1 %", " ±>1000 %" ("" when 0 or not known).
+std::string spread_text(const CostToAccuracy& c);
 /// A target as written in tables and headings: "1e-08", "2.5e-07".
 std::string target_text(double target);
 

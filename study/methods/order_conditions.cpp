@@ -304,8 +304,9 @@ class Judge {
       if (!exact_residual) exact_residual = exact() - Rational(1, static_cast<long long>(gamma));
       return std::abs(static_cast<L>(*exact_residual)) <= tol;
     };
-    // With the digits taken as exact, to double's precision of the condition's own size: where they matter in double.
-    const bool holds = within(tolerance), holds_exact = within(std::max(floor, eps / static_cast<L>(gamma)));
+    // With the digits taken as exact, to what double's rounding of the condition's terms can tell: where they matter
+    // in double (never above `order`: huge terms that cancel leave that to the exact judgement above).
+    const bool holds = within(tolerance), holds_exact = within(std::max(floor, 4 * order * eps * size));
     const double residual = exact_residual ? static_cast<double>(*exact_residual) : to_d(residual_f);
     ++a_.conditions;
     coefficients_[order] += (residual / sigma) * (residual / sigma);

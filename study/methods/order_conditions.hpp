@@ -57,8 +57,9 @@ struct Units {
 struct OrderAnalysis {
   std::string trees;  ///< which conditions: "rooted trees" or "Nystrom trees (x'' = a(x))"
   int order = 0;      ///< every condition of order <= this holds; == max_checked_order means "at least"
-  /// The order with the digits taken as exact, each condition held to double's eps of its own size 1/gamma: below
-  /// `order` when rounded digits make a condition hold only to their precision, and that shows in double.
+  /// The order with the digits taken as exact, each condition held to double's rounding of its terms (4 |t| eps
+  /// (sum |b| |Phi| + 1/gamma)), at most `order`: below it when rounded digits make a condition hold only to their
+  /// precision, and that shows in double.
   int exact_order = 0;
   double precision = 0;  ///< the coarsest relative precision of the digits given (for messages; each is held to its own)
   int conditions = 0;  ///< conditions checked (those of every order up to order + 1)

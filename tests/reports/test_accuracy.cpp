@@ -334,3 +334,72 @@ TEST_CASE("a method whose sweep ended before the target leaves the cheapest open
   CHECK(r.order[0].evals == Approx(80 * std::sqrt(15.625)).epsilon(1e-12));
   CHECK(r.undecided.empty());
 }
+
+TEST_CASE("an interpolated cost carries the spread of the curve's local slopes around its bracket", "[report][accuracy]") {
+  report::Study s;
+  s.ref_bound = 1e-20;
+  s.integrators = {"k"};
+  // A curving log-log line: errors 1e-2, 1e-3, 2e-4, 5e-5 at 100, 200, 400, 800 evaluations.  To 5e-4, between
+  // 1e-3 (200) and 2e-4 (400): the bracket's slope ln 2 / ln 0.2 = -0.43068; the segment before it ln 2 / ln 0.1 =
+  // -0.30103, 0.12965 apart, over ln(1e-3 / 5e-4) = 0.69315 from that end: 0.089864; the segment after it ln 2 /
+  // ln 0.25 = -0.5, 0.069323 apart, over ln(5e-4 / 2e-4) = 0.91629: 0.063521.  The larger: exp(0.089864) - 1 = 0.094026.
+  s.runs = {run("k", 0.1, 1e-2, 100, 100), run("k", 0.05, 1e-3, 200, 200), run("k", 0.025, 2e-4, 400, 400), run("k", 0.0125, 5e-5, 800, 800)};
+  const auto c = report::cost_to_reach(s, "k", 5e-4);
+  REQUIRE(c.how == Reach::interpolated);
+  CHECK(c.spread == Approx(0.094026).epsilon(1e-4));
+  CHECK(report::spread_text(c) == " ±9.4 %");
+  // Without its neighbours and without an order's interval, nothing says how far the curve bends: not known.
+  s.runs = {s.runs[1], s.runs[2]};
+  CHECK(std::isnan(report::cost_to_reach(s, "k", 5e-4).spread));
+  CHECK(report::spread_text(report::cost_to_reach(s, "k", 5e-4)).empty());
+  // With the global order's 99 % interval, [1.9, 2.1] about 2 (slope -1/2): max |1/q - 1/2| = 1/1.9 - 1/2 = 0.026316,
+  // over the nearer end's distance, ln 2 (to 1e-3): exp(0.018241) - 1 = 0.018408.
+  auto o = fit("k", 2);
+  o.lo = 1.9, o.hi = 2.1;
+  s.orders = {o};
+  CHECK(report::cost_to_reach(s, "k", 5e-4).spread == Approx(0.018408).epsilon(1e-4));
+  // A straight line (a's runs: exactly order 4): no spread.
+  const report::Study straight = two_methods();
+  CHECK(report::cost_to_reach(straight, "a", 1e-5).spread == Approx(0).margin(1e-12));
+}
+
+TEST_CASE("an extrapolated cost carries the fitted order's interval over the distance extrapolated", "[report][accuracy]") {
+  report::Study s = two_methods();
+  // a to 1e-7 from 3.90625e-7 (a factor 3.90625: ln = 1.362578) at order 4 in [3.8, 4.2]: max |1/q - 1/4| = 1/3.8 -
+  // 1/4 = 0.0131579; exp(1.362578 * 0.0131579) - 1 = 0.0180904.
+  s.orders[0].lo = 3.8, s.orders[0].hi = 4.2;
+  const auto c = report::cost_to_reach(s, "a", 1e-7);
+  REQUIRE(c.how == Reach::extrapolated);
+  CHECK(c.spread == Approx(0.0180904).epsilon(1e-4));
+  // An interval reaching 0: any cost.
+  s.orders[0].lo = 0;
+  CHECK(std::isinf(report::cost_to_reach(s, "a", 1e-7).spread));
+  CHECK(report::spread_text(report::cost_to_reach(s, "a", 1e-7)) == " ±>1000 %");
+}
+
+TEST_CASE("a winner is named only when its margin exceeds the two costs' uncertainties, else a tie names each", "[report][accuracy]") {
+  report::Study s = two_methods();
+  // At 1e-3: a extrapolated up a decade, 400 / 10^(1/4) = 224.94; b interpolated on its straight line, 200 sqrt(2.5) =
+  // 316.23 (spread 0): margin 316.228 / 224.936 - 1 = 0.405853.  a's order 4 in [2.5, 4.5]: max |1/q - 1/4| = 1/2.5 -
+  // 1/4 = 0.15 over ln 10 = 2.302585: exp(0.345388) - 1 = 0.412570 >= the margin: a tie.
+  s.orders[0].lo = 2.5, s.orders[0].hi = 4.5;
+  s.orders[1].lo = 1.9, s.orders[1].hi = 2.1;
+  const auto tie = report::rank(s, 1e-3, false);
+  CHECK(tie.margin == Approx(0.405853).epsilon(1e-5));
+  CHECK(tie.uncertainty == Approx(0.412570).epsilon(1e-4));
+  CHECK(tie.tie());
+  CHECK(tie.tied == std::vector<std::string>{"a", "b"});
+  CHECK(tie.tied_within == Approx(0.405853).epsilon(1e-5));
+  // In [2.55, 4.5]: 1/2.55 - 1/4 = 0.142157, exp(0.327329) - 1 = 0.387268 < the margin: a is named.
+  s.orders[0].lo = 2.55;
+  const auto named = report::rank(s, 1e-3, false);
+  CHECK(named.uncertainty == Approx(0.387268).epsilon(1e-4));
+  CHECK_FALSE(named.tie());
+  CHECK(named.tied.empty());
+  CHECK(named.order[0].integrator == "a");
+  // Unknown uncertainties: no tie is claimed, and no bound (the page says the uncertainty is not known).
+  s.orders[0].lo = s.orders[0].hi = NAN;
+  const auto unknown = report::rank(s, 1e-3, false);
+  CHECK(std::isnan(unknown.bound()));
+  CHECK_FALSE(unknown.tie());
+}
