@@ -19,7 +19,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ratio_text(double r) { return std::isfinite(r) ? fmt::format("x{:.3f}", r) : "—"; }
+std::string ratio_text(double r) {
+  if (!std::isfinite(r)) return "—";
+  return r >= 2 || r <= 0.5 ? fmt::format("×{:.3g}", r) : fmt::format("×{:.3f}", r);  // ×2676, not ×2676.000
+}
 
 /// The largest new / old error of a method, NaN when nothing was compared.
 double worst_error(const check::MethodChange& m) {
@@ -28,11 +31,17 @@ double worst_error(const check::MethodChange& m) {
   return w;
 }
 
-/// The first target where both costs are interpolated.
-const check::MethodChange::CostChange* first_cost(const check::MethodChange& m) {
-  for (const auto& c : m.costs)
-    if (c.old_cost.how == Reach::interpolated && c.new_cost.how == Reach::interpolated) return &c;
-  return nullptr;
+/// The cost to each target either folder estimates, old -> new (the ratio where both are estimates):
+/// "1e-03: 3.97e+03 -> ≈3.33e+04 (×8.39); 1e-06: ...".
+std::string costs_text(const check::MethodChange& m, const std::string& arrow) {
+  std::string out;
+  for (const auto& c : m.costs) {
+    if (!c.old_cost.estimated() && !c.new_cost.estimated()) continue;
+    out += (out.empty() ? "" : "; ") + target_text(c.target) + ": " + cost_cell(c.old_cost, false) + arrow + cost_cell(c.new_cost, false);
+    const bool both = c.old_cost.estimated() && c.new_cost.estimated() && c.old_cost.how != Reach::at_most && c.new_cost.how != Reach::at_most;
+    if (both && c.old_cost.evals > 0) out += " (" + ratio_text(c.new_cost.evals / c.old_cost.evals) + ")";  // a bound has no ratio
+  }
+  return out.empty() ? "—" : out;
 }
 
 std::string order_change(const check::MethodChange& m, const std::string& metric) {
@@ -83,15 +92,14 @@ std::string publish_plots(const Gnuplot* gnuplot, const fs::path& plots, const s
 std::string compare_text(const check::Comparison& c, const check::CompareOptions& o) {
   (void)o;
   std::ostringstream t;
-  t << fmt::format("{:<44} {:<14} {:<11} {:<24} {:<15} {}\n", "study / method", "global order", "error", "force evaluations to reach",
-                   "time per step", "");
-  t << fmt::format("{:<44} {:<14} {:<11} {:<24} {:<15} {}\n", "", "old -> new", "new / old", "a target, old -> new", "new / old", "");
+  t << fmt::format("{:<44} {:<14} {:<11} {:<15} {}\n", "study / method", "global order", "error", "time per step", "");
+  t << fmt::format("{:<44} {:<14} {:<11} {:<15} {}\n", "", "old -> new", "new / old", "new / old", "");
   for (const auto& m : c.methods) {
-    const auto* cost = first_cost(m);
     const std::string worse = worse_of(c, m);
-    t << fmt::format("{:<44} {:<14} {:<11} {:<24} {:<15} {}\n", m.study + " / " + m.method, order_change(m, "global"), ratio_text(worst_error(m)),
-                     cost ? fmt::format("{}: {:.3g} -> {:.3g}", target_text(cost->target), cost->old_cost.evals, cost->new_cost.evals) : "—",
+    t << fmt::format("{:<44} {:<14} {:<11} {:<15} {}\n", m.study + " / " + m.method, order_change(m, "global"), ratio_text(worst_error(m)),
                      time_cell(m), worse.empty() ? "" : "WORSE: " + worse);
+    // The cost to each accuracy on a line of its own: every target, old -> new (≈ extrapolated, ≤ a bound).
+    t << "    force evaluations to reach " << costs_text(m, " -> ") << "\n";
   }
   for (const auto& m : c.methods)
     for (const auto& note : m.notes) t << "note:    " << m.study << " / " << m.method << ": " << note << "\n";
@@ -165,8 +173,11 @@ PagesOutcome render_compare(const Results& old, const Results& now, const std::s
      << "` (revision `" << cell(now.revision) << "`, " << cell(now.date) << "). Runs are matched by study, method and step size, fits by "
      << "study, method and metric. Worse means: an order lower by more than " << fmt::format("{:g}", o.order_tolerance)
      << " with the two intervals apart (or a pass that fails now); an error, at a step size both ran where the old error is above 1000 times its "
-        "noise floor, or a cost to an accuracy target, larger by more than "
-     << fmt::format("{:g} %", 100 * o.error_tolerance) << "; a run that ended well and diverges now; an energy error that was bounded and "
+        "noise floor, larger by more than "
+     << fmt::format("{:g} %", 100 * o.error_tolerance) << "; a cost to an accuracy target (estimated in both) larger by more than "
+     << (std::isfinite(o.cost_tolerance) ? fmt::format("{:g} %", 100 * o.cost_tolerance)
+                                         : fmt::format("the two costs' uncertainties added (at least {:g} %)", 100 * o.error_tolerance))
+     << "; a run that ended well and diverges now; an energy error that was bounded and "
      << "drifts now; "
      << (std::isfinite(o.time_tolerance)
              ? fmt::format("a time per step slower by more than {:g} % and more than the timing noise.", 100 * o.time_tolerance)
@@ -203,15 +214,13 @@ PagesOutcome render_compare(const Results& old, const Results& now, const std::s
         if (x.metric == "global")
           orders = (std::isfinite(x.old_order) ? fmt::format("{:.2f} [{:.2f}, {:.2f}]", x.old_order, x.old_lo, x.old_hi) : "—") + " → " +
                    (std::isfinite(x.new_order) ? fmt::format("{:.2f} [{:.2f}, {:.2f}]", x.new_order, x.new_lo, x.new_hi) : "—");
-      for (const auto& cc : m.costs)
-        if (cc.old_cost.estimated() || cc.new_cost.estimated())
-          costs += (costs.empty() ? "" : "; ") + target_text(cc.target) + ": " + cost_cell(cc.old_cost, false) + " → " + cost_cell(cc.new_cost, false);
+      costs = costs_text(m, " → ");
       std::string diverged;
       for (double dt : m.newly_diverged) diverged += (diverged.empty() ? "newly at dt " : ", ") + g(dt);
       for (double dt : m.no_longer_diverged) diverged += (diverged.empty() ? "" : "; ") + std::string("no longer at dt ") + g(dt);
       md << "| " << cell(m.method) << " | " << (orders.empty() ? "—" : orders) << " | "
          << (m.error_ratios.empty() ? "—" : ratio_text(worst_error(m)) + fmt::format(" ({} steps)", m.error_ratios.size())) << " | "
-         << (costs.empty() ? "—" : costs) << " | " << time_cell(m) << " | " << (m.energy.empty() ? "—" : cell(m.energy.front()))
+         << costs << " | " << time_cell(m) << " | " << (m.energy.empty() ? "—" : cell(m.energy.front()))
          << " | " << (diverged.empty() ? "—" : diverged) << " | " << cell(worse_of(c, m)) << " |\n";
     }
     md << "\n";

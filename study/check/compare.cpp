@@ -19,6 +19,8 @@ std::string interval(double order, double lo, double hi) {
 }
 
 std::string pct(double ratio) { return fmt::format("{:+.1f} %", 100 * (ratio - 1)); }
+/// A change as it reads best: "+2.0 %" near 1, "× 8.39" from a doubling up (or a halving down: "× 0.0417").
+std::string change(double ratio) { return ratio >= 2 || ratio <= 0.5 ? fmt::format("× {:.3g}", ratio) : pct(ratio); }
 
 bool conserved(const std::string& behaviour) { return behaviour == "bounded" || behaviour == "round-off"; }
 
@@ -115,26 +117,37 @@ void judge(const MethodChange& m, const Study& o, const Study& n, const CompareO
       const std::string observed = fmt::format("new / old error {:.4g} at dt {:.4g} (largest)", worst.second, worst.first);
       if (worst.second > 1 + options.error_tolerance)
         add(Outcome::fail, "error constant", "errors within " + pct(1 + options.error_tolerance), observed,
-            fmt::format("error {} at dt {:.4g}", pct(worst.second), worst.first), window);
+            fmt::format("error {} at dt {:.4g}", change(worst.second), worst.first), window);
       else
         add(Outcome::pass, "error constant", "errors within " + pct(1 + options.error_tolerance), observed, "", window);
     }
-    // The cost to each target, where both are interpolated between runs (an extrapolation or a bound is no measure).
+    // The cost to each target, where both are estimates (interpolated or extrapolated; a bound is no measure): worse
+    // beyond the cost tolerance, by default the two costs' uncertainties added, at least the error tolerance (a cost
+    // moves less than its error: as error^(1/p)).
     const MethodChange::CostChange* worst_cost = nullptr;
+    double worst_excess = 0, worst_tolerance = 0;
     std::size_t compared = 0;
     for (const auto& c : m.costs) {
-      if (c.old_cost.how != report::Reach::interpolated || c.new_cost.how != report::Reach::interpolated) continue;
+      if (!c.old_cost.estimated() || !c.new_cost.estimated() || c.old_cost.how == report::Reach::at_most ||
+          c.new_cost.how == report::Reach::at_most || !(c.old_cost.evals > 0))
+        continue;
       ++compared;
-      if (!worst_cost || c.new_cost.evals / c.old_cost.evals > worst_cost->new_cost.evals / worst_cost->old_cost.evals) worst_cost = &c;
+      const double uncertainty = std::isfinite(c.old_cost.spread) && std::isfinite(c.new_cost.spread) ? c.old_cost.spread + c.new_cost.spread : 0;
+      const double tolerance = std::isfinite(options.cost_tolerance) ? options.cost_tolerance : std::max(options.error_tolerance, uncertainty);
+      const double excess = c.new_cost.evals / c.old_cost.evals / (1 + tolerance);
+      if (!worst_cost || excess > worst_excess) worst_cost = &c, worst_excess = excess, worst_tolerance = tolerance;
     }
     if (worst_cost) {
       const double ratio = worst_cost->new_cost.evals / worst_cost->old_cost.evals;
-      const std::string observed = fmt::format("{:.4g} -> {:.4g} force evaluations to {} (largest change of {})", worst_cost->old_cost.evals,
-                                               worst_cost->new_cost.evals, report::target_text(worst_cost->target), compared);
-      add(ratio > 1 + options.error_tolerance ? Outcome::fail : Outcome::pass, "cost to accuracy",
-          "costs within " + pct(1 + options.error_tolerance), observed,
-          ratio > 1 + options.error_tolerance ? fmt::format("{} force evaluations to reach {}", pct(ratio), report::target_text(worst_cost->target))
-                                              : "");
+      const std::string observed = fmt::format("{} -> {} force evaluations to {} (the change furthest beyond its tolerance, of {})",
+                                               report::cost_cell(worst_cost->old_cost, false), report::cost_cell(worst_cost->new_cost, false),
+                                               report::target_text(worst_cost->target), compared);
+      const std::string expected = std::isfinite(options.cost_tolerance)
+                                       ? "costs within " + pct(1 + options.cost_tolerance)
+                                       : "costs within their uncertainty, at least " + pct(1 + options.error_tolerance) + " (here " +
+                                             pct(1 + worst_tolerance) + ")";
+      add(worst_excess > 1 ? Outcome::fail : Outcome::pass, "cost to accuracy", expected, observed,
+          worst_excess > 1 ? fmt::format("{} force evaluations to reach {}", change(ratio), report::target_text(worst_cost->target)) : "");
     }
   }
   std::size_t common = 0;  // step sizes both ran

@@ -14,14 +14,17 @@
 namespace check {
 
 struct CompareOptions {
-  /// An error (at a step size both ran, above 1000 times the old run's noise floor) or a cost to an accuracy target
-  /// larger by more than this fraction is worse.
+  /// An error (at a step size both ran, above 1000 times the old run's noise floor) larger by more than this fraction
+  /// is worse.
   double error_tolerance = 0.01;
   /// An observed order lower by more than this, with the two intervals apart, is worse.
   double order_tolerance = report::order_tolerance;
   /// A time per step slower by more than this fraction and more than the timing noise is worse; NaN: timing is
   /// reported, never judged.
   double time_tolerance = NAN;
+  /// A cost to an accuracy target (both estimated: interpolated or extrapolated) larger by more than this fraction is
+  /// worse; NaN: the two costs' uncertainties added (report::CostToAccuracy::spread), at least error_tolerance.
+  double cost_tolerance = NAN;
   /// The accuracy targets costs are compared at (empty: the decades from 1e-3 down to the old study's smallest error).
   std::vector<double> targets;
 };

@@ -22,7 +22,7 @@ namespace {
 struct CompareArgs {
   std::string old_dir, new_dir, out = "compare", junit;
   std::vector<double> accuracy;
-  double error_tolerance = 0.01, order_tolerance = check::Options{}.order_tolerance, time_tolerance = NAN;
+  double error_tolerance = 0.01, order_tolerance = check::Options{}.order_tolerance, time_tolerance = NAN, cost_tolerance = NAN;
   bool quiet = false, verbose = false;
   PlotArgs plots;
   double max_memory = report::default_max_memory;  ///< of each folder read
@@ -43,6 +43,7 @@ int run_compare(const CompareArgs& a) {
   const report::Results old = report::load(a.old_dir, a.max_memory), now = report::load(a.new_dir, a.max_memory);
   check::CompareOptions o;
   o.error_tolerance = a.error_tolerance, o.order_tolerance = a.order_tolerance, o.time_tolerance = a.time_tolerance;
+  o.cost_tolerance = a.cost_tolerance;
   o.targets = report::sorted_targets(a.accuracy);
   std::error_code same_ec;
   if (fs::equivalent(a.old_dir, a.new_dir, same_ec))
@@ -88,9 +89,14 @@ Command add_compare(CLI::App& app) {
   cmd->add_option("new", a->new_dir, "the results folder after")->required();
   cmd->add_option("--out,-o", a->out, "where COMPARE.md and its plots go (default: compare); replaced whole");
   cmd->add_option("--error-tolerance", a->error_tolerance,
-                  "an error (where the old one is above 1000 x its noise floor) or a cost to an accuracy larger by more than "
-                  "this fraction is worse (default 0.01)")
+                  "an error (where the old one is above 1000 x its noise floor) larger by more than this fraction is worse "
+                  "(default 0.01)")
       ->check(CLI::Range(0.0, 100.0))
+      ->check(finite());
+  cmd->add_option("--cost-tolerance", a->cost_tolerance,
+                  "a cost to an accuracy (force evaluations, interpolated or extrapolated in both) larger by more than this "
+                  "fraction is worse (default: the two costs' uncertainties added, at least --error-tolerance)")
+      ->check(CLI::Range(0.0, 1000.0))
       ->check(finite());
   cmd->add_option("--order-tolerance", a->order_tolerance, "an order lower by more than this, its interval apart, is worse (default 0.2)")
       ->check(CLI::Range(0.01, 5.0))

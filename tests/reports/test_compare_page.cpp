@@ -56,26 +56,28 @@ std::vector<std::vector<double>> block(const std::string& dat, int index) {
 
 }  // namespace
 
-TEST_CASE("compare's table: worst error ratio, cost to the first target both interpolate, time ratio and its noise", "[compare][known]") {
+TEST_CASE("compare's table: worst error ratio, cost to every target, time ratio and its noise", "[compare][known]") {
   const auto [old, now] = old_and_new();
   const auto c = check::compare(old, now);
   REQUIRE(c.methods.size() == 1);
   const std::string text = report::compare_text(c, {});
   INFO(text);
-  // Ratios 1, 2, 1: the worst is x2.000.  Time: 150 / 100; noise 105/100 - 1 + 165/150 - 1 = 0.05 + 0.10 = 15 %.
+  // Ratios 1, 2, 1: the worst is ×2 (a doubling reads as a ratio).  Time: 150 / 100; noise 105/100 - 1 + 165/150 - 1 = 0.05 + 0.10 = 15 %.
   // Cost to 1e-5 (the first target below the largest error), on the log-log line through the runs that bracket it:
   // old 400 (1e-4) and 800 (6.25e-6): 400 (1e-5 / 1e-4)^(ln 2 / ln(1/16)) = 400 10^(1/4) = 711.3;
   // new 400 (1e-4) and 800 (1.25e-5): 400 10^(1/3) = 861.8 (1e-5 lies past 1.25e-5: between runs 1 and 2 instead:
   // 800 (1.25e-5) and 1600 (3.90625e-7): 800 (0.8)^(ln 2 / ln(1/32)) = 800 0.8^(-1/5) = 836.5).
   CHECK_THAT(text, Catch::Contains("s / m"));
   CHECK_THAT(text, Catch::Contains("4.00 -> 4.00"));
-  CHECK_THAT(text, Catch::Contains("x2.000"));
-  CHECK_THAT(text, Catch::Contains("1e-05: 711 -> 837"));
-  CHECK_THAT(text, Catch::Contains("x1.500 ±15 %"));
+  CHECK_THAT(text, Catch::Contains("×2 "));
+  // Every target on the method's cost line, the ratio where both are estimates (836.5 / 711.3 = 1.176), none for a
+  // bound (1e-4: both runs at dt 0.1 reach it exactly, the largest step: at most their cost).
+  CHECK_THAT(text, Catch::Contains("force evaluations to reach 1e-03: ≈225 -> ≈225 (×1.000); 1e-04: ≤400 -> ≤400; 1e-05: 711 -> 837 (×1.176)"));
+  CHECK_THAT(text, Catch::Contains("×1.500 ±15 %"));
   CHECK_THAT(text, Catch::Contains("WORSE: error constant"));
   // Identical results: no ratio above 1, nothing worse.
   const std::string same = report::compare_text(check::compare(old, old), {});
-  CHECK_THAT(same, Catch::Contains("x1.000"));
+  CHECK_THAT(same, Catch::Contains("×1.000"));
   CHECK_THAT(same, !Catch::Contains("WORSE"));
 }
 
@@ -93,8 +95,8 @@ TEST_CASE("COMPARE.md and its plot's data hold the ratios, and a page without pl
   CHECK(out.markdown == dir.path / "COMPARE.md");
   CHECK_THAT(md, Catch::StartsWith("# new-run against old-run"));
   CHECK_THAT(md, Catch::Contains("> **1 plot(s) missing**: plots were not drawn (--no-plots)"));
-  CHECK_THAT(md, Catch::Contains("| m | 4.00 [3.95, 4.05] → 4.00 [3.95, 4.05] | x2.000 (3 steps) |"));
-  CHECK_THAT(md, Catch::Contains("x1.500 ±15 %"));
+  CHECK_THAT(md, Catch::Contains("| m | 4.00 [3.95, 4.05] → 4.00 [3.95, 4.05] | ×2 (3 steps) |"));
+  CHECK_THAT(md, Catch::Contains("×1.500 ±15 %"));
   CHECK_THAT(md, Catch::Contains("larger by more than 1 %"));
   CHECK_THAT(md, Catch::Contains("timing is shown, never judged"));
   const std::size_t worse = c.verdict.count(check::Outcome::fail);

@@ -212,3 +212,52 @@ TEST_CASE("compare: what a method declares that changed is noted, not judged", "
   CHECK(c.verdict.passed());
   CHECK(check::compare(old, old).methods[0].notes.empty());
 }
+
+TEST_CASE("compare: a cost to an accuracy is judged where either figure is extrapolated, a change reads as a ratio", "[compare]") {
+  const auto old = results();
+  // New: eight times the evaluations, and the smallest step gone.  To 1e-6 the old cost is interpolated (800 at
+  // 6.25e-6, 1600 at 3.90625e-7: 800 6.25^(1/4) = 1264.9), the new extrapolated at order 4 from 6.25e-6 (6400
+  // 6.25^(1/4) = 10119): x8.  Judged only on interpolations, this change was shown and never counted.
+  auto now = old;
+  now.studies[0].runs.pop_back();
+  for (auto& r : now.studies[0].runs) r.force_evals *= 8;
+  check::CompareOptions o;
+  o.targets = {1e-6};
+  const auto c = check::compare(old, now, o);
+  REQUIRE(c.methods.size() == 1);
+  REQUIRE(c.methods[0].costs.size() == 1);
+  CHECK(c.methods[0].costs[0].old_cost.how == report::Reach::interpolated);
+  CHECK(c.methods[0].costs[0].new_cost.how == report::Reach::extrapolated);
+  CHECK(c.methods[0].costs[0].new_cost.evals == Approx(6400 * std::pow(6.25, 0.25)).epsilon(1e-12));
+  CHECK(status(c, "cost to accuracy") == Outcome::fail);
+  CHECK_THAT(outcome(c, "cost to accuracy")->off, Catch::Contains("× 8 force evaluations to reach 1e-06"));
+  CHECK_THAT(outcome(c, "cost to accuracy")->observed, Catch::Contains("1.26e+03 -> ≈1.01e+04"));
+  o.cost_tolerance = 7.5;  // within 850 %: not worse
+  CHECK(status(check::compare(old, now, o), "cost to accuracy") == Outcome::pass);
+  o.cost_tolerance = 6.9;
+  CHECK(status(check::compare(old, now, o), "cost to accuracy") == Outcome::fail);
+  // An error 2676 times the old one reads as a ratio, not +267500 %.
+  auto worse = old;
+  for (auto& r : worse.studies[0].runs) r.global *= 2676;
+  CHECK_THAT(outcome(check::compare(old, worse), "error constant")->off, Catch::Contains("error × 2.68e+03 at dt"));
+}
+
+TEST_CASE("compare: by default a cost is worse only beyond the two costs' uncertainties, at least the error tolerance", "[compare]") {
+  // To 1e-7, both extrapolated at order 4 from 3.90625e-7 (ln 3.90625 = 1.362578) with the interval [3, 5]:
+  // max |1/q - 1/4| = 1/3 - 1/4 = 0.083333; each spread exp(0.113548) - 1 = 0.120246, added 0.240492.
+  auto old = results();
+  old.studies[0].orders[0].lo = 3, old.studies[0].orders[0].hi = 5;
+  check::CompareOptions o;
+  o.targets = {1e-7};
+  auto now = old;
+  for (auto& r : now.studies[0].runs) r.force_evals *= 1.24;  // within 24.05 %
+  const auto c = check::compare(old, now, o);
+  CHECK(c.methods[0].costs[0].old_cost.spread == Approx(0.120246).epsilon(1e-4));
+  CHECK(status(c, "cost to accuracy") == Outcome::pass);
+  for (auto& r : now.studies[0].runs) r.force_evals = r.force_evals / 1.24 * 1.241;  // beyond it
+  CHECK(status(check::compare(old, now, o), "cost to accuracy") == Outcome::fail);
+  // A tolerance given replaces it: 24.1 % against 10 % is worse.
+  o.cost_tolerance = 0.1;
+  for (auto& r : now.studies[0].runs) r.force_evals = r.force_evals / 1.241 * 1.2;
+  CHECK(status(check::compare(old, now, o), "cost to accuracy") == Outcome::fail);
+}
