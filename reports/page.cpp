@@ -36,10 +36,16 @@ std::string order_cell(const OrderRow* o) {
   return fmt::format("{} ({}){}{}", fixed(o->observed), o->expected, verdict.empty() ? "" : " " + verdict, in);
 }
 
-std::vector<double> study_targets(const PageContext& c, const Study& s) { return c.targets.empty() ? default_targets(s) : c.targets; }
+std::vector<double> study_targets(const PageContext& c, const Study& s) {
+  std::vector<double> t = c.targets.empty() ? default_targets(s) : c.targets;
+  t.insert(t.end(), s.accuracy.begin(), s.accuracy.end());  // what the study asked for, answered whatever else is
+  return sorted_targets(std::move(t));
+}
 
 std::vector<double> summary_targets(const std::vector<double>& user, const Results& r) {
-  return user.empty() ? every_third(default_targets(r)) : user;
+  std::vector<double> t = user.empty() ? every_third(default_targets(r)) : user;
+  for (const auto& s : r.studies) t.insert(t.end(), s.accuracy.begin(), s.accuracy.end());
+  return sorted_targets(std::move(t));
 }
 
 namespace {

@@ -558,6 +558,10 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
     }
     // Runs in wider arithmetic (schema 5), read before the orders whose wide points copy them.
     if (s.has("wide_budget")) st.wide_budget = s.at("wide_budget").nonnegative();
+    if (s.has("accuracy")) {
+      const Node acc = s.at("accuracy");
+      for (std::size_t q = 0; q < acc.size(); ++q) st.accuracy.push_back(acc.at(q).positive());
+    }
     if (s.has("wide_runs")) {
       const Node w = s.at("wide_runs");
       for (std::size_t k = 0; k < w.size(); ++k) {

@@ -143,6 +143,7 @@ struct Study {
   std::vector<WideRunRow> wide_runs;      ///< empty where no order needed them
   std::vector<WideSweepRow> wide_sweeps;
   double wide_budget = 1;                 ///< the spec's (schema 5)
+  std::vector<double> accuracy;           ///< the accuracies the spec (or study run --accuracy) asked for; the report answers each
   bool wants(const std::string& m) const {
     for (const auto& x : metrics)
       if (x == m) return true;

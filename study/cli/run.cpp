@@ -342,7 +342,9 @@ Command add_run(CLI::App& app) {
   cmd->add_flag("--quiet,-q", a->quiet, "no progress and no summary");
   cmd->add_flag("--no-report", a->no_report, "do not render REPORT.md and the plots at the end");
   cmd->add_option("--accuracy", a->accuracy, "a relative global error to say which method reaches at the least cost "
-                                             "(repeatable; default: the decades from 1e-3 down to the smallest error reached)")
+                                             "(repeatable; default: the decades from 1e-3 down to the smallest error reached); "
+                                             "under dt = \"auto\" each method's halvings run on until its error passes the "
+                                             "tightest, its noise floor or its budget (the spec key accuracy = [...] does the same)")
       ->check(accuracy_target());
   cmd->add_option("--task-log", a->task_log, "after the run, write a CSV of every reference and run: the rank that ran it, its "
                                              "seconds and the plan's estimate of its cost; study/scripts/rank-model reads it to model "

@@ -138,6 +138,8 @@ std::vector<Spec> specs_to_run(const RunArgs& a) {
       }
     }
   }
+  // --accuracy: asked of every study, as its `accuracy` key (automatic sweeps run on until each method passes it).
+  for (auto& spec : specs) spec.accuracy.insert(spec.accuracy.end(), a.accuracy.begin(), a.accuracy.end());
   if (specs.empty())  // an empty profile folder: results with no study would be refused by every reader
     throw study::SpecError(a.profile.empty() ? std::string("no spec to run: the shipped specs folder holds none")
                                              : "--profile " + a.profile + ": the profile holds no spec (*.toml) to run");

@@ -160,6 +160,25 @@ void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult
     return fills;
   };
 
+  // The tightest accuracy asked for, where the global error is measured: "" when none is asked.
+  const double tightest = spec.accuracy.empty() || !spec.wants("global") ? NAN : *std::min_element(spec.accuracy.begin(), spec.accuracy.end());
+  const bool wants_accuracy = std::isfinite(tightest);
+  // "the global error 3.1e-13 at dt 0.001 passed the accuracy 1e-12 asked for" once a halving's run did; "" when none
+  // is asked for; "-" while it is asked for and not yet passed.
+  auto accuracy_reached = [&]() -> std::string {
+    if (!wants_accuracy) return "";
+    for (std::size_t j : done)
+      if (const Run& r = res.runs[t.slot + j]; r.status == "ok" && r.global <= tightest)
+        return fmt::format("the global error {:.3g} at dt {} passed the accuracy {:g} asked for", r.global, short_num(r.dt), tightest);
+    return "-";
+  };
+  // What the sweep still lacks: the accuracy asked for once the orders are decided, else the orders.
+  auto unmet = [&]() -> std::string {
+    if (accuracy_reached() == "-")
+      if (const std::string all = decided(); !all.empty())
+        return fmt::format("every order is decided ({}), but the accuracy {:g} asked for is not reached", all, tightest);
+    return "the orders are not all decided";
+  };
   std::string why;                   // why the halvings ended ("": they go on)
   SweepStop cause = SweepStop::none;
   std::size_t k = 0, filled = 0;     // the next halving; levels between run
@@ -173,7 +192,7 @@ void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult
     const bool fill = !fills.empty() && (cause != SweepStop::none || left <= static_cast<int>(fills.size()));
     if (!fill && cause != SweepStop::none) break;
     if (left <= 0) {
-      sweep.stop = fmt::format("the budget of {} runs is spent; the orders are not all decided (raise dt.runs)", budget.runs);
+      sweep.stop = fmt::format("the budget of {} runs is spent; {} (raise dt.runs)", budget.runs, unmet());
       if (cause != SweepStop::none) sweep.stop = why + "; then " + sweep.stop;
       sweep.cause = SweepStop::runs, sweep.halvings = cause;
       return;
@@ -205,17 +224,23 @@ void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult
                           fit_options.near_floor_factor, p.floor);
         cause = SweepStop::floor;
       } else if (next >= spec.steps.size()) {
-        why = fmt::format("the ladder ends at {} steps; the orders are not all decided", spec.steps.back());
+        why = fmt::format("the ladder ends at {} steps; {}", spec.steps.back(), unmet());
         cause = SweepStop::ladder;
       }
       k = next;
     }
     if (done.size() >= fit_options.min_points) {
       if (const std::string all = decided(); !all.empty()) {
-        sweep.stop = "every order is decided (" + all + ")" +
-                     (filled ? fmt::format(", with {} step size(s) between the halvings", filled) : std::string());
-        sweep.cause = SweepStop::decided;
-        return;
+        // The accuracy the user asked for, once the orders are decided: the halvings go on until the global error
+        // passes the tightest (or the floor, the ladder or the budget ends them, each saying so).
+        const std::string reached = accuracy_reached();
+        if (reached != "-") {  // none asked, or passed
+          sweep.stop = "every order is decided (" + all + ")" +
+                       (filled ? fmt::format(", with {} step size(s) between the halvings", filled) : std::string()) +
+                       (reached.empty() ? "" : "; " + reached);
+          sweep.cause = SweepStop::decided;
+          return;
+        }
       }
     }
   }
@@ -224,6 +249,8 @@ void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult
                        short_num(fill_hi));
     sweep.halvings = cause, cause = SweepStop::between;
   }
+  if (cause != SweepStop::none && accuracy_reached() == "-" && why.find("asked for") == std::string::npos)
+    if (const std::string all = decided(); !all.empty()) why = unmet() + ": " + why;
   sweep.stop = why, sweep.cause = cause;
 }
 

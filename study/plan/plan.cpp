@@ -89,6 +89,7 @@ std::string plan_digest(const std::vector<Spec>& specs, const std::vector<Task>&
                   spec.dt_amplitude, spec.energy_t_end.value_or(-1), spec.energy_dt, spec.plot_dt, spec.auto_dt ? spec.auto_dt->runs : -1,
                   spec.auto_dt ? spec.auto_dt->seconds : -1, spec.wide_budget);
     text.append(spec.name).append(" ").append(spec.problem).append(buf);
+    for (double x : spec.accuracy) std::snprintf(buf, sizeof buf, " accuracy %a", x), text.append(buf);
     // Appended piece by piece: GCC 12 warns (-Wstringop-overflow, a false positive) on " " + a + b here.
     for (const auto& [name, value] : spec.params) text.append(" ").append(name).append("=").append(value);
     for (const auto& i : spec.integrators) {

@@ -158,6 +158,7 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
     st["reference"] = {{"tolerance", r.reference_tolerance}, {"error_bound", r.reference_bound},
                        {"position_scale", r.position_scale}, {"velocity_scale", r.velocity_scale}};
     st["wide_budget"] = s.wide_budget;
+    if (!s.accuracy.empty()) st["accuracy"] = s.accuracy;  // asked for (the spec's key, study run --accuracy)
     if (s.auto_dt)
       st["auto_dt"] = {{"runs", s.auto_dt->runs}, {"seconds", s.auto_dt->seconds > 0 ? Json(s.auto_dt->seconds) : Json(nullptr)},
                        {"ladder", [&] {

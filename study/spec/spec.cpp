@@ -100,7 +100,7 @@ class Reader {
 const std::vector<std::string> known_keys{"name", "title", "problem", "params", "t_end", "integrators", "dt",
                                           "metrics", "energy_t_end", "energy_dt", "repeats", "reference_tol",
                                           "samples", "local_points", "expect", "varying_dt", "plot_dt", "methods", "scan",
-                                          "wide_budget"};
+                                          "wide_budget", "accuracy"};
 
 /// What a point of a scan sets in place of the spec's own keys.
 struct Overrides {
@@ -588,6 +588,24 @@ void read_settings(const Reader& r, Spec& s) {
   if (auto v = r.integer("local_points")) {
     if (*v < 1 || *v > 64) r.fail("local_points", "must be between 1 and 64");
     s.local_points = static_cast<int>(*v);
+  }
+  if (const toml::node* acc = r.get("accuracy")) {
+    // The relative global errors the user asks about: dt = "auto" runs each method's halvings on until its error
+    // passes the tightest (or its noise floor, or its budget, stops it); the report answers for each.
+    const toml::array* list = acc->as_array();
+    if (!list && !as_number(acc)) r.fail(acc, "accuracy", "must be a relative global error or an array of them, e.g. [1e-8, 1e-12]");
+    std::vector<const toml::node*> items;
+    if (list)
+      for (const toml::node& x : *list) items.push_back(&x);
+    else
+      items.push_back(acc);
+    if (items.empty()) r.fail(acc, "accuracy", "the array is empty");
+    for (const toml::node* x : items) {
+      const auto v = as_number(x);
+      if (!v || !(*v > 0 && *v < 1))
+        r.fail(x, "accuracy", "each accuracy must be a relative global error between 0 and 1 (exclusive), e.g. 1e-10");
+      s.accuracy.push_back(*v);
+    }
   }
   if (auto v = r.number("wide_budget")) {
     if (!(*v >= 0 && *v <= max_wide_budget))

@@ -111,6 +111,9 @@ struct Spec {
   /// The work the wider arithmetics (study/fit/wide.hpp) may spend on one integrator's orders where round-off ended its
   /// double sweep's range, in multiples of that sweep's estimated work (sweep_work); 0: none.
   double wide_budget = 4;
+  /// Relative global errors the user asks about (`accuracy`, and `study run --accuracy`): an automatic sweep runs on
+  /// until each method's global error passes the smallest, its noise floor or its budget.  Empty: none.
+  std::vector<double> accuracy;
   int samples = 64;                  ///< trajectory samples per run (max error, energy, plots)
   int local_points = 8;              ///< reference states the one-step error starts from
   double time_scale = 1;             ///< the problem's period or time scale (what the reference's cost scales with)

@@ -486,6 +486,34 @@ TEST_CASE("dt = \"auto\": a ladder of halvings from the problem's time scale, ba
              Contains("would exceed 16777216 steps"));
 }
 
+TEST_CASE("dt = \"auto\" runs on until the error passes the accuracy asked for, and says so", "[engine][auto]") {
+  testing::TempDir dir("engine-auto-accuracy");
+  // RK4 on the harmonic oscillator (omega 1, from x = 1 at rest): its phase error is h^4 t / 120 (the stability
+  // function's, exp(ih) - R(ih) = -i h^5 / 120 + ..., per step), so at t = 7 the position is off by about
+  // |sin 7| 7 h^4 / 120 = 0.038 h^4: 8.4e-11 at 1024 steps (h = 7/1024), 5.2e-12 at 2048.  The ladder doubles from 16
+  // steps, so the first run below 1e-11 is the one at 2048 steps, and no smaller step is run.
+  const std::string head = "name = \"a\"\nproblem = \"harmonic\"\nt_end = 7.0\nintegrators = [\"rk4\"]\ndt = \"auto\"\nmetrics = [\"global\"]\n";
+  const auto plain = study::load_spec(dir.file("plain.toml", head));
+  const auto asked = study::load_spec(dir.file("asked.toml", head + "accuracy = [1e-6, 1e-11]\n"));
+  CHECK(asked.accuracy == std::vector<double>{1e-6, 1e-11});
+  const auto before = study::run_studies({plain}, options(1)).at(0);
+  const auto after = study::run_studies({asked}, options(1)).at(0);
+  REQUIRE(before.sweeps.size() == 1);
+  REQUIRE(after.sweeps.size() == 1);
+  const auto smallest = [](const study::Sweep& w) { return *std::min_element(w.dts.begin(), w.dts.end()); };
+  INFO(before.sweeps[0].stop << " / " << after.sweeps[0].stop);
+  CHECK(smallest(before.sweeps[0]) > 7.0 / 1024);  // decided long before: the accuracy is what runs it on
+  CHECK(smallest(after.sweeps[0]) == 7.0 / 2048);
+  CHECK_THAT(after.sweeps[0].stop, Catch::Contains("passed the accuracy 1e-11 asked for"));
+  for (const auto& r : after.runs)
+    if (r.status == "ok" && r.dt == 7.0 / 1024) CHECK(r.global > 1e-11);
+  // Bad values are refused, naming the key.
+  using Catch::Contains;
+  for (const std::string bad : {"0", "1", "-1e-8", "\"1e-8\"", "[1e-8, 2]", "nan"})
+    CHECK_THAT(spec_error(dir, head + "accuracy = " + bad + "\n"), Contains("bad.toml:7: accuracy: "));
+  CHECK_THAT(spec_error(dir, head + "accuracy = []\n"), Contains("accuracy: the array is empty"));
+}
+
 TEST_CASE("unbounded work is refused before anything runs: tiny steps, huge spans, overflowing parameters, big counts",
           "[spec][hardening]") {
   testing::TempDir dir("engine-bounded");
