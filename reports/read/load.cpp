@@ -560,7 +560,11 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
     if (s.has("wide_budget")) st.wide_budget = s.at("wide_budget").nonnegative();
     if (s.has("accuracy")) {
       const Node acc = s.at("accuracy");
-      for (std::size_t q = 0; q < acc.size(); ++q) st.accuracy.push_back(acc.at(q).positive());
+      for (std::size_t q = 0; q < acc.size(); ++q) {
+        const double x = acc.at(q).positive();
+        if (!(x >= 1e-30 && x < 1)) acc.at(q).fail("must be a relative global error from 1e-30 up to (not including) 1");
+        st.accuracy.push_back(x);
+      }
     }
     if (s.has("wide_runs")) {
       const Node w = s.at("wide_runs");

@@ -602,8 +602,8 @@ void read_settings(const Reader& r, Spec& s) {
     if (items.empty()) r.fail(acc, "accuracy", "the array is empty");
     for (const toml::node* x : items) {
       const auto v = as_number(x);
-      if (!v || !(*v > 0 && *v < 1))
-        r.fail(x, "accuracy", "each accuracy must be a relative global error between 0 and 1 (exclusive), e.g. 1e-10");
+      if (!v || !(*v >= 1e-30 && *v < 1))
+        r.fail(x, "accuracy", "each accuracy must be a relative global error from 1e-30 up to (not including) 1, e.g. 1e-10");
       s.accuracy.push_back(*v);
     }
   }
