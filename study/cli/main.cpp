@@ -174,7 +174,8 @@ int study_main_quietly(int argc, char** argv, QuietRank& quiet_rank) {
   try {
     return command->run();
   } catch (const Interrupted&) {
-    std::cerr << "\nstudy " << name << ": interrupted; " << command->interrupted << "\n";
+    std::cerr << "\nstudy " << name << ": interrupted; " << command->interrupted
+              << (command->interrupted_more ? command->interrupted_more() : std::string()) << "\n";
     return interrupted_status();
   } catch (const study::SpecError& e) {
     std::cerr << "study: " << study::printable_message(e.what()) << "\n";

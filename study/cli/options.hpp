@@ -22,6 +22,8 @@ struct Command {
   CLI::App* app = nullptr;
   std::function<int()> run;
   std::string interrupted = "nothing was written";
+  /// More to say when interrupted, known only once the command ran (what was kept, how to resume); may be empty.
+  std::function<std::string()> interrupted_more = {};
 };
 
 /// Each command's file adds it to `app` (list.cpp, run.cpp, report.cpp, ...).

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reports/markdown.hpp"
+#include "reference/reference.hpp"
 #include "reports/read/accuracy.hpp"
 #include "reports/read/model.hpp"
 #include "study/cli/options.hpp"
@@ -352,11 +353,20 @@ Command add_run(CLI::App& app) {
   cmd->add_flag("--png", a->png, "draw a PNG beside each SVG plot (three times gnuplot's work)");
   cmd->add_flag("--point-plots", a->point_plots, "in the report, draw the plots of every study of a scan on its own page "
                                                  "too (by default a scan's studies are drawn on its page only)");
-  return {cmd, [a, cmd] {
+  return {cmd,
+          [a, cmd] {
             a->cache_dir_given = cmd->count("--cache-dir") > 0;
             return run_study(*a);
           },
-          "no results were written"};
+          "no results were written",
+          [a] {  // what an interrupted run kept, and how to go on from it
+            if (a->no_cache)
+              return std::string("; with --no-cache nothing was kept (without it, each run that finishes is cached, and the same "
+                                 "command resumes from them)");
+            const std::filesystem::path dir = a->cache_dir.empty() ? reference::default_cache_dir() : std::filesystem::path(a->cache_dir);
+            return "; the references and runs that finished are kept in the cache (" + (dir / "runs").string() +
+                   "): the same command resumes from them" + (a->rerun ? " (without --rerun)" : "");
+          }};
 }
 
 }  // namespace study::cli

@@ -48,8 +48,18 @@ sleep 1
 kill -INT $pid
 wait $pid; rc=$?
 [ $rc -eq 130 ] || fail "interrupted run: exit code $rc, expected 130 ($(tail -2 "$tmp/int.err"))"
-grep -q "interrupted; no results were written" "$tmp/int.err" || fail "no interruption message"
+grep -q "interrupted; no results were written; with --no-cache nothing was kept (without it, each run that finishes is cached, and the same command resumes" "$tmp/int.err" ||
+  fail "no interruption message: $(tail -2 "$tmp/int.err")"
 [ ! -e "$tmp/int/results.json" ] || fail "an interrupted run wrote results.json"
+# With a cache: what was kept, where, and that the same command resumes.
+"$study" run kepler --cache-dir "$tmp/icache" --jobs 2 --out "$tmp/int2" > /dev/null 2> "$tmp/int2.err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid; rc=$?
+[ $rc -eq 130 ] || fail "interrupted run with a cache: exit code $rc, expected 130"
+grep -qF "kept in the cache ($tmp/icache/runs): the same command resumes from them" "$tmp/int2.err" ||
+  fail "the interrupted run does not say what it kept: $(tail -2 "$tmp/int2.err")"
 [ -z "$(find "$tmp" -name '.*tmp*')" ] || fail "temporary files left: $(find "$tmp" -name '.*tmp*')"
 ok
 
