@@ -20,12 +20,32 @@ namespace {
 void run_phase(Phase phase, const EngineOptions& o, const std::function<double(std::size_t)>& cost,
                const std::function<std::string(std::size_t)>& kind) {
   std::vector<WorkLog::Item> items(phase.count);
-  phase.done = [&](std::size_t i, int rank, double seconds) {
-    items[i] = {kind(i), phase.describe(i), cost(i), rank, seconds};
+  const long runs_before = engine::runs_finished().load();  // the count is the process's: this call's runs only
+  // For an ETA, per kind of item: the items left at the mean seconds of those finished (the plan's cost estimates
+  // are bounds, an automatic sweep's its whole budget: as weights they made the ETA far too short).
+  struct KindWork {  // items in all, items finished and their seconds
+    double total = 0;
+    std::atomic<double> done{0}, seconds{0};
   };
-  phase.progress = [&](std::size_t done, std::size_t total, const std::string& what) {
-    if (o.progress) o.progress(phase.name, done, total, what);
+  std::map<std::string, KindWork> work_of;
+  for (std::size_t i = 0; i < phase.count; ++i) work_of[kind(i)].total += 1;
+  auto finished_item = [&](std::size_t i, double seconds) {
+    KindWork& w = work_of.at(kind(i));
+    w.done += 1, w.seconds += seconds;
   };
+  phase.done = [&](std::size_t i, int rank, double seconds) { items[i] = {kind(i), phase.describe(i), cost(i), rank, seconds}; };
+  auto report = [&](const std::string& name, std::size_t done, std::size_t total, const std::string& what) {
+    if (!o.progress) return;
+    double left = o.spread ? NAN : 0;
+    for (const auto& [k, w] : work_of) {
+      const double rest = std::max(0.0, w.total - w.done.load());
+      if (rest <= 0) continue;
+      left = w.done.load() > 0 ? left + rest * w.seconds.load() / w.done.load() : NAN;
+    }
+    o.progress(Progress{.phase = name, .done = done, .total = total, .what = what,
+                        .seconds_left = left / std::max(1, o.jobs), .runs = engine::runs_finished().load() - runs_before});
+  };
+  phase.progress = [&](std::size_t done, std::size_t total, const std::string& what) { report(phase.name, done, total, what); };
   const auto t0 = std::chrono::steady_clock::now();
   if (o.spread) {
     o.spread->run(phase, o.jobs);
@@ -46,13 +66,14 @@ void run_phase(Phase phase, const EngineOptions& o, const std::function<double(s
                          phase.work(i);
                          seconds[i] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
                          ++finished.at(kind(i));
+                         finished_item(i, seconds[i]);
                        },
                        [&](std::size_t, std::size_t started) {
                          if (!o.progress) return;
                          for (; shown + 1 < kinds.size() && finished.at(kinds[shown]) == total[kinds[shown]]; ++shown)
-                           o.progress(kinds[shown], total[kinds[shown]], total[kinds[shown]], "");
+                           report(kinds[shown], total[kinds[shown]], total[kinds[shown]], "");
                          const std::string& k = kinds[shown];
-                         o.progress(k, finished.at(k), total[k], finished.at(k) < total[k] && started != Phase::none ? phase.describe(started) : "");
+                         report(k, finished.at(k), total[k], finished.at(k) < total[k] && started != Phase::none ? phase.describe(started) : "");
                        },
                        interrupted);
     stop_if_interrupted();
@@ -65,6 +86,7 @@ void run_phase(Phase phase, const EngineOptions& o, const std::function<double(s
                    const auto start = std::chrono::steady_clock::now();
                    phase.work(item(k));
                    seconds[item(k)] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                   finished_item(item(k), seconds[item(k)]);
                  },
                  [&](std::size_t done, std::size_t started) {
                    phase.progress(done, phase.count, started > 0 && done < phase.count ? phase.describe(item(started - 1)) : std::string());

@@ -211,18 +211,29 @@ int run_study(const RunArgs& a) {
   const bool tty = ::isatty(STDERR_FILENO);
   int last_tenth = -1;
   std::string last_phase;
+  const auto run_start = std::chrono::steady_clock::now();
   if (!a.quiet)
-    o.progress = [&](const std::string& phase, std::size_t done, std::size_t total, const std::string& what) {
-      if (tty) {
-        const int width = 30, filled = total ? static_cast<int>(width * done / total) : width;
-        std::cerr << "\r\033[K" << phase << " [" << std::string(filled, '#') << std::string(width - filled, '-') << "] " << done
-                  << "/" << total << "  " << what.substr(0, 50) << (done == total ? "\n" : "") << std::flush;
-      } else {
-        const int tenth = total ? static_cast<int>(10 * done / total) : 10;
-        if (tenth != last_tenth || phase != last_phase)
-          std::cerr << "study run: " << phase << " " << done << "/" << total << "\n";
-        last_tenth = tenth, last_phase = phase;
+    o.progress = [&](const study::Progress& p) {
+      // The ETA, once the run has gone on long enough for one to matter (the engine's: work left at the speed seen).
+      const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
+      std::string eta;
+      if (p.done < p.total && std::isfinite(p.seconds_left) && spent > 2) {
+        const long left = std::max(1L, std::lround(p.seconds_left));
+        eta = left >= 60 ? fmt::format(", about {}:{:02d} left", left / 60, left % 60) : fmt::format(", about {} s left", left);
       }
+      const std::string runs = p.runs > 0 ? fmt::format(", {} run{} done", p.runs, p.runs == 1 ? "" : "s") : "";
+      const std::string unit = p.phase == "runs" ? " tasks" : "";
+      if (tty) {
+        const int width = 24, filled = p.total ? static_cast<int>(width * p.done / p.total) : width;
+        std::cerr << "\r\033[K" << p.phase << " [" << std::string(filled, '#') << std::string(width - filled, '-') << "] " << p.done << "/"
+                  << p.total << unit << runs << eta << "  " << p.what.substr(0, 40) << (p.done == p.total ? "\n" : "") << std::flush;
+      } else {
+        const int tenth = p.total ? static_cast<int>(10 * p.done / p.total) : 10;
+        if (tenth != last_tenth || p.phase != last_phase)
+          std::cerr << "study run: " << p.phase << " " << p.done << "/" << p.total << unit << runs << eta << "\n";
+        last_tenth = tenth;
+      }
+      last_phase = p.phase;
     };
   if (!a.quiet)
     std::cerr << "study run: " << specs.size() << " spec(s), "

@@ -4,6 +4,7 @@
 /// The method comes through the type-erased MethodOn<P> (study/measure/stepper.hpp), so the measurements are compiled
 /// once per problem (study/measure/measure.cpp), and every method, built-in or table, is measured by the same code.
 
+#include <atomic>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -115,5 +116,8 @@ void store_wide_run(const std::filesystem::path& dir, const std::string& key, co
 /// The long energy run, sampled log-uniformly in time so that growth t^a shows as a straight line.
 template <class P>
 EnergyLong energy_run(const MethodOn<P>& m, const P& p, const Spec& spec, const IntegratorChoice& choice);
+
+/// Runs this process has finished (measured, or taken from the run cache): what progress counts.
+std::atomic<long>& runs_finished();
 
 }  // namespace study::engine

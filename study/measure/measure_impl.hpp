@@ -430,6 +430,9 @@ template <class P>
 Run reuse_or_measure(const MethodOn<P>& m, const P& p, const Spec& spec, const IntegratorChoice& choice, long n, const Context& ctx) {
   const Grid grid{spec, n};
   const std::string key = ctx.run_cache ? run_key(m.identity(), choice.label(), grid, ctx) : std::string();
+  struct Counted {  // each run that returns counts, whichever way it came
+    ~Counted() { ++runs_finished(); }
+  } counted;
   if (key.empty()) return measure_detail::measure(m, p, spec, choice, n, ctx);
   if (auto r = ctx.reuse_runs ? load_run(*ctx.run_cache, key) : std::nullopt) {
     if (r->status == "ok" && spec.wants("walltime"))

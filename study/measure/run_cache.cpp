@@ -131,6 +131,11 @@ std::string run_key(std::string_view method_type, const std::string& label, cons
 
 std::string machine_identity() { return "executable " + executable_build_id() + "\n" + machine_text(); }
 
+std::atomic<long>& runs_finished() {
+  static std::atomic<long> n{0};
+  return n;
+}
+
 std::optional<Run> load_run(const std::filesystem::path& dir, const std::string& key) {
   const auto payload = reference::cache::load(dir, key);
   if (!payload) return std::nullopt;

@@ -514,6 +514,27 @@ TEST_CASE("dt = \"auto\" runs on until the error passes the accuracy asked for, 
   CHECK_THAT(spec_error(dir, head + "accuracy = []\n"), Contains("accuracy: the array is empty"));
 }
 
+TEST_CASE("progress counts the runs a study makes, not only its tasks, and estimates the time left", "[engine]") {
+  testing::TempDir dir("engine-progress");
+  // Two integrators at three step sizes: six runs, in two tasks (one per integrator: a fixed list is one task each
+  // where orders are fitted).
+  const auto spec = study::load_spec(dir.file("p.toml", "name = \"p\"\nproblem = \"harmonic\"\nt_end = 1.0\n"
+                                                          "integrators = [\"rk4\", \"leapfrog\"]\ndt = [0.1, 0.05, 0.025]\nmetrics = [\"global\"]\n"));
+  std::vector<study::Progress> seen;
+  auto o = options(1);
+  o.progress = [&](const study::Progress& p) { seen.push_back(p); };
+  study::run_studies({spec}, o);
+  REQUIRE_FALSE(seen.empty());
+  CHECK(seen.back().phase == "runs");
+  CHECK(seen.back().done == seen.back().total);
+  CHECK(seen.back().runs == 6);
+  for (const auto& p : seen) CHECK((std::isnan(p.seconds_left) || p.seconds_left >= 0));
+  // A second study in the same process counts its own runs from 0.
+  seen.clear();
+  study::run_studies({spec}, o);
+  CHECK(seen.back().runs == 6);
+}
+
 TEST_CASE("unbounded work is refused before anything runs: tiny steps, huge spans, overflowing parameters, big counts",
           "[spec][hardening]") {
   testing::TempDir dir("engine-bounded");
