@@ -272,12 +272,40 @@ Plot convergence_plot(const Study& s, const std::string& metric, const fs::path&
   return {name, s.title + ": " + what + " against dt"};
 }
 
+/// One panel holding the best line of each family: the cheapest (force evaluations, an estimate) to the smallest of
+/// the study's decade targets that some member of the family reaches, so that the best of two families meet on one
+/// plot.  Empty when fewer than two families have one.
+Panel best_of_families(const Study& s, const std::vector<Series>& series) {
+  Panel best{"the best of each family", {}};  // the cheapest to the smallest error its family reaches
+  std::vector<std::string> families;
+  for (const auto& x : series)
+    if (std::find(families.begin(), families.end(), x.family) == families.end()) families.push_back(x.family);
+  const auto targets = default_targets(s);
+  for (const auto& family : families) {
+    const Series* pick = nullptr;
+    for (auto t = targets.rbegin(); t != targets.rend() && !pick; ++t) {
+      double cheapest = INFINITY;
+      for (const auto& x : series) {
+        if (x.family != family) continue;
+        const CostToAccuracy c = cost_to_reach(s, x.members.front(), *t);
+        if ((c.how == Reach::interpolated || c.how == Reach::extrapolated) && c.evals < cheapest) cheapest = c.evals, pick = &x;
+      }
+    }
+    if (pick) best.series.push_back(*pick);
+  }
+  if (best.series.size() < 2) best.series.clear();
+  return best;
+}
+
 std::optional<Plot> work_precision_plot(const Study& s, bool by_time, const fs::path& dir) {
   if (!s.wants("global") || (by_time && !s.wants("walltime"))) return std::nullopt;
   const std::string name = s.name + (by_time ? "-work-time" : "-work");
   auto cost = [&](const RunRow& r) { return by_time ? r.ns_min * 1e-9 * static_cast<double>(r.steps) : r.force_evals; };
   // Timings differ between methods that compute the same: merged lines only where the evaluations are the measure.
-  const auto panels = panels_of(series_of(s, !by_time, true));
+  const auto lines = series_of(s, !by_time, true);
+  auto panels = panels_of(lines);
+  if (!by_time)  // first, the best of each family on one panel (at most one line a family: 4)
+    if (Panel best = best_of_families(s, lines); !best.series.empty()) panels.insert(panels.begin(), std::move(best));
   Blocks data;
   Extent all;
   const auto front = pareto_front(s, by_time);

@@ -157,6 +157,17 @@ TEST_CASE("a fresh report's SVGs follow the same rules, and the rules can fail",
   const auto outcome = report::render(o);
   REQUIRE(outcome.missing.empty());
   for (const auto& name : outcome.plots) check_svg(dir.path / "plots" / (name + ".svg"));
+  // The work-precision plot opens with the best of each family on one panel: of euler and rk4 (explicit Runge-Kutta)
+  // the one that reaches the smaller errors, rk4 (euler's smallest is 9.0e-3, rk4's 1.2e-11); of the splittings,
+  // velocity Verlet, their only member.
+  const std::string work = testing::read_file(dir.path / "plots" / "fixture-work.gp");
+  const auto first = work.find("set title 'the best of each family'"), second = work.find("set title 'explicit Runge");
+  REQUIRE(first != std::string::npos);
+  REQUIRE(second > first);
+  const std::string panel = work.substr(first, second - first);
+  CHECK(panel.find("title 'rk4'") != std::string::npos);
+  CHECK(panel.find("title 'velocity-verlet'") != std::string::npos);
+  CHECK(panel.find("title 'euler'") == std::string::npos);
   // The checks see what they check: a plot of 9 titled lines in one panel, an x label without a unit, and a panel
   // without a title, drawn by gnuplot as the renderer draws (fonts 13 / 12 / 11).
   std::string bad = "set terminal svg size 600,400 dynamic font 'Sans,10'\nset output 'bad.svg'\n"
