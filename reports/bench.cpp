@@ -3,7 +3,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 
 namespace report {
 namespace {

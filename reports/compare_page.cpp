@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "reports/read/accuracy.hpp"
+#include "study/reader/accuracy.hpp"
 #include "reports/markdown.hpp"
 #include "reports/render.hpp"
 #include "reports/series.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 #include "reports/plots.hpp"
 #include "study/check/compare.hpp"
 

@@ -6,7 +6,7 @@
 #include <set>
 #include <sstream>
 
-#include "reports/read/accuracy.hpp"
+#include "study/reader/accuracy.hpp"
 #include "reports/markdown.hpp"
 #include "reports/scan.hpp"
 #include "reports/series.hpp"

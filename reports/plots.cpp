@@ -11,7 +11,7 @@
 
 #include <unistd.h>
 
-#include "reports/read/accuracy.hpp"
+#include "study/reader/accuracy.hpp"
 #include "reports/process.hpp"
 #include "reports/render.hpp"
 #include "reports/series.hpp"

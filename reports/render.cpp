@@ -7,9 +7,9 @@
 #include <sstream>
 #include <thread>
 
-#include "reports/read/accuracy.hpp"
+#include "study/reader/accuracy.hpp"
 #include "reports/markdown.hpp"
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 #include "reports/plots.hpp"
 #include "reports/scan.hpp"
 #include "study/common/atomic_file.hpp"

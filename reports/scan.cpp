@@ -7,7 +7,7 @@
 #include <map>
 #include <sstream>
 
-#include "reports/read/accuracy.hpp"
+#include "study/reader/accuracy.hpp"
 #include "reports/series.hpp"
 #include "study/common/names.hpp"
 

@@ -10,7 +10,7 @@
 
 #include "reports/markdown.hpp"
 #include "reports/plots.hpp"
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 
 namespace report {
 

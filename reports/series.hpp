@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 
 namespace report {
 

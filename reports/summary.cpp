@@ -5,7 +5,7 @@
 #include <map>
 #include <sstream>
 
-#include "reports/read/accuracy.hpp"
+#include "study/reader/accuracy.hpp"
 #include "reports/claims.hpp"
 #include "reports/markdown.hpp"
 #include "reports/scan.hpp"

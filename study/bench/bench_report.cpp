@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 #include "reports/render.hpp"
 
 namespace {

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 #include "study/fit/order_fit.hpp"
 #include "study/fit/reference_bound.hpp"
 #include "study/fit/wide.hpp"

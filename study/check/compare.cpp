@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 
 namespace check {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "reports/read/accuracy.hpp"
-#include "reports/read/model.hpp"
+#include "study/reader/accuracy.hpp"
+#include "study/reader/model.hpp"
 #include "study/check/check.hpp"
 
 namespace check {

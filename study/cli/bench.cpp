@@ -4,7 +4,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 #include "study/cli/options.hpp"
 #include "study/cli/report.hpp"
 #include "study/common/atomic_file.hpp"

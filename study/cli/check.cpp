@@ -6,7 +6,7 @@
 
 #include <fmt/core.h>
 
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 #include "study/check/check.hpp"
 #include "study/cli/options.hpp"
 #include "study/common/atomic_file.hpp"

@@ -6,8 +6,8 @@
 #include <fmt/core.h>
 
 #include "reports/compare_page.hpp"
-#include "reports/read/accuracy.hpp"
-#include "reports/read/model.hpp"
+#include "study/reader/accuracy.hpp"
+#include "study/reader/model.hpp"
 #include "study/check/compare.hpp"
 #include "study/cli/options.hpp"
 #include "study/common/atomic_file.hpp"

@@ -3,8 +3,8 @@
 #include <iostream>
 
 #include "reports/compare_page.hpp"
-#include "reports/read/accuracy.hpp"
-#include "reports/read/model.hpp"
+#include "study/reader/accuracy.hpp"
+#include "study/reader/model.hpp"
 #include "study/cli/options.hpp"
 #include "study/common/interrupt.hpp"
 #include "study/common/printable.hpp"

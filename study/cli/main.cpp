@@ -20,7 +20,7 @@
 #include "integrators/method.hpp"
 #include "reference/reference.hpp"
 #include "reports/process.hpp"
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 #include "study/check/baseline.hpp"
 #include "study/cli.hpp"
 #include "study/cli/options.hpp"

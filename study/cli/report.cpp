@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 #include "study/cli/options.hpp"
 #include "study/common/interrupt.hpp"
 #include "study/common/printable.hpp"

@@ -19,8 +19,8 @@
 
 #include "reports/markdown.hpp"
 #include "reference/reference.hpp"
-#include "reports/read/accuracy.hpp"
-#include "reports/read/model.hpp"
+#include "study/reader/accuracy.hpp"
+#include "study/reader/model.hpp"
 #include "study/cli/options.hpp"
 #include "study/cli/report.hpp"
 #include "study/cli/run.hpp"

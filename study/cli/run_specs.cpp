@@ -10,7 +10,7 @@
 #include <toml++/toml.h>
 
 #include "study/cli/options.hpp"
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 #include "study/cli/run.hpp"
 #include "study/common/bytes.hpp"
 #include "study/common/input_file.hpp"

@@ -1,4 +1,4 @@
-// Cost to an accuracy, the cheapest method and the Pareto front (reports/read/accuracy.hpp), on made-up sweeps whose
+// Cost to an accuracy, the cheapest method and the Pareto front (study/reader/accuracy.hpp), on made-up sweeps whose
 // answers are worked out by hand in closed form: a method of order p has error e = C dt^p and cost N = c / dt, so
 // between two of its runs the cost to reach X is N_a (e_a / X)^(1/p) -- what log-log interpolation must give.
 #include <catch2/catch.hpp>
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "reports/read/accuracy.hpp"
+#include "study/reader/accuracy.hpp"
 #include "tests/support.hpp"
 
 namespace {

@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 #include "reports/render.hpp"
 #include "study/check/check.hpp"
 

@@ -22,7 +22,7 @@
 
 #include "reports/claims.hpp"
 #include "reports/process.hpp"
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 #include "reports/render.hpp"
 #include "reports/series.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 #include "study/common/schema.hpp"
 
 namespace testing {

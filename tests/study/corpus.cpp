@@ -21,7 +21,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 #include "study/check/check.hpp"
 #include "study/engine.hpp"
 #include "study/methods/library.hpp"

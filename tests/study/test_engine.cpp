@@ -18,7 +18,7 @@
 #include <tuple>
 
 #include "reference/cache.hpp"
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 #include "study/check/check.hpp"
 #include "study/engine.hpp"
 #include "study/measure/binding.hpp"

@@ -1,5 +1,5 @@
 // Every column of every results file, written by study/results/write.cpp and read back through the report's own loader
-// (reports/read/load.cpp), equals the value in memory.  The study is made by hand so that every field holds a value of
+// (study/reader/load.cpp), equals the value in memory.  The study is made by hand so that every field holds a value of
 // its own: two columns swapped, a column misread, a number rounded or a null lost shows as a mismatch.  The
 // files' columns and keys are listed here in full: a field added to a writer fails this test until it is
 // read back and compared too.
@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 #include "reports/render.hpp"
 #include "study/spec/spec.hpp"
 #include "study/common/publish.hpp"

@@ -1,4 +1,4 @@
-#include "reports/read/accuracy.hpp"
+#include "study/reader/accuracy.hpp"
 
 #include <algorithm>
 #include <cmath>

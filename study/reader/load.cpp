@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "reports/read/model.hpp"
+#include "study/reader/model.hpp"
 #include "study/common/bytes.hpp"
 #include "study/common/input_file.hpp"
 #include "study/common/names.hpp"
