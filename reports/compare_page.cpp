@@ -176,7 +176,7 @@ PagesOutcome render_compare(const Results& old, const Results& now, const std::s
         "noise floor, larger by more than "
      << fmt::format("{:g} %", 100 * o.error_tolerance) << "; a cost to an accuracy target (estimated in both) larger by more than "
      << (std::isfinite(o.cost_tolerance) ? fmt::format("{:g} %", 100 * o.cost_tolerance)
-                                         : fmt::format("the two costs' uncertainties added (at least {:g} %)", 100 * o.error_tolerance))
+                                         : fmt::format("the two costs' uncertainties combined (at least {:g} %)", 100 * o.error_tolerance))
      << "; a run that ended well and diverges now; an energy error that was bounded and "
      << "drifts now; "
      << (std::isfinite(o.time_tolerance)

@@ -145,7 +145,7 @@ void accuracy(std::ostringstream& md, const Study& s, const PageContext& c) {
         "asymptotic range: error above 0.5 or within 10 times its noise floor); **≈** extrapolated from the fitted order (three decades "
         "at most below its last usable run, one above its first); **≤** an upper bound, the cost of the run that reached it "
         "when no estimate is allowed. The margin is the runner-up's cost over the winner's; a winner is named only when it "
-        "exceeds the figures' uncertainty, the two costs' added (interpolated: how far the curve's local slopes around "
+        "exceeds the figures' uncertainty, the two costs' combined (interpolated: how far the curve's local slopes around "
         "the bracketing runs could move it; extrapolated: the fitted order's 99 % interval over the distance "
         "extrapolated), and by wall time also the timing noise of the two (the spread of their repeats, median over "
         "minimum); else it is a tie, \"within X %\" naming every method inside it. \"Cannot tell\" lists "
@@ -272,6 +272,7 @@ void finest(std::ostringstream& md, const Study& s, const PageContext& c) {
 
 /// "the figures' uncertainty of 3 %", "the timing noise and the figures' uncertainty of 12 %".
 static std::string uncertainty_words(const Ranking& r) {
+  if (std::isinf(r.bound())) return "the figures' unbounded uncertainty (an order interval that reaches 0)";
   const bool noise = r.by_time && std::isfinite(r.noise), spread = std::isfinite(r.uncertainty);
   return fmt::format("{} of {}", noise && spread ? "the timing noise and the figures' uncertainty" : noise ? "the timing noise" : "the figures' uncertainty",
                      percent(r.bound()));

@@ -213,7 +213,7 @@ std::string accuracy_lines(const Results& res, const std::vector<double>& target
         continue;
       }
       out += r.order[0].integrator + " " + cost_cell(r.order[0], false) +
-             (margin ? fmt::format(" (next {} +{:.0f} %{})", r.order[1].integrator, 100 * r.margin,
+             (margin ? fmt::format(" (next {} +{}{})", r.order[1].integrator, percent(r.margin),
                                    std::isfinite(r.bound()) ? ", uncertainty " + percent(r.bound()) : "")
                      : "") + ";";
     }

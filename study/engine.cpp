@@ -36,14 +36,19 @@ void run_phase(Phase phase, const EngineOptions& o, const std::function<double(s
   phase.done = [&](std::size_t i, int rank, double seconds) { items[i] = {kind(i), phase.describe(i), cost(i), rank, seconds}; };
   auto report = [&](const std::string& name, std::size_t done, std::size_t total, const std::string& what) {
     if (!o.progress) return;
-    double left = o.spread ? NAN : 0;
+    // The items left over the threads that can take them (no more threads than items), and never less than one item
+    // of the slowest kind still to come (the first to finish are the short ones).
+    double left = o.spread ? NAN : 0, items_left = 0, longest = 0;
     for (const auto& [k, w] : work_of) {
       const double rest = std::max(0.0, w.total - w.done.load());
       if (rest <= 0) continue;
-      left = w.done.load() > 0 ? left + rest * w.seconds.load() / w.done.load() : NAN;
+      items_left += rest;
+      const double mean = w.done.load() > 0 ? w.seconds.load() / w.done.load() : NAN;
+      left += rest * mean, longest = std::max(longest, mean);
     }
-    o.progress(Progress{.phase = name, .done = done, .total = total, .what = what,
-                        .seconds_left = left / std::max(1, o.jobs), .runs = engine::runs_finished().load() - runs_before});
+    if (items_left > 0) left = std::max(left / std::min<double>(std::max(1, o.jobs), items_left), longest);
+    o.progress(Progress{.phase = name, .done = done, .total = total, .what = what, .seconds_left = left,
+                        .runs = engine::runs_finished().load() - runs_before});
   };
   phase.progress = [&](std::size_t done, std::size_t total, const std::string& what) { report(phase.name, done, total, what); };
   const auto t0 = std::chrono::steady_clock::now();

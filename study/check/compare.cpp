@@ -131,8 +131,11 @@ void judge(const MethodChange& m, const Study& o, const Study& n, const CompareO
       if (!c.old_cost.estimated() || !c.new_cost.estimated() || c.old_cost.how == report::Reach::at_most ||
           c.new_cost.how == report::Reach::at_most || !(c.old_cost.evals > 0))
         continue;
+      // A cost whose uncertainty is unbounded (an order interval that reaches 0) bounds nothing: not compared.
+      if (std::isinf(c.old_cost.spread) || std::isinf(c.new_cost.spread)) continue;
       ++compared;
-      const double uncertainty = std::isfinite(c.old_cost.spread) && std::isfinite(c.new_cost.spread) ? c.old_cost.spread + c.new_cost.spread : 0;
+      const double uncertainty =
+          std::isnan(c.old_cost.spread) || std::isnan(c.new_cost.spread) ? 0 : report::combined_spread(c.old_cost.spread, c.new_cost.spread);
       const double tolerance = std::isfinite(options.cost_tolerance) ? options.cost_tolerance : std::max(options.error_tolerance, uncertainty);
       const double excess = c.new_cost.evals / c.old_cost.evals / (1 + tolerance);
       if (!worst_cost || excess > worst_excess) worst_cost = &c, worst_excess = excess, worst_tolerance = tolerance;

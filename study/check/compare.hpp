@@ -23,7 +23,8 @@ struct CompareOptions {
   /// reported, never judged.
   double time_tolerance = NAN;
   /// A cost to an accuracy target (both estimated: interpolated or extrapolated) larger by more than this fraction is
-  /// worse; NaN: the two costs' uncertainties added (report::CostToAccuracy::spread), at least error_tolerance.
+  /// worse; NaN: the two costs' uncertainties combined (report::combined_spread of their spreads), at least
+  /// error_tolerance.  A cost of unbounded uncertainty is not compared.
   double cost_tolerance = NAN;
   /// The accuracy targets costs are compared at (empty: the decades from 1e-3 down to the old study's smallest error).
   std::vector<double> targets;

@@ -95,7 +95,7 @@ Command add_compare(CLI::App& app) {
       ->check(finite());
   cmd->add_option("--cost-tolerance", a->cost_tolerance,
                   "a cost to an accuracy (force evaluations, interpolated or extrapolated in both) larger by more than this "
-                  "fraction is worse (default: the two costs' uncertainties added, at least --error-tolerance)")
+                  "fraction is worse (default: the two costs' uncertainties combined, at least --error-tolerance)")
       ->check(CLI::Range(0.0, 1000.0))
       ->check(finite());
   cmd->add_option("--order-tolerance", a->order_tolerance, "an order lower by more than this, its interval apart, is worse (default 0.2)")

@@ -95,7 +95,7 @@ const CLI::Validator& accuracy_target() {
   static const CLI::Validator v(
       [](std::string& x) {
         const double t = std::strtod(x.c_str(), nullptr);
-        return std::isfinite(t) && t >= 1e-300 && t < 1 ? "" : "an accuracy is a relative error from 1e-300 to below 1, e.g. 1e-8";
+        return std::isfinite(t) && t >= 1e-30 && t < 1 ? "" : "an accuracy is a relative error from 1e-30 to below 1, e.g. 1e-8";
       },
       "ACCURACY");
   return v;

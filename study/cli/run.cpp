@@ -375,8 +375,8 @@ Command add_run(CLI::App& app) {
               return std::string("; with --no-cache nothing was kept (without it, each run that finishes is cached, and the same "
                                  "command resumes from them)");
             const std::filesystem::path dir = a->cache_dir.empty() ? reference::default_cache_dir() : std::filesystem::path(a->cache_dir);
-            return "; the references and runs that finished are kept in the cache (" + (dir / "runs").string() +
-                   "): the same command resumes from them" + (a->rerun ? " (without --rerun)" : "");
+            return "; the references and runs that finished are kept in the cache (references in " + dir.string() + ", runs in " +
+                   (dir / "runs").string() + "): the same command resumes from them" + (a->rerun ? " (without --rerun)" : "");
           }};
 }
 

@@ -165,12 +165,18 @@ void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult
   const bool wants_accuracy = std::isfinite(tightest);
   // "the global error 3.1e-13 at dt 0.001 passed the accuracy 1e-12 asked for" once a halving's run did; "" when none
   // is asked for; "-" while it is asked for and not yet passed.
+  // Passed means as the report reads it: at the smallest step run so far (an error that dips below the target at a
+  // larger step and rises above it at a smaller one has not passed it), and more than 10 times its noise floor (the
+  // report's floor_factor: the runs a cost is interpolated on).
   auto accuracy_reached = [&]() -> std::string {
     if (!wants_accuracy) return "";
+    const Run* smallest = nullptr;
     for (std::size_t j : done)
-      if (const Run& r = res.runs[t.slot + j]; r.status == "ok" && r.global <= tightest)
-        return fmt::format("the global error {:.3g} at dt {} passed the accuracy {:g} asked for", r.global, short_num(r.dt), tightest);
-    return "-";
+      if (const Run& r = res.runs[t.slot + j]; !smallest || r.dt < smallest->dt) smallest = &r;
+    if (!smallest || smallest->status != "ok" || !(smallest->global <= tightest)) return "-";
+    if (!(smallest->global > 10 * error_point(*smallest, "global", res.reference_bound).floor)) return "-";
+    return fmt::format("the global error {:.3g} at dt {} passed the accuracy {:g} asked for", smallest->global, short_num(smallest->dt),
+                       tightest);
   };
   // What the sweep still lacks: the accuracy asked for once the orders are decided, else the orders.
   auto unmet = [&]() -> std::string {
@@ -224,7 +230,7 @@ void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult
                           fit_options.near_floor_factor, p.floor);
         cause = SweepStop::floor;
       } else if (next >= spec.steps.size()) {
-        why = fmt::format("the ladder ends at {} steps; {}", spec.steps.back(), unmet());
+        why = fmt::format("the ladder ends at {} steps{}", spec.steps.back(), decided().empty() ? "; the orders are not all decided" : "");
         cause = SweepStop::ladder;
       }
       k = next;
@@ -245,12 +251,16 @@ void auto_sweep(const Task& t, const Spec& spec, const Context& ctx, StudyResult
     }
   }
   if (filled > 0) {
-    why += fmt::format("; then {} step size(s) between the halvings, dt {}..{}, left the orders undecided", filled, short_num(fill_lo),
-                       short_num(fill_hi));
-    sweep.halvings = cause, cause = SweepStop::between;
+    if (decided().empty()) {
+      why += fmt::format("; then {} step size(s) between the halvings, dt {}..{}, left the orders undecided", filled, short_num(fill_lo),
+                         short_num(fill_hi));
+      sweep.halvings = cause, cause = SweepStop::between;
+    } else {  // they decided the orders; the accuracy asked for is what is missing (said below)
+      why += fmt::format("; then {} step size(s) between the halvings, dt {}..{}", filled, short_num(fill_lo), short_num(fill_hi));
+    }
   }
-  if (cause != SweepStop::none && accuracy_reached() == "-" && why.find("asked for") == std::string::npos)
-    if (const std::string all = decided(); !all.empty()) why = unmet() + ": " + why;
+  // In the order things happened: the halvings' end, the levels between, and what is still missing.
+  if (cause != SweepStop::none && accuracy_reached() == "-" && !decided().empty()) why += "; " + unmet();
   sweep.stop = why, sweep.cause = cause;
 }
 

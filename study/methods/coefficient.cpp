@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include <boost/multiprecision/cpp_bin_float.hpp>
@@ -119,18 +120,46 @@ std::string decimal_for_rounding(const Rational& x) {
   return scaled_text(num * pow10(k) / den, k);  // cpp_int division truncates toward zero
 }
 
-double stated_precision(std::string_view text) {
-  if (const auto slash = text.find('/'); slash != std::string_view::npos)  // a ratio: each side's, added
-    return stated_precision(text.substr(0, slash)) + stated_precision(text.substr(slash + 1));
-  if (text.find_first_of(".eE") == std::string_view::npos) return 0;  // an integer
-  // Significant digits of the mantissa, without leading zeros, nor trailing ones: "0.500000" is one half, exactly.
+namespace {
+
+/// Significant digits of a decimal's mantissa, without leading zeros, nor trailing ones: "0.500000" has 1.
+int significant_digits(std::string_view text) {
   std::string digits;
   for (char c : text) {
     if (c == 'e' || c == 'E') break;
     if (std::isdigit(static_cast<unsigned char>(c)) && !(digits.empty() && c == '0')) digits += c;
   }
   while (!digits.empty() && digits.back() == '0') digits.pop_back();
-  const int d = static_cast<int>(digits.size());
+  return static_cast<int>(digits.size());
+}
+
+/// Half a unit in the last nonzero digit of a decimal stated_precision reads as rounded, else 0.
+double last_digit_uncertainty(std::string_view text) {
+  if (stated_precision(text) == 0) return 0;
+  // The place (power of ten) of the mantissa's last nonzero digit, then shifted by the exponent.
+  const std::size_t e = text.find_first_of("eE");
+  const std::string_view mantissa = text.substr(0, e);
+  const std::size_t dot = mantissa.find('.');
+  const std::size_t integer_digits = dot == std::string_view::npos ? mantissa.size() : dot;
+  long last = 0;
+  bool seen = false;
+  for (std::size_t i = 0; i < mantissa.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(mantissa[i])) || mantissa[i] == '0') continue;
+    last = i < integer_digits ? static_cast<long>(integer_digits - 1 - i) : -static_cast<long>(i - integer_digits);
+    seen = true;
+  }
+  if (!seen) return 0;
+  const long exponent = e == std::string_view::npos ? 0 : std::stol(std::string(text.substr(e + 1)));
+  return 0.5 * std::pow(10.0, static_cast<double>(last + exponent));
+}
+
+}  // namespace
+
+double stated_precision(std::string_view text) {
+  if (const auto slash = text.find('/'); slash != std::string_view::npos)  // a ratio: each side's, added
+    return stated_precision(text.substr(0, slash)) + stated_precision(text.substr(slash + 1));
+  if (text.find_first_of(".eE") == std::string_view::npos) return 0;  // an integer
+  const int d = significant_digits(text);
   if (d < 6) return 0;
   // A decimal longer than the ratio it equals is that ratio, exactly: 0.037109375 is 19/512 (8 digits for 5).  A
   // rounding of d digits reduces that far only when its last digits happen to hold a power of 2 or 5 above 10^(d/2).
@@ -153,22 +182,17 @@ double written_uncertainty(std::string_view text) {
     if (vp == 0 || vq == 0) return 0;
     return vp / vq * (written_uncertainty(p) / vp + written_uncertainty(q) / vq);
   }
-  if (stated_precision(text) == 0) return 0;
-  // The place (power of ten) of the mantissa's last nonzero digit, then shifted by the exponent.
-  const std::size_t e = text.find_first_of("eE");
-  const std::string_view mantissa = text.substr(0, e);
-  const std::size_t dot = mantissa.find('.');
-  const std::size_t integer_digits = dot == std::string_view::npos ? mantissa.size() : dot;
-  long last = 0;
-  bool seen = false;
-  for (std::size_t i = 0; i < mantissa.size(); ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(mantissa[i])) || mantissa[i] == '0') continue;
-    last = i < integer_digits ? static_cast<long>(integer_digits - 1 - i) : -static_cast<long>(i - integer_digits);
-    seen = true;
+  const double u = last_digit_uncertainty(text);
+  // 16 significant digits or more, perhaps printed from a double (%.17g): such text lies up to an ulp of the double
+  // from the value meant, more than its last digit says, so at least double's eps (a short exact ratio too).
+  if (text.find_first_of(".eE") != std::string_view::npos && significant_digits(text) >= 16) {
+    try {
+      return std::max(u, std::abs(static_cast<double>(parse_coefficient(text))) * std::numeric_limits<double>::epsilon());
+    } catch (const std::invalid_argument&) {
+      return u;
+    }
   }
-  if (!seen) return 0;
-  const long exponent = e == std::string_view::npos ? 0 : std::stol(std::string(text.substr(e + 1)));
-  return 0.5 * std::pow(10.0, static_cast<double>(last + exponent));
+  return u;
 }
 
 std::string describe(const Rational& x) {

@@ -29,7 +29,8 @@ std::string decimal_for_rounding(const Rational& x);
 double stated_precision(std::string_view text);
 
 /// How far a coefficient as written may lie from the value its author rounded (absolute): half a unit in the last
-/// nonzero digit of a decimal that stated_precision reads as rounded (>= 6 significant digits), else 0 (exact).  A
+/// nonzero digit of a decimal that stated_precision reads as rounded (>= 6 significant digits), else 0 (exact); a
+/// decimal of 16 or more significant digits, which may have been printed from a double, at least |x| eps.  A
 /// ratio "p/q": |p/q| times the relative uncertainties of p and q added.  Two coefficients that are the same number
 /// rounded lie within the sum of theirs; two that differ by more are different numbers, whatever their digits.
 double written_uncertainty(std::string_view text);

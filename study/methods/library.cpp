@@ -153,6 +153,7 @@ class Reader {
             return parse_coefficient(*t);
           }
         }
+        last_unit_ = std::abs(value) * std::numeric_limits<double>::epsilon();  // the double: a rounding, to its eps
         return Rational(value);  // the digits were not found: the double itself, exactly
       }
     } catch (const std::invalid_argument& e) {
@@ -532,6 +533,7 @@ Method read_method(const Document& doc, const std::string& section, const std::s
     std::string why;
     try {
       why = order_problem(m.predicted.order());
+      if (m.predicted.linear) Prediction::of(*m.predicted.linear);  // its exact work bounded too, refused here, not in a run
     } catch (const TooCostly& e) {
       r.fail(&t, "", e.what());
     }

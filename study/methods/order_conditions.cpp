@@ -292,14 +292,16 @@ class Judge {
            const std::function<Rational()>& exact) {
     const F residual_f = value - F(1) / F(gamma);
     const L size = magnitude + 1 / static_cast<L>(gamma);
-    // The 50-digit sum's rounding: each of its terms is a product of `order` factors, rounded at each.
-    const L rounding = 8 * order * size * f_eps;
+    // The 50-digit sum's rounding: products of `order` factors through sums over s <= 64 stages at each of at most
+    // `order` levels: at most order + order (s - 1) = order s <= 64 order roundings, each of at most `size`.
+    const L rounding = 64 * order * size * f_eps;
     const L floor = exact_relative / static_cast<L>(gamma), tolerance = 4 * unit + floor;
     const L r = std::abs(static_cast<L>(residual_f));
     std::optional<Rational> exact_residual;
     // Whether |residual| <= tol: in 50 digits when their rounding is far below tol, else exactly where they cannot tell.
     auto within = [&](L tol) {
       if (rounding <= tol / 1000) return r <= tol;
+      if (r + rounding <= tol) return true;  // holds whatever the 50 digits' rounding
       if (r > tol + rounding) return false;
       if (!exact_residual) exact_residual = exact() - Rational(1, static_cast<long long>(gamma));
       return std::abs(static_cast<L>(*exact_residual)) <= tol;

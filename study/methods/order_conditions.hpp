@@ -104,7 +104,8 @@ OrderAnalysis nystrom_order(const Nystrom& m, double precision = 0);
 
 /// A partitioned Runge–Kutta method (GNI §III.2): positions take (a, b) of the velocities, velocities take
 /// (ahat, bhat) of the forces.  Its Nyström form: c = a 1, abar = a ahat, bbar = b^T ahat, b = bhat; the written
-/// uncertainties of (a, b) and (ahat, bhat) carried to it (first order) when given.
+/// uncertainties of (a, b) and (ahat, bhat) carried to it (first order) when any is given (then a list not given is
+/// exact); when none is, nystrom_order's precision applies to every coefficient.
 Nystrom nystrom_of(const Matrix& a, const std::vector<Rational>& b, const Matrix& ahat, const std::vector<Rational>& bhat,
                    const Units& units = {}, const Units& hat_units = {});
 

@@ -228,15 +228,15 @@ Ranking rank(const Study& s, double target, bool by_time) {
     const auto& u = r.order[1];
     r.margin = by_time ? u.seconds / w.seconds - 1 : u.evals / w.evals - 1;
     if (by_time && std::isfinite(w.noise) && std::isfinite(u.noise)) r.noise = w.noise + u.noise;
-    if (std::isfinite(w.spread) && std::isfinite(u.spread)) r.uncertainty = w.spread + u.spread;
+    r.uncertainty = combined_spread(w.spread, u.spread);  // NaN unless both are known
     if (r.tie()) {
       r.tied.push_back(w.integrator), r.tied_within = 0;
       for (std::size_t k = 1; k < r.order.size(); ++k) {
         const auto& x = r.order[k];
         const double margin = by_time ? x.seconds / w.seconds - 1 : x.evals / w.evals - 1;
         const double noise = by_time && std::isfinite(w.noise) && std::isfinite(x.noise) ? w.noise + x.noise : 0;
-        const double spread = std::isfinite(w.spread) && std::isfinite(x.spread) ? w.spread + x.spread : 0;
-        if (x.how != Reach::at_most && margin <= noise + spread)
+        const double spread = std::isnan(w.spread) || std::isnan(x.spread) ? 0 : combined_spread(w.spread, x.spread);
+        if (x.how != Reach::at_most && margin <= combined_spread(noise, spread))
           r.tied.push_back(x.integrator), r.tied_within = std::max(r.tied_within, margin);
       }
     }

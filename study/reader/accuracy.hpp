@@ -61,6 +61,10 @@ bool usable(const Study& s, const RunRow& r);
 /// The cost for `integrator` of study `s` to reach relative global error `target` (> 0).
 CostToAccuracy cost_to_reach(const Study& s, const std::string& integrator, double target);
 
+/// Two relative uncertainties together: each figure within a factor 1 + s of its value, their ratio within
+/// (1 + a)(1 + b) - 1 (NaN when either is NaN).
+inline double combined_spread(double a, double b) { return (1 + a) * (1 + b) - 1; }
+
 /// The cheapest method to a target, by force evaluations or by wall time, and how sure that is.
 struct Ranking {
   double target = 0;
@@ -71,15 +75,16 @@ struct Ranking {
   double margin = NAN;
   /// by time: the timing noise of the two (the sum of their relative noises).
   double noise = NAN;
-  /// The first two costs' uncertainties added (CostToAccuracy::spread; NaN when either is not known).
+  /// The first two costs' uncertainties combined, combined_spread (NaN when either is not known; infinite when
+  /// either is: an interval of orders that reaches 0 bounds nothing).
   double uncertainty = NAN;
-  /// What a margin must exceed to name a winner: the uncertainty, plus the timing noise by time.
+  /// What a margin must exceed to name a winner: the uncertainty, combined with the timing noise by time.
   double bound() const {
-    const double u = std::isfinite(uncertainty) ? uncertainty : 0, n = by_time && std::isfinite(noise) ? noise : 0;
-    return std::isfinite(uncertainty) || (by_time && std::isfinite(noise)) ? u + n : NAN;
+    const double u = std::isnan(uncertainty) ? 0 : uncertainty, n = by_time && std::isfinite(noise) ? noise : 0;
+    return !std::isnan(uncertainty) || (by_time && std::isfinite(noise)) ? combined_spread(u, n) : NAN;
   }
   /// No winner: the margin lies within bound().
-  bool tie() const { return std::isfinite(margin) && std::isfinite(bound()) && margin <= bound(); }
+  bool tie() const { return std::isfinite(margin) && !std::isnan(bound()) && margin <= bound(); }
   /// When tie(): every method whose cost lies within the first's by the two's uncertainties (and timing noise), in
   /// cost order, the first included.
   std::vector<std::string> tied;

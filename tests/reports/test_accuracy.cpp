@@ -397,6 +397,12 @@ TEST_CASE("a winner is named only when its margin exceeds the two costs' uncerta
   CHECK_FALSE(named.tie());
   CHECK(named.tied.empty());
   CHECK(named.order[0].integrator == "a");
+  // An order interval reaching 0: a's cost bounds nothing, so nothing can be named: a tie.
+  s.orders[0].lo = 0;
+  const auto unbounded = report::rank(s, 1e-3, false);
+  CHECK(std::isinf(unbounded.uncertainty));
+  CHECK(unbounded.tie());
+  CHECK(unbounded.tied == std::vector<std::string>{"a", "b"});
   // Unknown uncertainties: no tie is claimed, and no bound (the page says the uncertainty is not known).
   s.orders[0].lo = s.orders[0].hi = NAN;
   const auto unknown = report::rank(s, 1e-3, false);

@@ -58,7 +58,7 @@ sleep 1
 kill -INT $pid
 wait $pid; rc=$?
 [ $rc -eq 130 ] || fail "interrupted run with a cache: exit code $rc, expected 130"
-grep -qF "kept in the cache ($tmp/icache/runs): the same command resumes from them" "$tmp/int2.err" ||
+grep -qF "kept in the cache (references in $tmp/icache, runs in $tmp/icache/runs): the same command resumes from them" "$tmp/int2.err" ||
   fail "the interrupted run does not say what it kept: $(tail -2 "$tmp/int2.err")"
 [ -z "$(find "$tmp" -name '.*tmp*')" ] || fail "temporary files left: $(find "$tmp" -name '.*tmp*')"
 ok

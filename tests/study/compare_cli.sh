@@ -66,7 +66,7 @@ expect "a missing folder: exit 2, named" 2 "nowhere/results.json: no results fil
 expect "--out one of the compared folders: exit 2" 2 "is the results folder after or holds it" "$study" compare before after --out after
 expect "--error-tolerance nan: exit 2" 2 "finite" "$study" compare before after --error-tolerance nan
 expect "one folder only: exit 2, saying what to give" 2 "give two results folders, the old one first" "$study" compare before
-expect "--accuracy 2: exit 2" 2 "from 1e-300 to below 1" "$study" compare before after --accuracy 2
+expect "--accuracy 2: exit 2" 2 "from 1e-30 to below 1" "$study" compare before after --accuracy 2
 expect "a mistyped option gets a suggestion" 2 "unknown option '--acuracy' \(did you mean '--accuracy'\?\)" "$study" report before --acuracy 1e-8
 expect "report --out inside the results: exit 2" 2 "lies in the results folder before" "$study" report before --out before/cmp-kepler
 expect "report --out holding other results: exit 2" 2 "holds results of its own" "$study" report before --out after
