@@ -139,6 +139,12 @@ TEST_CASE("a decimal of six or more digits is read as rounded to them, and short
   CHECK(tables::stated_precision("0.03710937") == Approx(5e-7));
   CHECK(tables::stated_precision("123456.78") == Approx(5e-8));
   CHECK(tables::stated_precision("-3.05096516") == Approx(5e-9));
+  // 16 significant digits or more may have been printed from a double (%.17g), up to an ulp from the value meant:
+  // held to at least |x| eps, not to half a unit of the 17th digit (5e-17); 15 digits keep their own 5e-16.
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  CHECK(tables::written_uncertainty("1.3512071919596578") == Approx(1.3512071919596578 * eps).epsilon(1e-12));
+  CHECK(tables::written_uncertainty("0.123456789012345") == Approx(5e-16).epsilon(1e-9));
+  CHECK(tables::written_uncertainty("0.1000000000000000055511151231257827") == Approx(0.1 * eps).epsilon(1e-9));  // a double's expansion
 }
 
 TEST_CASE("the order conditions stop at Ctrl-C (a large table's take seconds)", "[hardening]") {
