@@ -498,6 +498,9 @@ TEST_CASE("dt = \"auto\" runs on until the error passes the accuracy asked for, 
   CHECK(asked.accuracy == std::vector<double>{1e-6, 1e-11});
   const auto before = study::run_studies({plain}, options(1)).at(0);
   const auto after = study::run_studies({asked}, options(1)).at(0);
+  // The same step sizes and bytes on any number of threads: each decision rests on the errors measured before it.
+  CHECK(testing::without_timings(std::vector<study::StudyResult>{after}) ==
+        testing::without_timings(study::run_studies({asked}, options(2))));
   REQUIRE(before.sweeps.size() == 1);
   REQUIRE(after.sweeps.size() == 1);
   const auto smallest = [](const study::Sweep& w) { return *std::min_element(w.dts.begin(), w.dts.end()); };
