@@ -36,7 +36,7 @@ const std::vector<std::string> common_keys{"kind", "order", "source", "summary",
 std::vector<std::string> keys_of(const std::string& kind) {
   std::vector<std::string> k = common_keys;
   if (kind == "splitting") k.insert(k.end(), {"first", "drift", "kick"});
-  if (kind == "runge-kutta") k.insert(k.end(), {"a", "b", "c", "explicit"});
+  if (kind == "runge-kutta") k.insert(k.end(), {"a", "b", "c", "explicit", "b_hat", "order_hat"});
   if (kind == "composition") k.insert(k.end(), {"base", "weights"});
   if (kind == "nystrom") k.insert(k.end(), {"abar", "bbar", "b", "c"});
   return k;
@@ -336,6 +336,12 @@ void build(Method& m, const Exact& x, ode::MethodTable& t) {
       m.predicted.lazy->compute = [a = x.a, b = x.b, p = x.precision, u = Units{x.a_unit, x.b_unit}] { return runge_kutta_order(a, b, p, u); };
       m.predicted.linear = std::make_shared<LazyOrder>();
       m.predicted.linear->compute = [a = x.a, b = x.b, p = x.precision, u = Units{x.a_unit, x.b_unit}] { return linear_order(a, b, p, u); };
+      if (!x.b_hat.empty()) {
+        m.predicted.embedded = std::make_shared<LazyOrder>();
+        m.predicted.embedded->compute = [a = x.a, b = x.b_hat, p = x.precision, u = Units{x.a_unit, x.b_hat_unit}] {
+          return runge_kutta_order(a, b, p, u);
+        };
+      }
       m.predicted.symplectic = runge_kutta_symplectic(x.a, x.b, x.precision);
       m.predicted.symmetric = runge_kutta_symmetric(x.a, x.b, x.precision, &x.a_unit, &x.b_unit);
       break;
@@ -417,6 +423,22 @@ Method read_method(const Document& doc, const std::string& section, const std::s
     x.a_unit = r.matrix_units("a");
     r.sums_to(x.b, 1, "b", "the weights must add up to 1 (the method is not consistent)");
     x.c = row_sums(x.a);
+    // An embedded pair: the other weights and their order (Hairer, Norsett, Wanner I, §II.4): b - b_hat estimates the
+    // local error of the order-min(order, order_hat) solution.
+    if (r.get("b_hat") || r.get("order_hat")) {
+      if (!r.get("b_hat")) r.fail(r.get("order_hat"), "order_hat", "is the order of the embedded weights: give them too, as b_hat = [...]");
+      x.b_hat = r.list("b_hat", "the embedded weights b_hat_i, one per stage");
+      x.b_hat_unit = r.units("b_hat");
+      if (x.b_hat.size() != s)
+        r.fail(r.get("b_hat"), "b_hat", fmt::format("has {} weights, but b has {}: one embedded weight per stage", x.b_hat.size(), s));
+      const auto order_hat = r.integer("order_hat", 1, max_checked_order, "the declared order of the embedded weights");
+      if (!order_hat)
+        r.fail(r.get("b_hat"), "order_hat", "missing (the declared order of the embedded weights b_hat, a whole number from 1 to " +
+                                                 std::to_string(max_checked_order) + ")");
+      x.order_hat = static_cast<int>(*order_hat);
+      r.sums_to(x.b_hat, 1, "b_hat", "the embedded weights must add up to 1 (their solution is not consistent)");
+      if (x.b_hat == x.b) r.fail(r.get("b_hat"), "b_hat", "equals b: an embedded pair's weights differ (b - b_hat is its error estimate)");
+    }
     if (const toml::node* cn = r.get("c")) {
       const auto c = r.list("c", "the nodes c_i, the row sums of a");
       if (c.size() != s) r.fail(cn, "c", fmt::format("has {} nodes, but there are {} weights", c.size(), s));
@@ -514,30 +536,50 @@ Method read_method(const Document& doc, const std::string& section, const std::s
   build(m, x, *table);
   // The declared order against the coefficients': at once for a table of the user's (refused before any work),
   // on first use for the shipped ones (a unit test holds each to its declared order).
-  auto order_problem = [declared = table->order](const OrderAnalysis& p) -> std::string {
+  // "declares order 4, but ...": `weights` names the weight set (the embedded b_hat), `key` the declaration.
+  auto problem_of = [](int declared, const OrderAnalysis& p, const std::string& weights, const std::string& key) -> std::string {
     if (declared <= p.order) return "";
     const Condition& f = p.first_failing;
-    return fmt::format("declares order {}, but the coefficients have order {}: the order-{} condition {} (tree {}, {}) fails by {:.3g} "
-                       "(their precision explains {:.2g}); check the coefficients, or declare order = {}",
-                       declared, p.order, f.order, f.formula, f.tree, p.trees, f.residual, f.tolerance, p.order);
+    return fmt::format("declares order {}, but {} have order {}: the order-{} condition {} (tree {}, {}) fails by {:.3g} "
+                       "(their precision explains {:.2g}); check {}, or declare {} = {}",
+                       declared, weights, p.order, f.order, f.formula, f.tree, p.trees, f.residual, f.tolerance,
+                       weights == "the coefficients" ? "the coefficients" : "them", key, p.order);
+  };
+  auto order_problem = [declared = table->order, problem_of](const OrderAnalysis& p) {
+    return problem_of(declared, p, "the coefficients", "order");
+  };
+  auto embedded_problem = [declared = x.order_hat, problem_of](const OrderAnalysis& p) {
+    std::string why = problem_of(declared, p, "the embedded weights b_hat", "order_hat");
+    // The condition names the weights b; here they are b_hat.
+    for (std::size_t at = why.find("sum b_i"); at != std::string::npos; at = why.find("sum b_i", at + 1)) why.replace(at, 7, "sum b_hat_i");
+    return why;
   };
   const toml::node* order_at = r.get("order") ? r.get("order") : &t;
   const std::string order_key = declared_order ? "" : "order";
+  const toml::node* hat_at = r.get("order_hat") ? r.get("order_hat") : &t;
   if (shipped) {
     m.predicted.lazy->compute = [compute = std::move(m.predicted.lazy->compute), order_problem, where = r.where(order_at, order_key)] {
       OrderAnalysis p = compute();
       if (const std::string why = order_problem(p); !why.empty()) throw TableError(where + ": " + why);
       return p;
     };
+    if (m.predicted.embedded)
+      m.predicted.embedded->compute = [compute = std::move(m.predicted.embedded->compute), embedded_problem, where = r.where(hat_at, "order_hat")] {
+        OrderAnalysis p = compute();
+        if (const std::string why = embedded_problem(p); !why.empty()) throw TableError(where + ": " + why);
+        return p;
+      };
   } else {
-    std::string why;
+    std::string why, why_hat;
     try {
       why = order_problem(m.predicted.order());
       if (m.predicted.linear) Prediction::of(*m.predicted.linear);  // its exact work bounded too, refused here, not in a run
+      if (m.predicted.embedded) why_hat = embedded_problem(Prediction::of(*m.predicted.embedded));
     } catch (const TooCostly& e) {
       r.fail(&t, "", e.what());
     }
     if (!why.empty()) r.fail(order_at, order_key, why);
+    if (!why_hat.empty()) r.fail(hat_at, "order_hat", why_hat);
   }
   const std::string evals = fmt::format("{} force evaluation{} per {}", table->evals_per_step, table->evals_per_step == 1 ? "" : "s",
                                         table->implicit ? "iteration" : "step");
@@ -852,6 +894,12 @@ std::string describe(const Method& m) {
                  ? fmt::format("  linear       order {} or more on linear problems x' = L x\n", q.order)
                  : fmt::format("  linear       order {} on linear problems x' = L x (first failing: {}, off by {:.3g})\n", q.order,
                                q.first_failing.formula, q.first_failing.residual);
+  if (m.predicted.embedded) {  // the pair's other weights
+    const OrderAnalysis& e = Prediction::of(*m.predicted.embedded);
+    out += fmt::format("  embedded     b_hat declared order {}, predicted {}{}; b - b_hat estimates the error of order {}\n",
+                       m.exact.order_hat, e.order, e.order == max_checked_order ? " (or more)" : "",
+                       std::min(p.order, e.order) + 1);
+  }
   out += fmt::format("  symplectic   {}\n", m.predicted.symplectic ? "yes" : "no");
   out += fmt::format("  symmetric    {}\n", t.kind == Kind::nystrom ? "not checked for Nystrom tables" : m.predicted.symmetric ? "yes" : "no");
   if (m.substeps > 1) out += fmt::format("  substeps     {} by default\n", m.substeps);

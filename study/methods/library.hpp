@@ -42,6 +42,8 @@ struct Prediction {
   std::shared_ptr<LazyOrder> lazy;  ///< set when the table is read
   /// Runge–Kutta tables only (null otherwise): the order on linear problems (linear_order), which may exceed order().
   std::shared_ptr<LazyOrder> linear;
+  /// A Runge–Kutta table with embedded weights b_hat only (null otherwise): their order, from the same conditions.
+  std::shared_ptr<LazyOrder> embedded;
   const OrderAnalysis& order() const { return of(*lazy); }
   static const OrderAnalysis& of(LazyOrder& l) {
     std::call_once(l.once, [&l] { l.value = l.compute(); });
@@ -60,6 +62,11 @@ struct Coefficients {
   /// through a composition's products and sums): op_unit beside ops, a_unit, b_unit, bbar_unit and c_unit beside
   /// a, b, bbar and c.
   std::vector<double> op_unit, b_unit, bbar_unit, c_unit;
+  /// runge-kutta: embedded weights (an error estimate's other solution, b - b_hat), their units and declared order
+  /// (empty, 0: none).
+  std::vector<Rational> b_hat;
+  std::vector<double> b_hat_unit;
+  int order_hat = 0;
   std::vector<std::vector<double>> a_unit;
 };
 

@@ -641,7 +641,7 @@ TEST_CASE("the shipped library: every method cites its source and has the order 
   const auto& lib = tables::shipped_library();
   for (const char* id : {"ruth3", "pefrl", "forest-ruth", "forest-ruth-kick", "suzuki4", "yoshida6-composition", "yoshida8",
                          "kahan-li8", "mclachlan4", "mclachlan-atela4", "kutta3", "ssprk3", "rk38", "ralston2", "ralston4",
-                         "dopri5", "gauss-legendre6", "radau-iia5", "lobatto-iiia4"}) {
+                         "dopri5", "gauss-legendre6", "radau-iia5", "lobatto-iiia4", "bogacki-shampine3"}) {
     INFO(id);
     const tables::Method* m = lib.find(id);
     REQUIRE(m);
@@ -655,6 +655,47 @@ TEST_CASE("the shipped library: every method cites its source and has the order 
   CHECK(lib.find("mclachlan-atela4")->predicted.symmetric == false);
   CHECK(lib.find("radau-iia5")->table->implicit);
   CHECK(lib.find("kahan-li8")->stages == 35);  // 17 leapfrog steps, adjacent drifts merged
+  // The embedded pairs: each weight set holds its declared order, and no more (Dormand-Prince 5(4), Bogacki-Shampine
+  // 3(2)); Bogacki-Shampine is first same as last, 3 evaluations a step.
+  for (const auto& [id, order, order_hat] : {std::tuple{"dopri5", 5, 4}, std::tuple{"bogacki-shampine3", 3, 2}}) {
+    INFO(id);
+    const tables::Method& m = *lib.find(id);
+    REQUIRE(m.predicted.embedded);
+    CHECK(m.exact.order_hat == order_hat);
+    CHECK(m.predicted.order().order == order);
+    CHECK(tables::Prediction::of(*m.predicted.embedded).order == order_hat);
+  }
+  CHECK(lib.find("bogacki-shampine3")->table->evals_per_step == 3);
+  CHECK_FALSE(lib.find("rk38")->predicted.embedded);  // no pair: no embedded prediction
+}
+
+TEST_CASE("an embedded pair's weights b_hat are held to their declared order, and a wrong one is named", "[known]") {
+  const testing::TempDir dir("tables-embedded");
+  // Bogacki-Shampine 3(2) (Appl. Math. Lett. 2 (1989) 321): b_hat = 7/24, 1/4, 1/3, 1/8 has order 2: b_hat c = 7/48 +
+  // 1/4 + 1/8 ... = 1/2 holds; its order-3 condition b_hat c^2 = 1/3 misses: 1/4 1/4 + 1/3 9/16 + 1/8 = 1/16 + 3/16 +
+  // 2/16 = 3/8, off by 1/24.
+  const std::string head = "[methods.bs]\nkind = \"runge-kutta\"\na = [[], [\"1/2\"], [\"0\", \"3/4\"], [\"2/9\", \"1/3\", \"4/9\"]]\n"
+                           "b = [\"2/9\", \"1/3\", \"4/9\", \"0\"]\norder = 3\n";
+  const auto lib = tables::read_methods_file(dir.file("ok.toml", head + "b_hat = [\"7/24\", \"1/4\", \"1/3\", \"1/8\"]\norder_hat = 2\n"));
+  const auto& e = tables::Prediction::of(*lib.find("bs")->predicted.embedded);
+  CHECK(e.order == 2);
+  CHECK(e.first_failing.formula == "sum b_i c_i^2 = 1/3");
+  CHECK(e.first_failing.residual == Approx(3.0 / 8 - 1.0 / 3).epsilon(1e-12));
+  CHECK_THAT(tables::describe(*lib.find("bs")), Catch::Contains("embedded     b_hat declared order 2, predicted 2"));
+  using Catch::Contains;
+  // Declared 3: refused, naming the condition on b_hat.
+  CHECK_THAT(methods_error(dir, head + "b_hat = [\"7/24\", \"1/4\", \"1/3\", \"1/8\"]\norder_hat = 3\n"),
+             Contains("m.toml:7: methods.bs.order_hat: declares order 3, but the embedded weights b_hat have order 2: the order-3 "
+                      "condition sum b_hat_i c_i^2 = 1/3"));
+  // A digit wrong (1/3 -> 1/4 and 1/8 -> 5/24, still summing to 1): b_hat c = 7/48 ... fails at order 2.
+  CHECK_THAT(methods_error(dir, head + "b_hat = [\"7/24\", \"1/4\", \"1/4\", \"5/24\"]\norder_hat = 2\n"),
+             Contains("declares order 2, but the embedded weights b_hat have order 1"));
+  CHECK_THAT(methods_error(dir, head + "b_hat = [\"7/24\", \"1/4\", \"1/3\"]\norder_hat = 2\n"), Contains("b_hat: has 3 weights, but b has 4"));
+  CHECK_THAT(methods_error(dir, head + "b_hat = [\"7/24\", \"1/4\", \"1/3\", \"1/8\"]\n"), Contains("order_hat: missing"));
+  CHECK_THAT(methods_error(dir, head + "order_hat = 2\n"), Contains("order_hat: is the order of the embedded weights: give them too"));
+  CHECK_THAT(methods_error(dir, head + "b_hat = [\"2/9\", \"1/3\", \"4/9\", \"0\"]\norder_hat = 2\n"), Contains("b_hat: equals b"));
+  CHECK_THAT(methods_error(dir, head + "b_hat = [\"7/24\", \"1/4\", \"1/3\", \"1/4\"]\norder_hat = 2\n"),
+             Contains("b_hat: the coefficients sum to 9/8, not 1"));
 }
 
 TEST_CASE("bad method tables are refused before anything runs, naming file, line and key") {

@@ -74,7 +74,7 @@ table_case() {
 }
 for value in "${values[@]}"; do
   for key in kind order drift kick summary source substeps; do accepts "$key" "$value" || table_case splitting "$key" "$value"; done
-  for key in a b c explicit; do accepts "$key" "$value" || table_case runge-kutta "$key" "$value"; done
+  for key in a b c explicit b_hat order_hat; do accepts "$key" "$value" || table_case runge-kutta "$key" "$value"; done
   for key in abar bbar; do table_case nystrom "$key" "$value"; done
   for key in base weights; do table_case composition "$key" "$value"; done
 done
