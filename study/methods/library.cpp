@@ -838,33 +838,12 @@ Library read_methods_file(const std::filesystem::path& file, const std::vector<s
   return l;
 }
 
-std::map<std::string, std::string> shipped_origins() {
-  std::map<std::string, std::string> out;
-  for (const auto& f : library_files()) {
-    const std::string text = read_text(f);
-    const toml::table root = parse(text, f);
-    const Document doc(f, text);
-    if (const toml::table* methods = root["methods"].as_table())
-      for (auto&& [key, value] : *methods) out.emplace(std::string(key.str()), doc.where(&value));
-  }
-  return out;
-}
 
 Library read_user_methods(const std::vector<std::string>& files, const std::vector<std::string>& spec_keys) {
   Library lib;
   for (const auto& f : files) lib.add_file(f, spec_keys);
-  // The file of an origin "FILE:LINE", canonical: a shipped file given by its path is the shipped methods, no clash.
-  auto file_of = [](const std::string& origin) {
-    std::error_code ec;
-    const std::filesystem::path file = origin.substr(0, origin.rfind(':'));
-    const auto canonical = std::filesystem::canonical(file, ec);
-    return ec ? file : canonical;
-  };
-  const std::map<std::string, std::string> shipped = shipped_origins();
-  for (const auto* m : lib.methods())
-    if (const auto it = shipped.find(m->table->id); it != shipped.end() && file_of(m->origin) != file_of(it->second))
-      throw TableError(m->origin + ": methods." + m->table->id + ": also a shipped method (" + it->second +
-                       "); give yours another id");
+  // A table named like a shipped one takes its place (a spec looks in --methods files before the shipped library):
+  // the library grows, and a user's table must keep meaning theirs.
   return lib;
 }
 

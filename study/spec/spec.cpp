@@ -373,17 +373,16 @@ struct MethodTables {
   }
 };
 
-/// The spec's own method tables; an id that another table already has is refused.
+/// The spec's own method tables; an id that a --methods file's table already has is refused.  A shipped table's id
+/// is the user's to take: theirs is the one used (the library grows; a table of the user's named like a new shipped
+/// one must keep meaning theirs).
 void read_methods(const toml::table& table, const std::string& text, const std::filesystem::path& file, MethodTables& m) {
   if (!table.contains("methods")) return;
   m.own.add_document(table, text, file, m.given);
-  for (const auto* own : m.own.methods()) {
-    const tables::Method* other = m.given ? m.given->find(own->table->id) : nullptr;
-    if (!other) other = tables::shipped_library().find(own->table->id);
-    if (other)
+  for (const auto* own : m.own.methods())
+    if (const tables::Method* other = m.given ? m.given->find(own->table->id) : nullptr)
       throw SpecError(own->origin + ": methods." + own->table->id + ": also defined at " + other->origin +
                       "; give this table another id");
-  }
 }
 
 /// The choices one entry of `integrators` makes ("all" is every hand-written integrator: a program's own ones
