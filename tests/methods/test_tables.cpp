@@ -641,7 +641,7 @@ TEST_CASE("the shipped library: every method cites its source and has the order 
   const auto& lib = tables::shipped_library();
   for (const char* id : {"ruth3", "pefrl", "forest-ruth", "forest-ruth-kick", "suzuki4", "yoshida6-composition", "yoshida8",
                          "kahan-li8", "mclachlan4", "mclachlan-atela4", "kutta3", "ssprk3", "rk38", "ralston2", "ralston4",
-                         "dopri5", "gauss-legendre6", "radau-iia5", "lobatto-iiia4", "bogacki-shampine3", "cash-karp5", "fehlberg4"}) {
+                         "dopri5", "gauss-legendre6", "radau-iia5", "lobatto-iiia4", "bogacki-shampine3", "cash-karp5", "fehlberg4", "fehlberg78"}) {
     INFO(id);
     const tables::Method* m = lib.find(id);
     REQUIRE(m);
@@ -656,10 +656,10 @@ TEST_CASE("the shipped library: every method cites its source and has the order 
   CHECK(lib.find("radau-iia5")->table->implicit);
   CHECK(lib.find("kahan-li8")->stages == 35);  // 17 leapfrog steps, adjacent drifts merged
   // The embedded pairs: each weight set holds its declared order, and no more (Dormand-Prince 5(4), Bogacki-Shampine
-  // 3(2), Cash-Karp 5(4), Fehlberg 4(5), whose embedded weights are the higher order); Bogacki-Shampine is first same
-  // as last, 3 evaluations a step.
+  // 3(2), Cash-Karp 5(4), Fehlberg 4(5), whose embedded weights are the higher order, Fehlberg 7(8), Odeint's peer);
+  // Bogacki-Shampine is first same as last, 3 evaluations a step.
   for (const auto& [id, order, order_hat] : {std::tuple{"dopri5", 5, 4}, std::tuple{"bogacki-shampine3", 3, 2}, std::tuple{"cash-karp5", 5, 4},
-                                             std::tuple{"fehlberg4", 4, 5}}) {
+                                             std::tuple{"fehlberg4", 4, 5}, std::tuple{"fehlberg78", 8, 7}}) {
     INFO(id);
     const tables::Method& m = *lib.find(id);
     REQUIRE(m.predicted.embedded);
