@@ -300,11 +300,7 @@ std::string winner_cell(const Study& s, double target, bool by_time) {
   if (w.how == Reach::at_most || next.how == Reach::at_most)
     return out + " (next: " + cell(next.integrator) + " " + cost_cell(next, by_time) + ")";
   if (r.tie()) {  // no winner inside the figures' uncertainty: every method within it, with its cost
-    std::string names;
-    for (std::size_t k = 0; k < r.tied.size(); ++k) {
-      const auto it = std::find_if(r.order.begin(), r.order.end(), [&](const CostToAccuracy& c) { return c.integrator == r.tied[k]; });
-      names += (k == 0 ? "" : k + 1 == r.tied.size() ? " or " : ", ") + cell(it->integrator) + " " + cost_cell(*it, by_time) + spread_text(*it);
-    }
+    const std::string names = tie_list(r, [](const std::string& m) { return cell(m); });
     return fmt::format("within {}: {} (a tie: the runner-up +{}, against {})", percent(r.tied_within), names, percent(r.margin),
                        uncertainty_words(r));
   }

@@ -205,10 +205,7 @@ std::string accuracy_lines(const Results& res, const std::vector<double>& target
       }
       const bool margin = r.order.size() > 1 && r.order[0].how != Reach::at_most && r.order[1].how != Reach::at_most;
       if (margin && r.tie()) {  // no winner inside the figures' uncertainty
-        out += "within " + percent(r.tied_within) + ":";
-        for (std::size_t k = 0; k < r.tied.size(); ++k)
-          for (const auto& c : r.order)
-            if (c.integrator == r.tied[k]) out += (k == 0 ? " " : k + 1 == r.tied.size() ? " or " : ", ") + c.integrator + " " + cost_cell(c, false) + spread_text(c);
+        out += "within " + percent(r.tied_within) + ": " + tie_list(r, [](const std::string& m) { return m; });
         out += ";";
         continue;
       }

@@ -365,6 +365,15 @@ std::string cost_cell(const CostToAccuracy& c, bool by_time) {
   return "not reached";
 }
 
+std::string tie_list(const Ranking& r, const std::function<std::string(const std::string&)>& name) {
+  std::string out;
+  for (std::size_t k = 0; k < r.tied.size(); ++k)
+    for (const auto& c : r.order)
+      if (c.integrator == r.tied[k])
+        out += (k == 0 ? "" : k + 1 == r.tied.size() ? " or " : ", ") + name(c.integrator) + " " + cost_cell(c, r.by_time) + spread_text(c);
+  return out;
+}
+
 std::string percent(double x) { return x < 0.095 ? fmt::format("{:.1f} %", 100 * x) : fmt::format("{:.0f} %", 100 * x); }
 
 std::string spread_text(const CostToAccuracy& c) {

@@ -5,6 +5,7 @@
 /// bracket X, extrapolated from its fitted order a decade at most beyond its last usable run, and otherwise bounded
 /// or "not reached", with the reason.  The Pareto front is the set of runs no other run beats on both axes.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -129,6 +130,9 @@ double time_per_step(const Study& s, const std::string& integrator);
 
 /// A cost for a table cell: "5.31e+03", "≈5.3e+03" (extrapolated), "≤8.19e+03" (at most), "not reached".
 std::string cost_cell(const CostToAccuracy& c, bool by_time);
+/// The methods of a tie with their costs and uncertainties, in cost order: "rk4 120 ±1.2 %, a 121 or b ≈125";
+/// `name` writes each method's name (Markdown escapes it, a terminal line does not).
+std::string tie_list(const Ranking& r, const std::function<std::string(const std::string&)>& name);
 /// A fraction as a percentage: "3.1 %" below 9.5 %, else "32 %".
 std::string percent(double x);
 /// A cost's uncertainty beside it: " ±3.1 %", " ±>1000 %" ("" when 0 or not known).
