@@ -34,6 +34,9 @@ struct MethodTable {
   std::vector<Operation> operations;            ///< splitting
   std::vector<std::vector<std::string>> a;      ///< runge-kutta: a (s x s); nystrom: abar
   std::vector<std::string> b, bbar, c;          ///< weights (nystrom: of h a in v; bbar of h^2 a in x) and nodes
+  /// runge-kutta: an embedded pair's other weights (b - b_hat estimates the local error) and their order; empty, 0: none
+  std::vector<std::string> b_hat;
+  int order_hat = 0;
   bool implicit = false;
   bool fsal = false;  ///< the last stage (a kick, or the last row of a) is the next step's first: one evaluation saved
   int order = 0;      ///< the declared global order

@@ -30,6 +30,7 @@ const std::vector<std::string> kinds{"splitting", "runge-kutta", "composition", 
 /// Bounds on a table's size: its order conditions (1205 rooted trees, each summed over the stages squared, in
 /// 50 digits) stay within a few seconds.
 constexpr std::size_t max_coefficients = 128, max_stages = 64;
+constexpr std::string_view embedded_suffix = "-embedded";  ///< an embedded pair's b_hat as a method: "dopri5-embedded"
 
 const std::vector<std::string> common_keys{"kind", "order", "source", "summary", "substeps"};
 
@@ -296,6 +297,7 @@ std::string identity_of(const ode::MethodTable& t) {
   }
   for (const auto& row : t.a) id += " a " + join(row, " ");
   id += " b " + join(t.b, " ") + " bbar " + join(t.bbar, " ") + " c " + join(t.c, " ");
+  if (!t.b_hat.empty()) id += " b_hat " + join(t.b_hat, " ");
   return id;
 }
 
@@ -327,6 +329,7 @@ void build(Method& m, const Exact& x, ode::MethodTable& t) {
       const std::size_t s = x.b.size();
       for (const auto& row : x.a) t.a.push_back(texts(row));
       t.b = texts(x.b), t.c = texts(x.c);
+      t.b_hat = texts(x.b_hat), t.order_hat = x.order_hat;
       for (std::size_t i = 0; i < s; ++i)
         for (std::size_t j = i; j < s; ++j) t.implicit = t.implicit || x.a[i][j] != 0;
       t.fsal = !t.implicit && s >= 2 && x.b[s - 1] == 0;
@@ -438,6 +441,9 @@ Method read_method(const Document& doc, const std::string& section, const std::s
       x.order_hat = static_cast<int>(*order_hat);
       r.sums_to(x.b_hat, 1, "b_hat", "the embedded weights must add up to 1 (their solution is not consistent)");
       if (x.b_hat == x.b) r.fail(r.get("b_hat"), "b_hat", "equals b: an embedded pair's weights differ (b - b_hat is its error estimate)");
+      if (id.size() + embedded_suffix.size() > max_name_length)
+        r.fail(r.get("b_hat"), "b_hat", fmt::format("the embedded weights run as a method of their own, '{}{}', an id longer than {} "
+                                                    "characters: give the pair a shorter id", id, embedded_suffix, max_name_length));
     }
     if (const toml::node* cn = r.get("c")) {
       const auto c = r.list("c", "the nodes c_i, the row sums of a");
@@ -594,6 +600,26 @@ Method read_method(const Document& doc, const std::string& section, const std::s
   return m;
 }
 
+/// An embedded pair's other weights as a method of their own, "ID-embedded": the same stages with b_hat for b, so
+/// that fixed-step sweeps measure the embedded order as they measure any (issue 55: each pair's two orders).
+Method embedded_method(const Method& pair) {
+  Method m;
+  m.origin = pair.origin, m.kind = "runge-kutta", m.stages = pair.stages, m.substeps = pair.substeps;
+  Exact x = pair.exact;
+  x.b = x.b_hat, x.b_unit = x.b_hat_unit;
+  x.b_hat.clear(), x.b_hat_unit.clear(), x.order_hat = 0;
+  auto table = std::make_shared<ode::MethodTable>();
+  table->id = pair.table->id + std::string(embedded_suffix);
+  table->order = pair.exact.order_hat;
+  table->source = pair.table->source;
+  build(m, x, *table);
+  table->summary = fmt::format("the embedded weights b_hat of {}, order {}, as a method: {} force evaluations per step", pair.table->id,
+                               table->order, table->evals_per_step);
+  m.table = std::move(table);
+  m.exact = std::move(x);
+  return m;
+}
+
 std::string read_text(const std::filesystem::path& file) {
   return read_input_file<TableError>(file, "methods file (TOML)", "no such methods file");
 }
@@ -691,6 +717,14 @@ std::vector<Method> read_section(const Document& doc, const toml::table& root, c
         });
       out.push_back(read_method(doc, section, id, *t, order, base_of, base_ids, shipped));
       read_at.emplace(id, out.size() - 1);
+      if (!out.back().exact.b_hat.empty()) {
+        Method hat = embedded_method(out.back());
+        if (pending_at.count(hat.table->id))
+          throw TableError(doc.where(t) + ": " + section + "." + hat.table->id + ": the id of " + id + "'s embedded weights run as a "
+                           "method of their own; give the table another id");
+        read_at.emplace(hat.table->id, out.size());
+        out.push_back(std::move(hat));
+      }
       state[i] = read;
       stack.pop_back();
     }

@@ -659,14 +659,26 @@ TEST_CASE("the shipped library: every method cites its source and has the order 
   // 3(2), Cash-Karp 5(4), Fehlberg 4(5), whose embedded weights are the higher order, Fehlberg 7(8), Odeint's peer);
   // Bogacki-Shampine is first same as last, 3 evaluations a step.
   for (const auto& [id, order, order_hat] : {std::tuple{"dopri5", 5, 4}, std::tuple{"bogacki-shampine3", 3, 2}, std::tuple{"cash-karp5", 5, 4},
-                                             std::tuple{"fehlberg4", 4, 5}, std::tuple{"fehlberg78", 8, 7}}) {
+                                             std::tuple{"fehlberg4", 4, 5}, std::tuple{"fehlberg78", 8, 7}, std::tuple{"verner65", 6, 5}}) {
     INFO(id);
     const tables::Method& m = *lib.find(id);
     REQUIRE(m.predicted.embedded);
     CHECK(m.exact.order_hat == order_hat);
     CHECK(m.predicted.order().order == order);
     CHECK(tables::Prediction::of(*m.predicted.embedded).order == order_hat);
+    // The embedded weights as a method of their own, for the fixed-step sweeps: the same stages, b_hat for b.
+    const tables::Method* hat = lib.find(std::string(id) + "-embedded");
+    REQUIRE(hat);
+    CHECK(hat->table->order == order_hat);
+    CHECK(hat->predicted.order().order == order_hat);
+    CHECK(hat->table->b == m.table->b_hat);
+    CHECK(hat->table->a == m.table->a);
+    CHECK(hat->table->b_hat.empty());
+    CHECK_FALSE(hat->table->fsal);  // the last stage's weight is not 0 in b_hat: every stage evaluated
+    CHECK(hat->table->evals_per_step == m.stages);
   }
+  CHECK(lib.find("verner65")->table->evals_per_step == 8);  // 9 stages, first same as last
+  CHECK_FALSE(lib.find("rk38-embedded"));
   CHECK(lib.find("bogacki-shampine3")->table->evals_per_step == 3);
   CHECK_FALSE(lib.find("rk38")->predicted.embedded);  // no pair: no embedded prediction
 }

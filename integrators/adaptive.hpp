@@ -1,0 +1,322 @@
+#pragma once
+/// Adaptive stepping: an embedded Runge–Kutta pair (a table with b_hat) tries steps, a step-size controller judges
+/// their error estimates, and a driver lands the steps on given output times as Odeint's integrate_times does.
+///
+/// Controllers:
+///   OdeintController  Odeint's default_error_checker and default_step_adjuster, reproduced operation for operation
+///                     (boost/numeric/odeint/stepper/controlled_runge_kutta.hpp, Boost 1.74): the same steps, to
+///                     the bit, as make_controlled(eps_abs, eps_rel, max_dt, stepper) (tests/integrators/test_adaptive.cpp).
+///   PIController      Gustafsson's PI control with Hairer & Wanner's DOPRI5 settings (HNW I, §II.4 and IV.2; the
+///                     code dopri5.f): an RMS norm of the error against atol + rtol max(|y0|, |y1|), beta = 0.04.
+///   a user's own      derived from StepController in the user's C++ (docs/adaptive.md).
+/// Everything here is in double: an adaptive run is judged by its error against its tolerance, not by an order that
+/// would need wider arithmetic.
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "integrators/method.hpp"
+#include "integrators/state.hpp"
+#include "integrators/table.hpp"
+
+namespace ode {
+
+/// Judges a tried step and proposes the next: the interface a user's controller implements.  x = (q, v) flattened,
+/// dxdt = (v, a) at the step's start, err = the pair's estimate b - b_hat of the step's local error.
+class StepController {
+ public:
+  virtual ~StepController() = default;
+  /// A fresh controller for a new run (a PI controller remembers the last error).
+  virtual std::unique_ptr<StepController> clone() const = 0;
+  /// The step's scaled error: the step is accepted when it is at most 1.
+  virtual double error(std::span<const double> x_old, std::span<const double> dxdt_old, std::span<const double> x_new,
+                       std::span<const double> err, double dt) = 0;
+  /// The next step to try after a step of dt with scaled error `error`, accepted or not; `order` is the propagated
+  /// solution's, `error_order` the estimate's (the lower of the pair's two orders, as Odeint's error_order).
+  virtual double next(double dt, double error, bool accepted, int order, int error_order) = 0;
+  /// The largest step allowed (0: none): a larger one is cut to it before it is tried, as Odeint does.
+  virtual double max_dt() const { return 0; }
+  /// Whether the step tried keeps its size when the controller proposes a smaller one after an acceptance (Odeint).
+  virtual bool keeps_larger_step() const { return false; }
+};
+
+/// Odeint's default_error_checker and default_step_adjuster (see the file's head), its arithmetic in its order.
+class OdeintController final : public StepController {
+ public:
+  double eps_abs = 1e-6, eps_rel = 1e-6, a_x = 1, a_dxdt = 1, max_step = 0;
+
+  std::unique_ptr<StepController> clone() const override { return std::make_unique<OdeintController>(*this); }
+  double error(std::span<const double> x_old, std::span<const double> dxdt_old, std::span<const double>, std::span<const double> err,
+               double dt) override {
+    // rel_error: |err_i| / (eps_abs + eps_rel (a_x |x_i| + (a_dxdt |dt|) |dxdt_i|)), then the max norm.
+    const double a_dt = a_dxdt * std::abs(dt);
+    double worst = 0;
+    for (std::size_t i = 0; i < err.size(); ++i)
+      worst = std::max(worst, std::abs(err[i]) / (eps_abs + eps_rel * (a_x * std::abs(x_old[i]) + a_dt * std::abs(dxdt_old[i]))));
+    return worst;
+  }
+  double next(double dt, double error, bool accepted, int order, int error_order) override {
+    if (!accepted) {  // decrease_step: note the exponent -1/(error_order - 1), as Odeint has it
+      dt *= std::max(9.0 / 10.0 * std::pow(error, -1.0 / (error_order - 1)), 1.0 / 5.0);
+      return max_step != 0 ? std::min(dt, max_step) : dt;
+    }
+    if (error < 0.5) {  // increase_step: at most 5 x (the error floored at 5^-order)
+      error = std::max(std::pow(5.0, -static_cast<double>(order)), error);
+      dt *= 9.0 / 10.0 * std::pow(error, -1.0 / order);
+      if (max_step != 0) dt = std::min(dt, max_step);
+    }
+    return dt;
+  }
+  double max_dt() const override { return max_step; }
+  bool keeps_larger_step() const override { return true; }
+};
+
+/// PI step-size control (Gustafsson 1991), as Hairer & Wanner's DOPRI5 sets it: fac = err^(1/(q+1) - 0.75 beta) /
+/// err_old^beta over `safe`, kept within [1/fac_max, 1/fac_min]; after a rejection the step may not grow.
+class PIController final : public StepController {
+ public:
+  double atol = 1e-6, rtol = 1e-6, beta = 0.04, safe = 0.9, fac_min = 0.2, fac_max = 10, max_step = 0;
+
+  std::unique_ptr<StepController> clone() const override {
+    auto c = std::make_unique<PIController>(*this);
+    c->err_old_ = 1e-4, c->rejected_ = false;
+    return c;
+  }
+  double error(std::span<const double> x_old, std::span<const double>, std::span<const double> x_new, std::span<const double> err,
+               double) override {
+    double sum = 0;
+    for (std::size_t i = 0; i < err.size(); ++i) {
+      const double sk = atol + rtol * std::max(std::abs(x_old[i]), std::abs(x_new[i]));
+      sum += (err[i] / sk) * (err[i] / sk);
+    }
+    return std::sqrt(sum / static_cast<double>(err.size()));
+  }
+  double next(double dt, double error, bool accepted, int, int error_order) override {
+    const double expo = 1.0 / (error_order + 1) - 0.75 * beta;
+    const double fac11 = std::pow(error, expo);
+    double h;
+    if (accepted) {
+      const double fac = std::clamp(fac11 / std::pow(err_old_, beta) / safe, 1.0 / fac_max, 1.0 / fac_min);
+      h = dt / fac;
+      err_old_ = std::max(error, 1e-4);
+      if (rejected_) h = std::min(h, dt);
+      rejected_ = false;
+    } else {
+      h = dt / std::min(1.0 / fac_min, fac11 / safe);
+      rejected_ = true;
+    }
+    return max_step != 0 ? std::min(h, max_step) : h;
+  }
+  double max_dt() const override { return max_step; }
+
+ private:
+  double err_old_ = 1e-4;
+  bool rejected_ = false;
+};
+
+/// An explicit Runge–Kutta table with embedded weights, trying steps in double: the new state and b - b_hat's
+/// estimate of its error.  The arithmetic is Odeint's (x + (h a_i1) k_1 + (h a_i2) k_2 + ..., zero coefficients
+/// skipped; the error weights d_i = b_i - b_hat_i rounded in double), so that the same controller takes the
+/// same steps.  The force at a step's start is kept across rejections, and with first-same-as-last the last stage
+/// is the next step's first.
+template <Problem P>
+class EmbeddedStepper {
+ public:
+  using Vec = typename P::Vec;
+  using State = typename P::State;
+  static constexpr std::size_t dim = P::dim;
+
+  explicit EmbeddedStepper(const MethodTable& t) : fsal_(t.fsal), order_(t.order), order_hat_(t.order_hat) {
+    static_assert(std::is_same_v<typename P::real_type, double>, "adaptive runs are in double");
+    if (t.kind != MethodTable::Kind::runge_kutta || t.implicit || t.b_hat.empty())
+      throw std::invalid_argument(t.id + " is not an explicit Runge-Kutta table with embedded weights b_hat: it cannot run adaptively");
+    s_ = t.b.size();
+    for (std::size_t i = 0; i < s_; ++i) {
+      b_.push_back(from_decimal<double>(t.b[i]));
+      d_.push_back(b_.back() - from_decimal<double>(t.b_hat[i]));
+      for (std::size_t j = 0; j < s_; ++j) a_.push_back(j < t.a[i].size() ? from_decimal<double>(t.a[i][j]) : 0.0);
+    }
+    kx_.resize(s_), kv_.resize(s_);
+  }
+  int order() const { return order_; }
+  /// The order of the error estimate: the lower of the two (Odeint's error_order).
+  int error_order() const { return std::min(order_, order_hat_); }
+  /// Force evaluations of the last try_step.
+  int last_evals() const { return evals_; }
+
+  /// The derivative (v, a) at x, computing a unless it is kept from the last accepted step (FSAL) or an earlier try.
+  void derivative_at(const State& x, const P& p, Vec& a) {
+    if (!(have_ && same(x.q, at_q_) && same(x.v, at_v_))) {
+      force(p, x.q, x.v, a0_);
+      ++evals_;
+      at_q_ = x.q, at_v_ = x.v, have_ = true;
+    }
+    a = a0_;
+  }
+
+  /// One step of h from x into out, with the error estimate in err_q, err_v.
+  void try_step(const State& x, State& out, double h, const P& p, Vec& err_q, Vec& err_v) {
+    evals_ = 0;
+    derivative_at(x, p, kv_[0]);
+    kx_[0] = x.v;
+    for (std::size_t i = 1; i < s_; ++i) {
+      Vec q = x.q, v = x.v;
+      for (std::size_t j = 0; j < i; ++j)
+        if (const double w = h * a_[i * s_ + j]; a_[i * s_ + j] != 0) drift(q, kx_[j], w), kick(v, kv_[j], w);
+      kx_[i] = v;
+      force(p, q, v, kv_[i]);
+      ++evals_;
+    }
+    out = x;
+    for (std::size_t i = 0; i < s_; ++i)
+      if (b_[i] != 0) drift(out.q, kx_[i], h * b_[i]);
+    for (std::size_t i = 0; i < s_; ++i)
+      if (b_[i] != 0) kick(out.v, kv_[i], h * b_[i]);
+    out.t = x.t + h;
+    bool first = true;
+    for (std::size_t i = 0; i < s_; ++i) {
+      if (d_[i] == 0) continue;
+      const double w = h * d_[i];
+      for (std::size_t k = 0; k < dim; ++k) {
+        err_q[k] = first ? w * kx_[i][k] : err_q[k] + w * kx_[i][k];
+        err_v[k] = first ? w * kv_[i][k] : err_v[k] + w * kv_[i][k];
+      }
+      first = false;
+    }
+    if (first) err_q.fill(0), err_v.fill(0);
+  }
+  /// The step from x to out was accepted: with first-same-as-last, the last stage's force is out's.
+  void accepted(const State& out) {
+    if (fsal_) a0_ = kv_[s_ - 1], at_q_ = out.q, at_v_ = out.v, have_ = true;
+  }
+
+ private:
+  std::size_t s_ = 0;
+  bool fsal_ = false;
+  int order_ = 0, order_hat_ = 0, evals_ = 0;
+  std::vector<double> a_, b_, d_;
+  std::vector<Vec> kx_, kv_;
+  Vec a0_{}, at_q_{}, at_v_{};
+  bool have_ = false;
+};
+
+/// Why an adaptive run stopped before its end.
+enum class AdaptiveStop { none, step_limit, underflow, rejections, diverged, interrupted };
+
+/// What an adaptive run did: its counts, its step sizes and how far it got.
+struct AdaptiveStats {
+  long accepted = 0, rejected = 0, evals = 0;
+  double h_min = std::numeric_limits<double>::infinity(), h_max = 0, t_reached = 0;
+  AdaptiveStop stop = AdaptiveStop::none;
+};
+
+/// Limits of one adaptive run.
+struct AdaptiveLimits {
+  long max_steps = 1000000;  ///< accepted plus rejected: a tolerance sets no step count, this bounds the work
+  int max_rejections = 500;  ///< in a row (Odeint's failed_step_checker)
+  double blow_up = 1e100;    ///< a state component beyond this is divergence
+};
+
+/// Integrates from x (at times[0]) through every time of `times` (increasing) with first step dt, landing on each
+/// as Odeint's integrate_times does for a controlled stepper: a step is cut to reach the next time, and after an
+/// accepted cut step the step before the cut is kept if larger.  observe(j, x) is called at times[j] (the state's
+/// t set to it); poll() before every try may throw to interrupt.  A step of dt whose error is not finite is
+/// rejected and dt cut by 5.
+template <Problem P, class Observe, class Poll>
+AdaptiveStats integrate_times(EmbeddedStepper<P>& stepper, StepController& control, typename P::State& x, const std::vector<double>& times,
+                              double dt, const P& p, const AdaptiveLimits& limits, Observe&& observe, Poll&& poll) {
+  using Vec = typename P::Vec;
+  constexpr std::size_t D = P::dim;
+  AdaptiveStats st;
+  typename P::State out;
+  Vec eq{}, ev{}, a{};
+  std::array<double, 2 * D> x_old{}, dxdt{}, x_new{}, err{};
+  int in_a_row = 0;
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  for (std::size_t j = 0; j < times.size(); ++j) {
+    x.t = times[j];
+    st.t_reached = times[j];
+    observe(j, x);
+    if (j + 1 == times.size()) break;
+    const double target = times[j + 1];
+    while (target - x.t > eps) {
+      double cur = std::min(dt, target - x.t);
+      if (const double m = control.max_dt(); m != 0 && cur - m > eps) {  // Odeint's check_step_size_limit
+        dt = m;
+        continue;
+      }
+      if (st.accepted + st.rejected >= limits.max_steps) return st.stop = AdaptiveStop::step_limit, st;
+      // The controller's step, not one cut to land on a time (which may be tiny, as Odeint takes it too).
+      if (!(dt > 16 * eps * std::max(std::abs(x.t), 1.0))) return st.stop = AdaptiveStop::underflow, st;
+      poll();
+      stepper.try_step(x, out, cur, p, eq, ev);
+      st.evals += stepper.last_evals();
+      stepper.derivative_at(x, p, a);  // kept: no evaluation
+      for (std::size_t i = 0; i < D; ++i) {
+        x_old[i] = x.q[i], x_old[D + i] = x.v[i], dxdt[i] = x.v[i], dxdt[D + i] = a[i];
+        x_new[i] = out.q[i], x_new[D + i] = out.v[i], err[i] = eq[i], err[D + i] = ev[i];
+      }
+      const double e = control.error(x_old, dxdt, x_new, err, cur);
+      if (!std::isfinite(e) || e > 1.0) {
+        ++st.rejected;
+        if (++in_a_row >= limits.max_rejections) return st.stop = AdaptiveStop::rejections, st;
+        dt = std::isfinite(e) ? control.next(cur, e, false, stepper.order(), stepper.error_order()) : cur / 5;
+        continue;
+      }
+      in_a_row = 0;
+      ++st.accepted;
+      st.h_min = std::min(st.h_min, cur), st.h_max = std::max(st.h_max, cur);
+      x.q = out.q, x.v = out.v, x.t += cur;
+      stepper.accepted(out);
+      for (std::size_t i = 0; i < D; ++i)
+        if (!(std::abs(x.q[i]) < limits.blow_up && std::abs(x.v[i]) < limits.blow_up)) return st.stop = AdaptiveStop::diverged, st;
+      st.t_reached = x.t;
+      // After a step cut to land on a time, the step before the cut is kept if larger; Odeint keeps it after every
+      // accepted step (max_abs(dt, current_dt)), which undoes its own shrink by 0.9 err^(-1/order) < 1 when err is
+      // just under 0.5 (order 8: err > 0.43).
+      const double proposed = control.next(cur, e, true, stepper.order(), stepper.error_order());
+      dt = cur < dt || control.keeps_larger_step() ? std::max(dt, proposed) : proposed;
+    }
+  }
+  return st;
+}
+
+/// Hairer & Wanner's starting step (HNW I, §II.4, "Starting step size"), with the PI controller's weights
+/// sk = atol + rtol |y0|: h0 = 0.01 ||y0|| / ||f(y0)||, one Euler step, then h1 from the second derivative's size;
+/// min(100 h0, h1).  Costs one force evaluation beyond the one at y0, returned in `evals`.
+template <Problem P>
+double starting_step(const typename P::State& x, const P& p, int order, double atol, double rtol, double span, long& evals) {
+  constexpr std::size_t D = P::dim;
+  typename P::Vec a0{}, a1{};
+  force(p, x.q, x.v, a0);
+  auto norm = [&](auto&& component) {
+    double s = 0;
+    for (std::size_t i = 0; i < 2 * D; ++i) {
+      const double y = i < D ? x.q[i] : x.v[i - D];
+      const double r = component(i) / (atol + rtol * std::abs(y));
+      s += r * r;
+    }
+    return std::sqrt(s / (2 * D));
+  };
+  const double d0 = norm([&](std::size_t i) { return i < D ? x.q[i] : x.v[i - D]; });
+  const double d1 = norm([&](std::size_t i) { return i < D ? x.v[i] : a0[i - D]; });
+  double h0 = d0 < 1e-5 || d1 < 1e-5 ? 1e-6 : 0.01 * d0 / d1;
+  h0 = std::min(h0, span);
+  typename P::State y = x;
+  drift(y.q, x.v, h0), kick(y.v, a0, h0);
+  force(p, y.q, y.v, a1);
+  evals += 2;
+  const double d2 = norm([&](std::size_t i) { return i < D ? y.v[i] - x.v[i] : a1[i - D] - a0[i - D]; }) / h0;
+  const double big = std::max(d1, d2);
+  const double h1 = big <= 1e-15 ? std::max(1e-6, h0 * 1e-3) : std::pow(0.01 / big, 1.0 / (order + 1));
+  return std::min({100 * h0, h1, span});
+}
+
+}  // namespace ode

@@ -1,0 +1,104 @@
+#pragma once
+/// Boost.Odeint's controlled steppers (make_controlled over runge_kutta_dopri5, runge_kutta_cash_karp54,
+/// runge_kutta_fehlberg78) run by Odeint's own integrate_times: the peer our adaptive runs are compared with, step
+/// for step in the tests and by count and time in the work–precision study.  Here because reference/ is the only
+/// code that includes Odeint.
+
+#include <array>
+#include <limits>
+#include <string>
+#include <vector>
+
+// Odeint's error steppers leave their work arrays uninitialised until the first step, and make_controlled copies
+// one: GCC 12 warns at the copy, in Odeint's header.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <boost/numeric/odeint.hpp>
+#pragma GCC diagnostic pop
+
+#include "integrators/method.hpp"
+
+namespace reference::odeint {
+
+/// One try of a controlled stepper: where, its step, and whether it was accepted.
+struct Try {
+  double t = 0, dt = 0;
+  bool accepted = false;
+};
+
+/// What an Odeint controlled run did.
+template <class P>
+struct ControlledRun {
+  std::vector<Try> tries;  ///< every try, when asked for
+  long accepted = 0, rejected = 0, evals = 0;
+  long refused = 0;  ///< steps above max_dt, refused untried (Odeint counts them as failed; its non-FSAL steppers evaluate the start)
+  std::vector<typename P::State> at_times;  ///< the state at each output time
+};
+
+namespace controlled_detail {
+
+namespace oi = boost::numeric::odeint;
+
+/// Forwards try_step to Odeint's controlled stepper, recording each try; integrate_times sees a controlled stepper.
+template <class C>
+struct Recorder {
+  using stepper_category = oi::controlled_stepper_tag;
+  C* inner;
+  std::vector<Try>* tries;
+  long *accepted, *rejected, *refused;
+  double max_dt;
+  template <class System, class State>
+  oi::controlled_step_result try_step(System system, State& x, double& t, double& dt) {
+    const double t0 = t, dt0 = dt;
+    const auto r = inner->try_step(system, x, t, dt);
+    // A step above max_dt is refused before it is tried (dt set to max_dt, no evaluation): not a try.
+    if (max_dt != 0 && dt0 - max_dt > std::numeric_limits<double>::epsilon()) return ++*refused, r;
+    if (tries) tries->push_back({t0, dt0, r == oi::success});
+    ++*(r == oi::success ? accepted : rejected);
+    return r;
+  }
+};
+
+template <class Stepper, class P>
+ControlledRun<P> run(const P& p, const std::vector<double>& times, double dt, double eps_abs, double eps_rel, double max_dt, bool record) {
+  constexpr std::size_t D = P::dim;
+  using Flat = std::array<double, 2 * D>;
+  ControlledRun<P> out;
+  auto system = [&](const Flat& x, Flat& dxdt, double) {
+    typename P::Vec q, v, a;
+    for (std::size_t i = 0; i < D; ++i) q[i] = x[i], v[i] = x[D + i], dxdt[i] = x[D + i];
+    ode::force(p, q, v, a);
+    for (std::size_t i = 0; i < D; ++i) dxdt[D + i] = a[i];
+    ++out.evals;
+  };
+  auto controlled = oi::make_controlled(eps_abs, eps_rel, max_dt, Stepper());
+  Recorder<decltype(controlled)> recorder{&controlled, record ? &out.tries : nullptr, &out.accepted, &out.rejected, &out.refused, max_dt};
+  const auto start = p.initial();
+  Flat x;
+  for (std::size_t i = 0; i < D; ++i) x[i] = start.q[i], x[D + i] = start.v[i];
+  oi::integrate_times(std::ref(recorder), system, x, times.begin(), times.end(), dt, [&](const Flat& y, double t) {
+    typename P::State s;
+    for (std::size_t i = 0; i < D; ++i) s.q[i] = y[i], s.v[i] = y[D + i];
+    s.t = t;
+    out.at_times.push_back(s);
+  });
+  return out;
+}
+
+}  // namespace controlled_detail
+
+/// Odeint's controlled stepper `which` ("dopri5", "cash-karp54", "fehlberg78") on p's initial state through
+/// `times` with first step dt and make_controlled(eps_abs, eps_rel, max_dt, ...) (max_dt 0: none).
+template <class P>
+ControlledRun<P> run_controlled(const std::string& which, const P& p, const std::vector<double>& times, double dt, double eps_abs,
+                                double eps_rel, double max_dt = 0, bool record = true) {
+  namespace oi = boost::numeric::odeint;
+  using Flat = std::array<double, 2 * P::dim>;
+  if (which == "dopri5") return controlled_detail::run<oi::runge_kutta_dopri5<Flat>>(p, times, dt, eps_abs, eps_rel, max_dt, record);
+  if (which == "cash-karp54")
+    return controlled_detail::run<oi::runge_kutta_cash_karp54<Flat>>(p, times, dt, eps_abs, eps_rel, max_dt, record);
+  return controlled_detail::run<oi::runge_kutta_fehlberg78<Flat>>(p, times, dt, eps_abs, eps_rel, max_dt, record);
+}
+
+}  // namespace reference::odeint
