@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "study/common/interrupt.hpp"
+#include "study/measure/adaptive.hpp"
 #include "study/plan/wire.hpp"
 #include "study/stages.hpp"
 
@@ -158,7 +159,8 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
              .work =
                  [&](std::size_t k) {
                    const engine::Task& t = tasks[k];
-                   if (t.automatic) engine::auto_sweep(t, specs[t.spec], contexts[t.spec], results[t.spec], run_task);
+                   if (t.kind == TaskKind::adaptive) engine::adaptive_task(t, specs[t.spec], contexts[t.spec], results[t.spec]);
+                   else if (t.automatic) engine::auto_sweep(t, specs[t.spec], contexts[t.spec], results[t.spec], run_task);
                    else if (t.to_floor) engine::sweep_to_floor(t, specs[t.spec], contexts[t.spec], results[t.spec], run_task);
                    else run_task(t.kind, specs[t.spec], specs[t.spec].integrators[t.integrator], t.steps, contexts[t.spec], results[t.spec], t.slot);
                    engine::wide_sweeps(t, specs[t.spec], contexts[t.spec], results[t.spec], run_task);
@@ -195,7 +197,7 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
     std::erase_if(res.wide_sweeps, [](const WideSweep& w) { return w.integrator.empty(); });
   }
 
-  for (auto& res : results) engine::fit_orders(res);
+  for (auto& res : results) engine::fit_orders(res), engine::fit_proportionality(res);
   return results;
 }
 

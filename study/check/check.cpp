@@ -145,6 +145,40 @@ void check_orders(const Study& s, const Options& o, Checks& c) {
     }
 }
 
+/// Adaptive integrators: each one's tolerance proportionality, fitted again from its points and judged against the
+/// slope its pair predicts (or the spec's); each run that did not reach t_end, with its cause.
+void check_adaptive(const Study& s, const Options& o, Checks& c) {
+  for (const auto& p : s.proportionality) {
+    const std::vector<study::ErrorPoint> points = error_points(p.points);
+    study::FitOptions fo;
+    fo.tolerance = o.order_tolerance;
+    const study::OrderFit fit = study::fit_order(points, fo);
+    study::OrderContext context;
+    context.expected = p.expected, context.tolerance = o.order_tolerance, context.periods = NAN;
+    const study::OrderVerdict v = study::judge_order(fit, context);
+    Outcome& x = c.add(v.verdict == "pass" ? Outcome::pass : v.verdict == "fail" ? Outcome::fail : Outcome::undetermined, p.integrator,
+                       "tolerance proportionality");
+    x.expected = fmt::format("slope {:g} +/- {}", p.expected, o.order_tolerance);
+    x.observed = fit.determined ? fmt::format("{:.2f} in [{:.2f}, {:.2f}]", fit.order, fit.lo, fit.hi) : "no fit";
+    if (fit.determined) x.window = fmt::format("tol {:.4g}..{:.4g}, {} points", fit.dt_min, fit.dt_max, fit.points);
+    if (x.status == Outcome::fail) x.off = fmt::format("off by {:.2f}", std::abs(fit.order - p.expected));
+    if (x.status == Outcome::undetermined) x.off = v.reason, x.action = v.action;
+    // The fit's words are a step size's: here its abscissa is the tolerance.
+    for (std::string* text : {&x.off, &x.action})
+      for (const auto& [from, to] : {std::pair<std::string, std::string>{"step sizes per decade in dt", "tolerances per decade (tol.per_decade) in tol"},
+                                     {" dt", " tol"}})
+        for (std::size_t at = text->find(from); at != std::string::npos; at = text->find(from, at + to.size())) text->replace(at, from.size(), to);
+  }
+  for (const auto& r : s.adaptive_runs) {
+    if (r.status == "ok") continue;
+    Outcome& x = c.add(Outcome::undetermined, r.integrator, "adaptive run");
+    x.expected = "reaches t_end";
+    x.observed = fmt::format("{} at tol {:g}", r.status, r.tol);
+    x.off = r.reason;
+    x.action = r.status == "step-limit" ? "raise tol.max_steps, or a larger tolerance" : "a larger tolerance, or a problem without a singularity";
+  }
+}
+
 /// The long energy run of `label`, if the study has one.
 const report::LongRow* find_long_run(const Study& s, const std::string& label) {
   for (const auto& e : s.energy_long)
@@ -696,7 +730,7 @@ Verdict run_checks(const report::Results& results, const Baseline* baseline, con
   Verdict v;
   for (const auto& s : results.studies) {
     if (!selected(s.name)) continue;
-    if (s.declared.empty())
+    if (s.declared.empty() && s.adaptive.empty())
       throw report::ReportError((results.dir / "results.json").string() + ": study '" + s.name +
                                 "' has no 'integrators' (written before `study check` existed): run `study run` again");
     // Version 2 brought the orders' points and verdicts the gate re-fits; 3 added what the report groups and labels by.
@@ -712,6 +746,7 @@ Verdict run_checks(const report::Results& results, const Baseline* baseline, con
     check_energy(s, c);
     check_identities(s, o, c);
     check_reversal(s, o, c);
+    check_adaptive(s, o, c);
     if (baseline) check_baseline(s, *baseline, c);
   }
   if (o.studies.empty()) check_unmeasurable_orders(results, o, v);

@@ -30,6 +30,8 @@ std::set<RefReal> reference_times(const Spec& spec) {
           if (tau - h / i.choice.substeps >= 0) times.insert(RefReal(tau) - RefReal(h / i.choice.substeps));
       }
   }
+  if (!spec.adaptive.empty())
+    for (double t : spec.adaptive_times()) times.insert(RefReal(t));  // an adaptive run's output times, exact doubles
   times.erase(RefReal(0));  // the start is exact by construction
   return times;
 }

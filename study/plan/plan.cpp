@@ -1,7 +1,10 @@
 // Stage 2b: the plan -- every (integrator, dt) run, long energy run and stability search of every spec, each with
 // its own result slot, so that results do not depend on the order in which threads finish them.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+
+#include <fmt/format.h>
 
 #include "reference/cache.hpp"
 
@@ -44,6 +47,10 @@ std::vector<Task> plan(const std::vector<Spec>& specs, std::vector<StudyResult>&
       if (spec.energy_t_end) tasks.push_back({TaskKind::energy, s, i, 0, res.energy_long.size()}), res.energy_long.emplace_back();
       if (spec.wants("stability")) tasks.push_back({TaskKind::stability, s, i, 0, res.stability.size()}), res.stability.emplace_back();
     }
+    // Adaptive integrators: one task per tolerance (its index in `steps`), integrator indexing spec.adaptive.
+    for (std::size_t i = 0; i < spec.adaptive.size(); ++i)
+      for (std::size_t k = 0; k < spec.tolerances.size(); ++k)
+        tasks.push_back({TaskKind::adaptive, s, i, static_cast<long>(k), res.adaptive_runs.size()}), res.adaptive_runs.emplace_back();
   }
   // Longest first, so that the pool (and the ranks, study/ranks/) does not end waiting on one big run (the order of
   // results is fixed by slots).
@@ -64,6 +71,9 @@ std::size_t wide_slots(const Spec& spec) {
 
 double task_cost(const Task& t, const std::vector<Spec>& specs) {
   const Spec& spec = specs[t.spec];
+  if (t.kind == TaskKind::adaptive)  // its steps unknown: as many as a fixed step of the tolerance's tenth root would take
+    return spec.adaptive[t.integrator].evals_per_step * spec.evaluation_cost * (1 + spec.repeats) * spec.t_end / spec.time_scale /
+           std::pow(spec.tolerances[static_cast<std::size_t>(t.steps)], 0.2) * 10;
   const double per_step = spec.integrators[t.integrator].evals_per_step * spec.evaluation_cost;
   if (t.automatic) return 2.0 * per_step * static_cast<double>(spec.steps[std::min<std::size_t>(spec.steps.size(), spec.auto_dt->runs) - 1]);
   if (t.to_floor && spec.past_floor > 0) return 2.0 * per_step * static_cast<double>(spec.steps.back());  // about the range at 4 per decade
@@ -96,6 +106,12 @@ std::string plan_digest(const std::vector<Spec>& specs, const std::vector<Task>&
       text.append(" ").append(i.choice.label()).append("@").append(i.table);
       if (i.choice.table) text.append(" {").append(i.choice.table->identity).append("}");  // every coefficient
     }
+    for (const auto& a : spec.adaptive) {
+      text.append(" adaptive ").append(a.label).append(" {").append(a.choice.table->identity).append("}");
+      for (const auto& [k, v] : a.params) std::snprintf(buf, sizeof buf, " %s %a", k.c_str(), v), text.append(buf);
+    }
+    for (double tol : spec.tolerances) std::snprintf(buf, sizeof buf, " tol %a", tol), text.append(buf);
+    std::snprintf(buf, sizeof buf, " max_steps %ld", spec.adaptive_max_steps), text.append(buf);
     for (const auto& m : spec.metrics) text.append(" ").append(m);
     for (long n : spec.steps) text.append(" ").append(std::to_string(n));
     text += "\n";
@@ -110,6 +126,8 @@ std::string plan_digest(const std::vector<Spec>& specs, const std::vector<Task>&
 
 std::string describe(const Task& t, const std::vector<Spec>& specs) {
   const Spec& spec = specs[t.spec];
+  if (t.kind == TaskKind::adaptive)
+    return spec.name + ": " + spec.adaptive[t.integrator].label + " tol=" + fmt::format("{:g}", spec.tolerances[static_cast<std::size_t>(t.steps)]);
   return spec.name + ": " + spec.integrators[t.integrator].choice.label() +
          (t.automatic ? " (automatic sweep)" : t.to_floor ? (spec.past_floor > 0 ? " (step sizes to the noise floor)" : " (the spec's step sizes)")
           : t.kind == TaskKind::run ? " dt=" + std::to_string(spec.t_end / static_cast<double>(t.steps)) : "");

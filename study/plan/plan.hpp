@@ -13,7 +13,7 @@ namespace study {
 
 /// What one unit of work measures: a run (or a sweep of them), the long energy run, the stability search; and one
 /// run in a wider arithmetic, which a sweep makes where round-off ended its orders' range (study/fit/wide.hpp).
-enum class TaskKind { run, energy, stability, wide_long_double, wide_float128 };
+enum class TaskKind { run, energy, stability, wide_long_double, wide_float128, adaptive };
 
 /// The wide arithmetic of a wide run's kind ("long double", "float128"), and back.
 inline const char* arithmetic_of(TaskKind k) { return k == TaskKind::wide_float128 ? "float128" : "long double"; }

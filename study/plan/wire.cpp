@@ -155,6 +155,24 @@ EnergyLong energy_of(const json& j) {
   return e;
 }
 
+json adaptive_json(const AdaptiveRun& r) {
+  return {{"integrator", r.integrator}, {"id", r.id}, {"controller", r.controller}, {"status", r.status}, {"reason", r.reason},
+          {"counts", {r.accepted, r.rejected, r.force_evals}},
+          {"numbers", bits(std::vector<double>{r.tol, r.t_reached, r.global, r.position, r.max, r.energy_final_rel, r.energy_max_rel, r.h_min,
+                                               r.h_max, r.seconds_min, r.seconds_median})}};
+}
+AdaptiveRun adaptive_of(const json& j) {
+  AdaptiveRun r;
+  r.integrator = j.at("integrator"), r.id = j.at("id"), r.controller = j.at("controller"), r.status = j.at("status"), r.reason = j.at("reason");
+  const json& c = j.at("counts");
+  r.accepted = c.at(0), r.rejected = c.at(1), r.force_evals = c.at(2);
+  const auto n = vector_of<double>(j.at("numbers"));
+  if (n.size() != 11) throw std::runtime_error("an adaptive run's message holds the wrong count of numbers");
+  r.tol = n[0], r.t_reached = n[1], r.global = n[2], r.position = n[3], r.max = n[4], r.energy_final_rel = n[5], r.energy_max_rel = n[6];
+  r.h_min = n[7], r.h_max = n[8], r.seconds_min = n[9], r.seconds_median = n[10];
+  return r;
+}
+
 json stability_json(const Stability& s) {
   return {{"integrator", s.integrator}, {"limit", bits(s.limit)}, {"beyond_search", s.beyond_search}, {"note", s.note},
           {"theory", bits(s.theory)}, {"theory_basis", s.theory_basis}};
@@ -247,6 +265,7 @@ std::string pack_task(const Task& t, const Spec& spec, const StudyResult& res) {
   }
   if (t.kind == TaskKind::energy) j["energy"] = energy_json(res.energy_long.at(t.slot));
   if (t.kind == TaskKind::stability) j["stability"] = stability_json(res.stability.at(t.slot));
+  if (t.kind == TaskKind::adaptive) j["adaptive"] = adaptive_json(res.adaptive_runs.at(t.slot));
   return encode(j);
 }
 
@@ -271,6 +290,7 @@ void unpack_task(std::string_view bytes, const Task& t, const Spec& spec, StudyR
     }
     if (t.kind == TaskKind::energy) res.energy_long.at(t.slot) = energy_of(j.at("energy"));
     if (t.kind == TaskKind::stability) res.stability.at(t.slot) = stability_of(j.at("stability"));
+    if (t.kind == TaskKind::adaptive) res.adaptive_runs.at(t.slot) = adaptive_of(j.at("adaptive"));
   });
 }
 

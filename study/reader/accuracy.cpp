@@ -15,11 +15,20 @@ double run_noise(const RunRow& r) {
 }
 double worst(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::max(a, b); }
 
-/// The runs of one integrator, largest step first (the order of its sweep: cost grows along it).
+/// Every run the work-precision answers weigh: the fixed-step runs and the adaptive ones (Study::adaptive_work).
+std::vector<const RunRow*> work_runs(const Study& s) {
+  std::vector<const RunRow*> runs;
+  for (const auto& r : s.runs) runs.push_back(&r);
+  for (const auto& r : s.adaptive_work) runs.push_back(&r);
+  return runs;
+}
+
+/// The runs of one integrator, largest step first (the order of its sweep: cost grows along it; an adaptive one's
+/// mean step, so its tolerances from the largest).
 std::vector<const RunRow*> sweep_of(const Study& s, const std::string& integrator) {
   std::vector<const RunRow*> runs;
-  for (const auto& r : s.runs)
-    if (r.integrator == integrator) runs.push_back(&r);
+  for (const RunRow* r : work_runs(s))
+    if (r->integrator == integrator) runs.push_back(r);
   std::stable_sort(runs.begin(), runs.end(), [](const RunRow* a, const RunRow* b) { return a->dt > b->dt; });
   return runs;
 }
@@ -215,7 +224,7 @@ CostToAccuracy cost_to_reach(const Study& s, const std::string& integrator, doub
 Ranking rank(const Study& s, double target, bool by_time) {
   Ranking r;
   r.target = target, r.by_time = by_time;
-  for (const auto& i : s.integrators) {
+  for (const auto& i : s.work_methods()) {
     CostToAccuracy c = cost_to_reach(s, i, target);
     if (c.estimated() && std::isfinite(by_time ? c.seconds : c.evals)) r.order.push_back(std::move(c));
     else r.none.push_back(std::move(c));
@@ -257,8 +266,8 @@ Ranking rank(const Study& s, double target, bool by_time) {
     for (const auto& c : r.none) {
       if (c.why.find("round-off") != std::string::npos || c.why.find("diverged") != std::string::npos) continue;
       const RunRow* best = nullptr;
-      for (const auto& run : s.runs)
-        if (run.integrator == c.integrator && usable(s, run) && (!best || run.global < best->global)) best = &run;
+      for (const RunRow* run : work_runs(s))
+        if (run->integrator == c.integrator && usable(s, *run) && (!best || run->global < best->global)) best = run;
       if (!best || !(best->global > target)) continue;
       const double p = extrapolation_order(s, c.integrator);
       const double least_cost = std::isfinite(p) ? run_cost(*best, by_time) * std::pow(best->global / target, 1 / p) : run_cost(*best, by_time);
@@ -269,8 +278,8 @@ Ranking rank(const Study& s, double target, bool by_time) {
 
 std::vector<double> default_targets(const Study& s) {
   double smallest = INFINITY;
-  for (const auto& r : s.runs)
-    if (ended_well(r) && r.global > 0) smallest = std::min(smallest, r.global);
+  for (const RunRow* r : work_runs(s))
+    if (ended_well(*r) && r->global > 0) smallest = std::min(smallest, r->global);
   std::vector<double> out{1e-3};
   for (int k = 4; k <= 300; ++k) {
     const double x = std::pow(10.0, -k);
@@ -290,9 +299,9 @@ std::vector<double> default_targets(const Results& r) {
 
 std::vector<FrontPoint> pareto_front(const Study& s, bool by_time) {
   std::vector<FrontPoint> all;
-  for (const auto& r : s.runs)
-    if (ended_well(r) && r.global <= pre_asymptotic_error && r.global > floor_factor * noise_floor(s, r) && std::isfinite(run_cost(r, by_time)) &&
-        run_cost(r, by_time) > 0)
+  for (const RunRow* p : work_runs(s))
+    if (const RunRow& r = *p; ended_well(r) && r.global <= pre_asymptotic_error && r.global > floor_factor * noise_floor(s, r) &&
+                              std::isfinite(run_cost(r, by_time)) && run_cost(r, by_time) > 0)
       all.push_back({r.integrator, r.dt, r.global, run_cost(r, by_time)});
   // Cheapest first (at equal cost the smaller error first): a run is on the front when its error is below every
   // cheaper run's.

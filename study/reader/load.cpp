@@ -699,6 +699,72 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
         st.stability.push_back(row);
       }
     }
+    if (s.has("adaptive")) {  // adaptive integrators, their runs and tolerance proportionality (schema: "adaptive")
+      const Node a = s.at("adaptive");
+      const Node tols = a.at("tolerances");
+      for (std::size_t k = 0; k < tols.size(); ++k) st.tolerances.push_back(tols.at(k).positive());
+      const Node ints = a.at("integrators");
+      for (std::size_t k = 0; k < ints.size(); ++k) {
+        const Node x = ints.at(k);
+        AdaptiveIntegratorRow d;
+        d.label = x.at("label").text(), d.id = x.at("id").text(), d.controller = x.at("controller").one_of({"odeint", "pi"});
+        d.source = x.at("source").text();
+        d.order = static_cast<int>(x.at("order").whole(1, 100)), d.order_hat = static_cast<int>(x.at("order_hat").whole(1, 100));
+        d.evals_per_step = static_cast<int>(x.at("evals_per_step").whole(1, 100000));
+        d.expected_slope = x.at("expected_slope").positive();
+        for (const auto& other : st.adaptive)
+          if (other.label == d.label) x.at("label").fail("'" + study::printable(d.label) + "' is listed twice");
+        st.adaptive.push_back(std::move(d));
+      }
+      auto adaptive_label = [&st](const Node& n) {
+        std::string label = n.text();
+        if (std::none_of(st.adaptive.begin(), st.adaptive.end(), [&](const AdaptiveIntegratorRow& d) { return d.label == label; }))
+          n.fail("'" + study::printable(label) + "' is not one of the study's adaptive integrators");
+        return label;
+      };
+      const Node runs = a.at("runs");
+      for (std::size_t k = 0; k < runs.size(); ++k) {
+        const Node x = runs.at(k);
+        AdaptiveRow row;
+        row.integrator = adaptive_label(x.at("integrator"));
+        row.status = x.at("status").one_of({"ok", "step-limit", "underflow", "rejections", "diverged"});
+        if (x.has("reason")) row.reason = x.at("reason").text();
+        row.tol = x.at("tol").positive(), row.t_reached = x.at("t_reached").nonnegative();
+        row.global = x.at("error").at("global").nonnegative(), row.max = x.at("error").at("max").nonnegative();
+        row.energy_final = x.at("energy").at("final_rel").number(), row.energy_max = x.at("energy").at("max_rel").nonnegative();
+        row.accepted = x.at("accepted").whole(0, max_count), row.rejected = x.at("rejected").whole(0, max_count);
+        row.force_evals = x.at("force_evals").nonnegative();
+        row.h_min = x.at("h_min").nonnegative(), row.h_max = x.at("h_max").nonnegative();
+        row.seconds_min = x.at("seconds_min").nonnegative(), row.seconds_median = x.at("seconds_median").nonnegative();
+        if (row.status == "ok" && row.accepted > 0 && std::isfinite(row.global)) {
+          RunRow w;
+          w.integrator = row.integrator, w.status = "ok", w.steps = row.accepted;
+          for (const auto& d : st.adaptive)
+            if (d.label == row.integrator) w.id = d.id;
+          w.dt = st.t_end / static_cast<double>(row.accepted);
+          w.global = row.global, w.max = row.max, w.energy_max = row.energy_max, w.energy_final = row.energy_final;
+          w.force_evals = row.force_evals, w.evals_per_step = row.force_evals / static_cast<double>(row.accepted);
+          w.roundoff = std::nan("");
+          w.ns_min = row.seconds_min * 1e9 / static_cast<double>(row.accepted);
+          w.ns_median = row.seconds_median * 1e9 / static_cast<double>(row.accepted);
+          st.adaptive_work.push_back(std::move(w));
+        }
+        st.adaptive_runs.push_back(std::move(row));
+      }
+      const Node prop = a.at("proportionality");
+      for (std::size_t k = 0; k < prop.size(); ++k) {
+        const Node x = prop.at(k);
+        ProportionalityRow row;
+        row.integrator = adaptive_label(x.at("integrator"));
+        row.expected = x.at("expected").positive();
+        row.verdict = x.at("verdict").one_of({"pass", "fail", "undetermined"});
+        row.reason = x.at("reason").text(), row.action = x.at("action").text();
+        const Node pts = x.at("points");
+        for (std::size_t i = 0; i < pts.size(); ++i)
+          row.points.push_back({pts.at(i).at(0).positive(), pts.at(i).at(1).nonnegative(), pts.at(i).at(2).nonnegative()});
+        st.proportionality.push_back(std::move(row));
+      }
+    }
     // The points of one scan agree on its axes and size, each index once.
     if (!st.scan.name.empty())
       for (const auto& other : r.studies)

@@ -109,6 +109,27 @@ struct SweepRow {
   std::string stop_cause;  ///< the rule that stopped an automatic sweep or a range at dt.past_floor ("" for none; study/fit/sweep_advice.hpp)
   std::string halvings_end;  ///< what ended its halvings when levels between them followed ("" for none)
 };
+/// An adaptive integrator (results.json "adaptive"): an embedded pair under its controller.
+struct AdaptiveIntegratorRow {
+  std::string label, id, controller, source;
+  int order = 0, order_hat = 0, evals_per_step = 0;
+  double expected_slope = 1;
+};
+/// One adaptive run at one tolerance.
+struct AdaptiveRow {
+  std::string integrator, status, reason;  ///< status: ok, step-limit, underflow, rejections, diverged
+  double tol = 0, t_reached = 0;
+  double global = NAN, max = NAN, energy_final = NAN, energy_max = NAN, h_min = NAN, h_max = NAN;
+  double seconds_min = NAN, seconds_median = NAN;
+  long accepted = 0, rejected = 0;
+  double force_evals = 0;
+};
+/// An adaptive integrator's tolerance proportionality: the slope of its error on the tolerance.
+struct ProportionalityRow {
+  std::string integrator, verdict, reason, action;
+  double expected = 1;
+  std::vector<std::array<double, 3>> points;  ///< tolerance, error, noise floor
+};
 /// The point of a scan a study is (results schema 4; study::ScanPoint).
 struct ScanInfo {
   std::string name;  ///< "" when the study is not part of a scan
@@ -144,6 +165,19 @@ struct Study {
   std::vector<WideSweepRow> wide_sweeps;
   double wide_budget = 1;                 ///< the spec's (schema 5)
   std::vector<double> accuracy;           ///< the accuracies the spec (or study run --accuracy) asked for; the report answers each
+  std::vector<AdaptiveIntegratorRow> adaptive;  ///< empty without adaptive integrators
+  std::vector<double> tolerances;               ///< largest first
+  std::vector<AdaptiveRow> adaptive_runs;
+  std::vector<ProportionalityRow> proportionality;
+  /// Each adaptive run that reached t_end as a run of the work-precision answers (the cheapest method to an accuracy,
+  /// the Pareto front): its error and cost, dt its mean step t_end / accepted, its time the whole run's.
+  std::vector<RunRow> adaptive_work;
+  /// The methods those answers weigh: the fixed-step integrators, then the adaptive ones.
+  std::vector<std::string> work_methods() const {
+    std::vector<std::string> m = integrators;
+    for (const auto& a : adaptive) m.push_back(a.label);
+    return m;
+  }
   bool wants(const std::string& m) const {
     for (const auto& x : metrics)
       if (x == m) return true;

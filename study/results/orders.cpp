@@ -97,4 +97,22 @@ void fit_orders(StudyResult& res) {
   }
 }
 
+void fit_proportionality(StudyResult& res) {
+  const double eps = std::numeric_limits<double>::epsilon();
+  for (const SpecAdaptive& a : res.spec.adaptive) {
+    Proportionality p;
+    p.integrator = a.label, p.expected = a.expected_slope;
+    // The largest error over the output times (immune to the cancellations at whole periods of the error at t_end),
+    // its floor the reference's bound and a random walk of round-off over the accepted steps.
+    for (const AdaptiveRun& r : res.adaptive_runs)
+      if (r.integrator == a.label && r.status == "ok")
+        p.points.push_back({r.tol, r.max, std::max(res.reference_bound, eps * std::sqrt(static_cast<double>(std::max(1L, r.accepted))))});
+    p.fit = fit_order(p.points);
+    OrderContext c;
+    c.expected = p.expected, c.tolerance = FitOptions{}.tolerance, c.periods = NAN;
+    p.verdict = judge_order(p.fit, c);
+    res.proportionality.push_back(std::move(p));
+  }
+}
+
 }  // namespace study::engine

@@ -34,5 +34,8 @@ ErrorPoint wide_point(const WideRun& w, const std::string& metric);
 /// Every integrator's order fits and verdicts, into res.orders: double's, and where round-off ended double's range,
 /// the wide arithmetics' (study/fit/wide.hpp).
 void fit_orders(StudyResult& res);
+/// Each adaptive integrator's tolerance proportionality: the slope of its largest error over the output times on the
+/// tolerance, fitted and judged by the order fit's rules against the slope its pair predicts (or the spec's).
+void fit_proportionality(StudyResult& res);
 
 }  // namespace study::engine

@@ -133,6 +133,35 @@ struct Sweep {
   SweepStop halvings = SweepStop::none;  ///< when it went on with levels between the halvings: what ended those
 };
 
+/// One adaptive integrator at one tolerance (eps_abs = eps_rel = tol): its errors at the output times against the
+/// reference, its counts and step sizes, and its wall time.
+struct AdaptiveRun {
+  std::string integrator;  ///< label: "dopri5 (adaptive)"
+  std::string id, controller;
+  double tol = 0;
+  /// "ok", or why it stopped before t_end: "step-limit" (tol.max_steps tries), "underflow" (the step fell below the
+  /// time's resolution), "rejections" (500 in a row), "diverged" (the state passed 1e100 of its scale).
+  std::string status = "ok";
+  std::string reason;
+  double t_reached = 0;
+  double global = not_measured, position = not_measured, max = not_measured;  ///< as a fixed-step Run's
+  double energy_final_rel = not_measured, energy_max_rel = not_measured;
+  long accepted = 0, rejected = 0;
+  std::uint64_t force_evals = 0;
+  double h_min = not_measured, h_max = not_measured;
+  double seconds_min = not_measured, seconds_median = not_measured;  ///< one whole run's wall time (not reproducible)
+};
+
+/// Tolerance proportionality: the slope of log global error on log tolerance over an adaptive integrator's sweep,
+/// fitted and judged by the order fit's rules (its 99 % interval against expected +/- 0.2).
+struct Proportionality {
+  std::string integrator;
+  double expected = 1;
+  OrderFit fit;
+  OrderVerdict verdict;
+  std::vector<ErrorPoint> points;  ///< dt: the tolerance
+};
+
 /// Everything a spec produced.
 struct StudyResult {
   Spec spec;
@@ -148,6 +177,8 @@ struct StudyResult {
   std::vector<Stability> stability;
   std::vector<WideRun> wide_runs;      ///< where an order needed them (empty slots erased after the runs)
   std::vector<WideSweep> wide_sweeps;  ///< one per integrator and wide arithmetic run
+  std::vector<AdaptiveRun> adaptive_runs;      ///< per adaptive integrator, its tolerances largest first
+  std::vector<Proportionality> proportionality;  ///< one per adaptive integrator
 };
 
 }  // namespace study

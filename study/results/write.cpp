@@ -115,6 +115,46 @@ Meta collect_meta() {
   return m;
 }
 
+/// The adaptive integrators, their tolerance sweep's runs and their tolerance proportionality.
+Json adaptive_json(const StudyResult& r) {
+  const Spec& s = r.spec;
+  Json a;
+  a["tolerances"] = s.tolerances;
+  a["max_steps"] = s.adaptive_max_steps;
+  a["output_times"] = s.samples + 1;
+  a["integrators"] = Json::array();
+  for (const SpecAdaptive& x : s.adaptive) {
+    Json params = Json::object();
+    for (const auto& [k, v] : x.params) params[k] = v;
+    a["integrators"].push_back({{"label", x.label}, {"id", x.choice.id}, {"controller", x.controller}, {"params", params},
+                                {"order", x.order}, {"order_hat", x.order_hat}, {"expected_slope", x.expected_slope},
+                                {"slope_given", x.slope_given}, {"evals_per_step", x.evals_per_step}, {"table", x.table}, {"source", x.source}});
+  }
+  a["runs"] = Json::array();
+  for (const AdaptiveRun& x : r.adaptive_runs) {
+    Json j{{"integrator", x.integrator}, {"tol", x.tol}, {"status", x.status}, {"t_reached", x.t_reached}};
+    if (x.status != "ok") j["reason"] = x.reason;
+    j["error"] = {{"global", number(x.global)}, {"position", number(x.position)}, {"max", number(x.max)}};
+    j["energy"] = {{"final_rel", number(x.energy_final_rel)}, {"max_rel", number(x.energy_max_rel)}};
+    j["accepted"] = x.accepted, j["rejected"] = x.rejected, j["force_evals"] = x.force_evals;
+    j["h_min"] = number(x.h_min), j["h_max"] = number(x.h_max);
+    j["seconds_min"] = number(x.seconds_min), j["seconds_median"] = number(x.seconds_median);
+    a["runs"].push_back(std::move(j));
+  }
+  a["proportionality"] = Json::array();
+  for (const Proportionality& p : r.proportionality) {
+    Json j{{"integrator", p.integrator}, {"expected", p.expected}, {"verdict", p.verdict.verdict}, {"reason", p.verdict.reason},
+           {"action", p.verdict.action}};
+    j["observed"] = p.fit.determined ? Json(p.fit.order) : Json(nullptr);
+    j["interval"] = p.fit.determined ? Json::array({p.fit.lo, p.fit.hi}) : Json(nullptr);
+    j["local_slopes"] = p.fit.local_slopes;
+    j["points"] = Json::array();
+    for (const ErrorPoint& x : p.points) j["points"].push_back({number(x.dt), number(x.error), number(x.floor)});
+    a["proportionality"].push_back(std::move(j));
+  }
+  return a;
+}
+
 Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
   Json doc;
   doc["schema_version"] = results_schema_version;
@@ -215,6 +255,7 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
                                    {"theory", std::isinf(x.theory) ? Json("unbounded") : number(x.theory)},
                                    {"theory_basis", x.theory_basis}});
     }
+    if (!s.adaptive.empty()) st["adaptive"] = adaptive_json(r);
     doc["studies"].push_back(st);
   }
   return doc;
@@ -278,6 +319,17 @@ void write_results(const std::filesystem::path& dir, const std::vector<StudyResu
              << csv_field(x.theory_basis) << '\n';
       write_atomic(sub / "stability.csv", stab.str());
     }
+  }
+  for (const StudyResult& r : results) {
+    if (r.adaptive_runs.empty()) continue;
+    std::ostringstream csv;
+    csv << "integrator,tol,status,global,position,max,energy_final_rel,energy_max_rel,accepted,rejected,force_evals,h_min,h_max,"
+           "seconds_min,seconds_median\n";
+    for (const AdaptiveRun& x : r.adaptive_runs)
+      csv << csv_field(x.integrator) << ',' << num(x.tol) << ',' << x.status << ',' << num(x.global) << ',' << num(x.position) << ','
+          << num(x.max) << ',' << num(x.energy_final_rel) << ',' << num(x.energy_max_rel) << ',' << x.accepted << ',' << x.rejected << ','
+          << x.force_evals << ',' << num(x.h_min) << ',' << num(x.h_max) << ',' << num(x.seconds_min) << ',' << num(x.seconds_median) << '\n';
+    write_atomic(dir / r.spec.name / "adaptive.csv", csv.str());
   }
   write_atomic(dir / "results.json", to_json(results, meta).dump(1) + "\n");
 }

@@ -100,7 +100,7 @@ class Reader {
 const std::vector<std::string> known_keys{"name", "title", "problem", "params", "t_end", "integrators", "dt",
                                           "metrics", "energy_t_end", "energy_dt", "repeats", "reference_tol",
                                           "samples", "local_points", "expect", "varying_dt", "plot_dt", "methods", "scan",
-                                          "wide_budget", "accuracy"};
+                                          "wide_budget", "accuracy", "tol", "adaptive"};
 
 /// What a point of a scan sets in place of the spec's own keys.
 struct Overrides {
@@ -292,6 +292,7 @@ void read_steps(const Reader& r, Spec& s, const ProblemFacts& f, const Overrides
                         " (its time scale with these parameters is " + shortest_decimal(f.period) + "); the reference covers at most " +
                         shortest_decimal(max_time_scales) + ": t_end <= " + shortest_decimal(max_time_scales * f.period));
   const toml::node* dt = r.get("dt");
+  if (!dt && r.get("adaptive") && !r.get("integrators")) return;  // adaptive integrators only: tol, not dt
   if (!dt) r.fail(nullptr, "dt", "missing (\"auto\", an array of step sizes, or { max, min, per_decade })");
   const toml::table* dt_table = dt->as_table();
   if (dt->is_string() || (dt_table && dt_table->contains("auto"))) {
@@ -494,6 +495,10 @@ void add_integrator(const Reader& r, const toml::node& x, IntegratorChoice c, bo
 /// integrators: ids or { id, substeps, start, variant } tables, each a built-in or a method table.
 void read_integrators(const Reader& r, Spec& s, const MethodTables& tables, const ProblemFacts& f) {
   const toml::node* ints = r.get("integrators");
+  if (!ints && r.get("adaptive")) {
+    if (r.get("dt")) r.fail(r.get("dt"), "dt", "is the fixed-step integrators' sweep, but the spec lists none: give integrators = [...], or leave dt out");
+    return;
+  }
   if (!ints || !ints->is_array() || ints->as_array()->empty())
     r.fail(ints, "integrators", "an array of integrator ids (or { id, substeps, start } tables) is required");
   // Every unknown id at once, at the first one's line.
@@ -512,6 +517,113 @@ void read_integrators(const Reader& r, Spec& s, const MethodTables& tables, cons
     for (std::size_t j = 0; j < i; ++j)
       if (s.integrators[i].choice.label() == s.integrators[j].choice.label())
         r.fail("integrators", "'" + s.integrators[i].choice.label() + "' is listed twice");
+}
+
+/// tol = { max, min, per_decade [, max_steps] } and adaptive = [ids or { id, controller, slope } tables]: the adaptive
+/// integrators and their tolerance sweep (docs/adaptive.md).
+void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const ProblemFacts& f) {
+  const toml::node* list = r.get("adaptive");
+  const toml::node* tol = r.get("tol");
+  if (!list && !tol) return;
+  if (!list) r.fail(tol, "tol", "is the adaptive integrators' tolerance sweep, but the spec lists none: give adaptive = [\"dopri5\", ...]");
+  if (!tol) r.fail(list, "adaptive", "needs the tolerances to run at: tol = { max = 1e-4, min = 1e-10, per_decade = 2 }");
+  const toml::table* range = tol->as_table();
+  if (!range) r.fail(tol, "tol", "must be a table { max, min, per_decade } (max_steps: the step-count limit of one run)");
+  constexpr std::array<std::string_view, 4> keys{"max", "min", "per_decade", "max_steps"};
+  for (auto&& [key, v] : *range)
+    if (std::find(keys.begin(), keys.end(), key.str()) == keys.end())
+      r.fail(&v, "tol." + std::string(key.str()), "unknown key of a tolerance sweep" + did_you_mean(key.str(), keys) + "; keys: max, min, per_decade, max_steps");
+  const auto hi = as_number(range->get("max")), lo = as_number(range->get("min"));
+  const auto per = (*range)["per_decade"].value<int64_t>();
+  if (!hi || !lo || !per) r.fail(tol, "tol", "needs max, min (numbers) and per_decade (a whole number)");
+  if (!(*lo >= 1e-15) || !(*lo <= *hi) || !(*hi < 1))
+    r.fail(tol, "tol", "needs 1e-15 <= min <= max < 1 (relative and absolute tolerances; got min " + shortest_decimal(*lo) + ", max " +
+                           shortest_decimal(*hi) + ")");
+  if (*per < 1 || *per > 20) r.fail(range->get("per_decade"), "tol.per_decade", "must be a whole number from 1 to 20");
+  if (const toml::node* m = range->get("max_steps")) {
+    const auto n = m->value<int64_t>();
+    if (!m->is_integer() || !n || *n < 10 || *n > 1000000000)
+      r.fail(m, "tol.max_steps", "must be a whole number from 10 to 1e9: the accepted and rejected steps one run may take before it "
+                                 "stops (a tolerance sets no step count; this bounds the work)");
+    s.adaptive_max_steps = static_cast<long>(*n);
+  }
+  for (int i = 0;; ++i) {
+    const double t = *hi * std::pow(10.0, -static_cast<double>(i) / static_cast<double>(*per));
+    if (t < *lo * (1 - 1e-12)) break;
+    s.tolerances.push_back(std::stod(fmt::format("{:.12g}", t)));
+  }
+  const toml::array* entries = list->as_array();
+  if (!entries || entries->empty()) r.fail(list, "adaptive", "an array of embedded pairs: ids, or tables { id = \"dopri5\", controller = \"pi\" }");
+  auto pairs = [&] {
+    std::vector<std::string> ids;
+    for (const auto& id : tables.ids())
+      if (const tables::Method* m = tables.find(id); m && !m->table->b_hat.empty()) ids.push_back(id);
+    return join(ids);
+  };
+  for (const toml::node& x : *entries) {
+    SpecAdaptive a;
+    const toml::node* controller = nullptr;
+    if (const auto id = x.value<std::string>(); id && x.is_string()) {
+      a.choice.id = *id;
+    } else if (const toml::table* t = x.as_table()) {
+      for (auto&& [key, v] : *t) {
+        const std::string k(key.str());
+        if (k == "id" && v.is_string()) a.choice.id = **v.as_string();
+        else if (k == "controller") controller = &v;
+        else if (k == "slope" && as_number(&v) && *as_number(&v) > 0 && *as_number(&v) <= 10) a.expected_slope = *as_number(&v), a.slope_given = true;
+        else r.fail(&v, "adaptive", "'" + k + "' is not an adaptive integrator's option" +
+                                        did_you_mean(k, std::array<std::string_view, 3>{"id", "controller", "slope"}) +
+                                        " (id = string; controller = \"odeint\", \"pi\" or { kind, parameters }; slope = the expected slope of "
+                                        "log error on log tolerance, a number in (0, 10])");
+      }
+      if (a.choice.id.empty()) r.fail(&x, "adaptive", "a table needs id = \"...\"");
+    } else {
+      r.fail(&x, "adaptive", "each entry is a pair's id or a table { id = \"dopri5\", controller = \"pi\" }");
+    }
+    const tables::Method* m = tables.find(a.choice.id);
+    if (!m) r.fail(&x, "adaptive", "'" + a.choice.id + "' is not a method table" + did_you_mean(a.choice.id, tables.ids()) + "; embedded pairs: " + pairs());
+    if (m->table->b_hat.empty() || m->table->implicit || m->table->kind != ode::MethodTable::Kind::runge_kutta)
+      r.fail(&x, "adaptive", "'" + a.choice.id + "' has no embedded weights: an adaptive integrator is an explicit runge-kutta table with b_hat "
+                                 "and order_hat (docs/method-tables.md); embedded pairs: " + pairs());
+    a.choice.table = m->table;
+    a.order = m->table->order, a.order_hat = m->table->order_hat;
+    a.evals_per_step = m->table->evals_per_step;
+    a.table = m->origin, a.source = m->table->source;
+    if (!a.slope_given) a.expected_slope = static_cast<double>(a.order) / (std::min(a.order, a.order_hat) + 1);
+    std::vector<std::string_view> allowed;
+    std::string params;
+    if (controller) {
+      const toml::table* ct = controller->as_table();
+      if (const auto name = controller->value<std::string>(); name && controller->is_string()) a.controller = *name;
+      else if (ct && ct->get("kind") && ct->get("kind")->is_string()) a.controller = **ct->get("kind")->as_string();
+      else r.fail(controller, "adaptive", "controller must be \"odeint\", \"pi\" or a table { kind = \"pi\", beta = 0.04 }");
+      if (a.controller == "odeint") allowed = {"kind", "a_x", "a_dxdt", "max_dt"};
+      else if (a.controller == "pi") allowed = {"kind", "beta", "safe", "fac_min", "fac_max", "max_dt"};
+      else r.fail(controller, "adaptive", "unknown controller '" + a.controller + "'" + did_you_mean(a.controller, std::array<std::string_view, 2>{"odeint", "pi"}) +
+                                              "; controllers: odeint (Odeint's default error checker and step adjuster), pi (Hairer and Wanner's DOPRI5 PI control)");
+      if (ct)
+        for (auto&& [key, v] : *ct) {
+          const std::string k(key.str());
+          if (k == "kind") continue;
+          if (std::find(allowed.begin(), allowed.end(), k) == allowed.end())
+            r.fail(&v, "adaptive", "'" + k + "' is not a parameter of the " + a.controller + " controller" + did_you_mean(k, allowed) + "; its parameters: " +
+                                       join(std::vector<std::string>(allowed.begin() + 1, allowed.end())));
+          const auto d = as_number(&v);
+          const bool fraction = k == "safe" || k == "fac_min";
+          if (!d || !std::isfinite(*d) || *d < 0 || (k == "beta" && *d > 0.2) || (fraction && !(*d > 0 && *d < 1)) || (k == "fac_max" && *d <= 1) ||
+              (k == "max_dt" && *d > s.t_end))
+            r.fail(&v, "adaptive", "controller " + k + " = " + (d ? shortest_decimal(*d) : std::string("?")) + " is out of range (" +
+                                       (k == "beta" ? "0 to 0.2" : fraction ? "between 0 and 1" : k == "fac_max" ? "above 1" : k == "max_dt" ? "0 (none) to t_end" : "a number >= 0") + ")");
+          a.params[k] = *d;
+          params += " " + k + "=" + shortest_decimal(*d);
+        }
+    }
+    a.label = a.choice.id + " (adaptive" + (a.controller == "odeint" ? std::string() : ", " + a.controller) + params + ")";
+    for (const auto& other : s.adaptive)
+      if (other.label == a.label) r.fail(&x, "adaptive", "'" + a.label + "' is listed twice");
+    if (!f.dim) r.fail(&x, "adaptive", "the problem has no state");
+    s.adaptive.push_back(std::move(a));
+  }
 }
 
 /// Expected orders overridden per integrator (label or id): expect = { "rk4" = 4 } or { rk4 = { global = 4, local = 5 } }.
@@ -641,6 +753,10 @@ void read_varying_dt(const Reader& r, Spec& s) {
 void read_plot_dt(const Reader& r, Spec& s) {
   // The step the report's trajectory and energy-against-time plots show: by default the middle of the sweep
   // (automatic sweeps, and ranges with past_floor, which every integrator runs at least to: the third step).
+  if (s.steps.empty()) {  // adaptive integrators only
+    if (r.get("plot_dt")) r.fail("plot_dt", "is one of the fixed-step sweep's step sizes, but the spec has no dt");
+    return;
+  }
   s.plot_dt = s.dt(s.auto_dt || s.past_floor > 0 ? std::min<std::size_t>(2, s.steps.size() - 1) : s.steps.size() / 2);
   if (auto v = r.number("plot_dt")) {
     // inf would match every step (|dt - inf| <= 1e-3 inf): a step size is finite and positive first.
@@ -663,7 +779,9 @@ void read_energy_run(const Reader& r, Spec& s, const ProblemFacts& f) {
       r.fail("energy_t_end", "the long energy run measures how well energy is conserved, but " + s.problem +
                                  " is dissipative (its energy error is measured against the reference's, with metric energy)");
     s.energy_t_end = *v;
-    s.energy_dt = r.number("energy_dt").value_or(s.dt(0));
+    if (s.steps.empty() && !r.get("energy_dt"))
+      r.fail("energy_t_end", "the long energy run takes the sweep's largest step, but the spec has no dt: give energy_dt too");
+    s.energy_dt = r.number("energy_dt").value_or(s.steps.empty() ? 0.0 : s.dt(0));
     // Named after the key the user gave: energy_t_end alone takes the sweep's largest step.
     const bool own_dt = r.get("energy_dt") != nullptr;
     r.steps_for(s.energy_dt, *v, own_dt ? r.get("energy_dt") : r.get("energy_t_end"), own_dt ? "energy_dt" : "energy_t_end");
@@ -703,6 +821,7 @@ Spec parse_table(const toml::table& table, const std::string& text, const std::f
   MethodTables tables{.own = {}, .given = methods};
   read_methods(table, text, file, tables);
   read_integrators(r, s, tables, facts);
+  read_adaptive(r, s, tables, facts);
   read_expect(r, s);
   read_settings(r, s);
   read_varying_dt(r, s);
@@ -980,7 +1099,16 @@ CostEstimate estimate_cost(const Spec& s) {
       add(steps * per_step, fmt::format("{}'s long energy run ({} steps to t = {})", i.choice.label(), shortest_decimal(steps), shortest_decimal(*s.energy_t_end)));
     }
   }
-  if (reference)
+  // An adaptive run's steps are not known before it runs: bounded by tol.max_steps tries, the counted run and each
+  // timed repeat.
+  for (const auto& a : s.adaptive) {
+    const double per_run = static_cast<double>(s.adaptive_max_steps) * a.evals_per_step * (1 + s.repeats);
+    add(per_run * static_cast<double>(s.tolerances.size()),
+        fmt::format("{}'s {} tolerances (at most tol.max_steps = {} steps each)", a.label, s.tolerances.size(), s.adaptive_max_steps));
+    c.runs += s.tolerances.size();
+    c.held_bytes += static_cast<double>(s.tolerances.size()) * (s.samples + 1) * (16 * dim + 104);
+  }
+  if (reference || !s.adaptive.empty())
     add(reference_cost(s.t_end, s.time_scale, 1), fmt::format("its reference ({} time scales in float128)", shortest_decimal(s.t_end / s.time_scale)));
   return c;
 }

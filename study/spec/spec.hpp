@@ -58,6 +58,24 @@ struct SpecIntegrator {
   std::string family;
 };
 
+/// An adaptive integrator (`adaptive = [...]`): an explicit Runge–Kutta pair (a table with b_hat) under a step-size
+/// controller, run at each of the spec's tolerances (`tol`).
+struct SpecAdaptive {
+  IntegratorChoice choice;            ///< the pair: its table
+  std::string label;                  ///< how results name it: "dopri5 (adaptive)", "dopri5 (adaptive, pi)"
+  std::string controller = "odeint";  ///< "odeint" (Odeint's default_error_checker and step adjuster) or "pi"
+  /// The controller's parameters as given (odeint: a_x, a_dxdt, max_dt; pi: beta, safe, fac_min, fac_max, max_dt).
+  std::map<std::string, double> params;
+  int order = 0, order_hat = 0;       ///< the propagated and the embedded weights' orders
+  int evals_per_step = 0;             ///< force evaluations a tried step (first same as last: one less)
+  /// The slope of log error against log tolerance the pair should show: order / (min(order, order_hat) + 1) (an
+  /// error-per-step controller: h ~ tol^(1/(q+1)) over t_end / h steps, each of error h^(p+1)), or the spec's `slope`.
+  double expected_slope = 1;
+  bool slope_given = false;
+  std::string table;                  ///< where its table is: "file:line"
+  std::string source;
+};
+
 /// dt = "auto": the step sizes are chosen per integrator while it runs (sweep.cpp), from a ladder of halvings
 /// that starts near the problem's time scale and ends at max_steps; the budget bounds how far down it goes.
 struct AutoSweep {
@@ -120,7 +138,20 @@ struct Spec {
   double evaluation_cost = 1;        ///< one force evaluation's cost in two-body evaluations (ProblemFacts)
   std::size_t dim = 0;               ///< the problem's degrees of freedom (positions; as many velocities)
 
+  /// Adaptive integrators and the tolerances each runs at (largest first), with the step-count limit of one run.
+  std::vector<SpecAdaptive> adaptive;
+  std::vector<double> tolerances;
+  long adaptive_max_steps = 1000000;
+
   double dt(std::size_t i) const { return t_end / static_cast<double>(steps[i]); }
+  /// The output times of an adaptive run: t_end j / samples, j = 0 .. samples (the last t_end exactly); steps are cut
+  /// to land on them, and the reference holds each.
+  std::vector<double> adaptive_times() const {
+    std::vector<double> t;
+    for (int j = 0; j < samples; ++j) t.push_back(t_end * static_cast<double>(j) / static_cast<double>(samples));
+    t.push_back(t_end);
+    return t;
+  }
   /// Time of grid point k of the sweep point with n steps (k = n gives t_end exactly).  Constant steps: k
   /// t_end / n.  Alternating: t_end (k + a (k mod 2)) / n; consecutive grid times are within a factor 2 of each
   /// other from k = 1 on, so every step t_{k+1} - t_k is exact in double (Sterbenz) and the integrator's

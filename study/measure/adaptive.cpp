@@ -1,0 +1,130 @@
+// Stage 3, adaptive runs: one embedded pair under its controller at one tolerance (eps_abs = eps_rel = tol), landing on
+// the spec's output times (integrators/adaptive.hpp), its errors against the reference there, its counts and time.
+#include "study/measure/adaptive.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "integrators/adaptive.hpp"
+#include "study/common/interrupt.hpp"
+#include "study/measure/measure.hpp"
+#include "study/problems/all.hpp"
+#include "study/problems/counted.hpp"
+
+namespace study::engine {
+namespace {
+
+/// A fresh controller of the kind and parameters the spec gives, at tolerance tol.
+std::unique_ptr<ode::StepController> make_controller(const SpecAdaptive& a, double tol) {
+  auto param = [&](const char* k, double fallback) {
+    const auto it = a.params.find(k);
+    return it == a.params.end() ? fallback : it->second;
+  };
+  if (a.controller == "pi") {
+    ode::PIController c;
+    c.atol = c.rtol = tol;
+    c.beta = param("beta", c.beta), c.safe = param("safe", c.safe), c.fac_min = param("fac_min", c.fac_min);
+    c.fac_max = param("fac_max", c.fac_max), c.max_step = param("max_dt", 0);
+    return c.clone();
+  }
+  ode::OdeintController c;
+  c.eps_abs = c.eps_rel = tol;
+  c.a_x = param("a_x", 1), c.a_dxdt = param("a_dxdt", 1), c.max_step = param("max_dt", 0);
+  return c.clone();
+}
+
+const char* status_of(ode::AdaptiveStop s) {
+  switch (s) {
+    case ode::AdaptiveStop::none: return "ok";
+    case ode::AdaptiveStop::step_limit: return "step-limit";
+    case ode::AdaptiveStop::underflow: return "underflow";
+    case ode::AdaptiveStop::rejections: return "rejections";
+    case ode::AdaptiveStop::diverged: return "diverged";
+    case ode::AdaptiveStop::interrupted: return "interrupted";
+  }
+  return "ok";
+}
+
+template <class P>
+AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx) {
+  AdaptiveRun r;
+  r.integrator = a.label, r.id = a.choice.id, r.controller = a.controller, r.tol = tol;
+  const std::vector<double> times = spec.adaptive_times();
+  ode::AdaptiveLimits limits;
+  limits.max_steps = spec.adaptive_max_steps;
+  limits.blow_up = 1e100 * std::max(ctx.ref.q_scale, ctx.ref.v_scale);
+  const double e0 = p.energy(p.initial());
+  const double energy_scale = std::abs(e0) > 0 ? std::abs(e0) : 1.0;
+  long start_evals = 0;
+  // The first step: Hairer and Wanner's estimate (HNW I, §II.4) at this tolerance; the same for every repeat.
+  const double dt0 = ode::starting_step(p.initial(), p, std::min(a.order, a.order_hat), tol, tol, times[1] - times[0], start_evals);
+
+  // The counted run: errors at the output times, energy, counts.
+  const Counted<P> counted(p);
+  ode::EmbeddedStepper<Counted<P>> stepper(*a.choice.table);
+  const auto control = make_controller(a, tol);
+  auto x = counted.initial();
+  InterruptPoll poll;
+  const auto observe = [&](std::size_t j, const typename P::State& s) {
+    if (!ctx.ref.present()) return;
+    const auto [phase, position] = relative_error(s, ctx.ref.state(RefReal(times[j])), ctx.ref);
+    r.max = j == 0 || std::isnan(r.max) ? phase : std::max(r.max, phase);
+    if (j + 1 == times.size()) r.global = phase, r.position = position;
+    double energy;
+    if constexpr (P::conservative) {
+      energy = (p.energy(s) - e0) / energy_scale;
+    } else {
+      const auto& at = ctx.ref.state(RefReal(times[j]));
+      typename P::State exact;
+      for (std::size_t i = 0; i < P::dim; ++i) exact.q[i] = static_cast<double>(at.first[i]), exact.v[i] = static_cast<double>(at.second[i]);
+      energy = (p.energy(s) - p.energy(exact)) / energy_scale;
+    }
+    r.energy_max_rel = j == 0 ? std::abs(energy) : std::max(r.energy_max_rel, std::abs(energy));
+    if (j + 1 == times.size()) r.energy_final_rel = energy;
+  };
+  const ode::AdaptiveStats st = ode::integrate_times(stepper, *control, x, times, dt0, counted, limits, observe, [&] { poll(); });
+  r.accepted = st.accepted, r.rejected = st.rejected;
+  r.force_evals = counted.evaluations() + static_cast<std::uint64_t>(start_evals);
+  r.t_reached = st.t_reached;
+  if (st.accepted > 0) r.h_min = st.h_min, r.h_max = st.h_max;
+  r.status = status_of(st.stop);
+  if (st.stop != ode::AdaptiveStop::none) {
+    r.global = r.position = r.max = r.energy_final_rel = not_measured;
+    r.reason = st.stop == ode::AdaptiveStop::step_limit
+                   ? fmt::format("{} steps (tol.max_steps) before t_end, at t = {:.6g}", spec.adaptive_max_steps, st.t_reached)
+               : st.stop == ode::AdaptiveStop::underflow
+                   ? fmt::format("the step fell below the resolution of t = {:.6g} (a singularity, or a tolerance below round-off)", st.t_reached)
+               : st.stop == ode::AdaptiveStop::rejections ? fmt::format("{} rejected steps in a row at t = {:.6g}", limits.max_rejections, st.t_reached)
+                                                          : fmt::format("the state left the finite range after t = {:.6g}", st.t_reached);
+    return r;
+  }
+  // Wall time: the same run on the problem itself (no counters), a fresh stepper and controller each repeat.
+  std::vector<double> seconds;
+  for (int rep = 0; rep < spec.repeats; ++rep) {
+    ode::EmbeddedStepper<P> timed(*a.choice.table);
+    const auto c = make_controller(a, tol);
+    auto y = p.initial();
+    const auto t0 = std::chrono::steady_clock::now();
+    ode::integrate_times(timed, *c, y, times, dt0, p, limits, [](std::size_t, const auto&) {}, [&] { poll(); });
+    const auto t1 = std::chrono::steady_clock::now();
+    volatile double sink = y.q[0];
+    static_cast<void>(sink);
+    seconds.push_back(std::chrono::duration<double>(t1 - t0).count());
+  }
+  std::sort(seconds.begin(), seconds.end());
+  if (!seconds.empty()) r.seconds_min = seconds.front(), r.seconds_median = seconds[seconds.size() / 2];
+  return r;
+}
+
+}  // namespace
+
+void adaptive_task(const Task& t, const Spec& spec, const Context& ctx, StudyResult& res) {
+  const SpecAdaptive& a = spec.adaptive[t.integrator];
+  const double tol = spec.tolerances[static_cast<std::size_t>(t.steps)];
+  with_problem<double>(spec.problem, spec.params, [&](const auto& p) { res.adaptive_runs[t.slot] = measure_adaptive(p, spec, a, tol, ctx); });
+}
+
+}  // namespace study::engine
