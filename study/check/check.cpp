@@ -153,9 +153,7 @@ void check_adaptive(const Study& s, const Options& o, Checks& c) {
     study::FitOptions fo;
     fo.tolerance = o.order_tolerance;
     const study::OrderFit fit = study::fit_order(points, fo);
-    study::OrderContext context;
-    context.expected = p.expected, context.tolerance = o.order_tolerance, context.periods = NAN;
-    const study::OrderVerdict v = study::judge_order(fit, context);
+    const study::OrderVerdict v = study::judge_proportionality(fit, p.expected, o.order_tolerance);
     Outcome& x = c.add(v.verdict == "pass" ? Outcome::pass : v.verdict == "fail" ? Outcome::fail : Outcome::undetermined, p.integrator,
                        "tolerance proportionality");
     x.expected = fmt::format("slope {:g} +/- {}", p.expected, o.order_tolerance);

@@ -525,4 +525,20 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
                           : fmt::format("add step sizes per decade in {}; {}", window, blocked)};
 }
 
+/// Tolerance proportionality (an adaptive integrator's slope of log error on log tolerance, the tolerance as dt): the
+/// order's rules, except that a slope steadily above the expected band fails too.  For an order that is a term
+/// vanishing (superconvergence); for a tolerance sweep it is a controller or pair that is not what it declares.
+inline OrderVerdict judge_proportionality(const OrderFit& f, double expected, double tolerance) {
+  OrderContext c;
+  c.expected = expected, c.tolerance = tolerance, c.periods = NAN;
+  OrderVerdict v = judge_order(f, c);
+  if (v.verdict == "undetermined" && f.determined && f.asymptotic && f.lo > expected + tolerance) {
+    v.verdict = "fail";
+    v.reason = fmt::format("{:.2f} in [{:.2f}, {:.2f}] (99%) is above {} +/- {}: the error falls faster than the tolerance", f.order, f.lo, f.hi,
+                           expected, tolerance);
+    v.action.clear();
+  }
+  return v;
+}
+
 }  // namespace study

@@ -108,9 +108,7 @@ void fit_proportionality(StudyResult& res) {
       if (r.integrator == a.label && r.status == "ok")
         p.points.push_back({r.tol, r.max, std::max(res.reference_bound, eps * std::sqrt(static_cast<double>(std::max(1L, r.accepted))))});
     p.fit = fit_order(p.points);
-    OrderContext c;
-    c.expected = p.expected, c.tolerance = FitOptions{}.tolerance, c.periods = NAN;
-    p.verdict = judge_order(p.fit, c);
+    p.verdict = judge_proportionality(p.fit, p.expected, FitOptions{}.tolerance);
     res.proportionality.push_back(std::move(p));
   }
 }

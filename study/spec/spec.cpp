@@ -292,7 +292,7 @@ void read_steps(const Reader& r, Spec& s, const ProblemFacts& f, const Overrides
                         " (its time scale with these parameters is " + shortest_decimal(f.period) + "); the reference covers at most " +
                         shortest_decimal(max_time_scales) + ": t_end <= " + shortest_decimal(max_time_scales * f.period));
   const toml::node* dt = r.get("dt");
-  if (!dt && r.get("adaptive") && !r.get("integrators")) return;  // adaptive integrators only: tol, not dt
+  if (!dt && (r.get("adaptive") || r.get("tol")) && !r.get("integrators")) return;  // adaptive integrators only: tol, not dt
   if (!dt) r.fail(nullptr, "dt", "missing (\"auto\", an array of step sizes, or { max, min, per_decade })");
   const toml::table* dt_table = dt->as_table();
   if (dt->is_string() || (dt_table && dt_table->contains("auto"))) {
@@ -495,7 +495,7 @@ void add_integrator(const Reader& r, const toml::node& x, IntegratorChoice c, bo
 /// integrators: ids or { id, substeps, start, variant } tables, each a built-in or a method table.
 void read_integrators(const Reader& r, Spec& s, const MethodTables& tables, const ProblemFacts& f) {
   const toml::node* ints = r.get("integrators");
-  if (!ints && r.get("adaptive")) {
+  if (!ints && (r.get("adaptive") || r.get("tol"))) {
     if (r.get("dt")) r.fail(r.get("dt"), "dt", "is the fixed-step integrators' sweep, but the spec lists none: give integrators = [...], or leave dt out");
     return;
   }

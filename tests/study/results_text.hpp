@@ -15,6 +15,9 @@ inline std::string without_timings(const std::vector<study::StudyResult>& result
   j["meta"].erase("elapsed_seconds");
   for (auto& s : j["studies"])
     for (auto& r : s["runs"]) r.erase("ns_per_step");
+  for (auto& s : j["studies"])
+    if (s.contains("adaptive"))
+      for (auto& r : s["adaptive"]["runs"]) r.erase("seconds_min"), r.erase("seconds_median");
   return j.dump();
 }
 

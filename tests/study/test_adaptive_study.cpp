@@ -1,0 +1,182 @@
+// Adaptive integrators through the study: a tolerance sweep's runs take Odeint's steps and have the errors of Odeint's
+// states against the closed form; results are the same bytes on any number of threads; a run that stops early is a
+// result with its cause; the spec refuses what cannot run; study check judges tolerance proportionality.
+#include <catch2/catch.hpp>
+
+#include "tests/support.hpp"
+#include "tests/study/results_text.hpp"
+
+#include <cmath>
+
+#include "integrators/adaptive.hpp"
+#include "reference/odeint_controlled.hpp"
+#include "study/check/check.hpp"
+#include "study/engine.hpp"
+#include "study/problems/all.hpp"
+#include "study/results/write.hpp"
+
+namespace {
+
+study::EngineOptions adaptive_options(int jobs) {
+  study::EngineOptions o;
+  o.jobs = jobs;
+  o.use_cache = false;
+  return o;
+}
+
+const char* adaptive_spec = R"(
+name = "adaptive"
+problem = "harmonic"
+t_end = 10.0
+samples = 8
+repeats = 1
+adaptive = ["dopri5", { id = "fehlberg4", controller = { kind = "pi", beta = 0.08 } }]
+tol = { max = 1e-4, min = 1e-9, per_decade = 1 }
+)";
+
+std::string adaptive_spec_error(const testing::TempDir& dir, const std::string& text) {
+  try {
+    study::load_spec(dir.file("bad.toml", text));
+  } catch (const study::SpecError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("a tolerance sweep's runs take Odeint's steps, and their errors are those of Odeint's states against cos t", "[engine][adaptive]") {
+  testing::TempDir dir("engine-adaptive");
+  const auto spec = study::load_spec(dir.file("adaptive.toml", adaptive_spec));
+  REQUIRE(spec.tolerances == std::vector<double>{1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9});
+  REQUIRE(spec.adaptive.size() == 2);
+  // The slope an error-per-step controller gives (h ~ tol^(1/(q+1)) over t_end/h steps of local error h^(p+1)):
+  // p / (min(p, p_hat) + 1): Dormand-Prince 5(4) 5/5, Fehlberg 4(5) 4/5.
+  CHECK(spec.adaptive[0].expected_slope == 1.0);
+  CHECK(spec.adaptive[1].expected_slope == 0.8);
+  CHECK(spec.adaptive[1].label == "fehlberg4 (adaptive, pi beta=0.08)");
+  const auto one = study::run_studies({spec}, adaptive_options(1));
+  const auto& res = one.at(0);
+  REQUIRE(res.adaptive_runs.size() == 12);
+  const study::Harmonic<double> p(study::ParamValues{});
+  const auto times = spec.adaptive_times();
+  for (const auto& r : res.adaptive_runs) {
+    INFO(r.integrator << " tol " << r.tol);
+    CHECK(r.status == "ok");
+    if (r.controller != "odeint") continue;
+    // The same first step (HNW's estimate, an input), then Odeint's own controlled Dormand-Prince through its
+    // integrate_times: the same counts, and the end state whose distance from (cos 10, -sin 10) is the error.
+    long evals = 0;
+    const double dt0 = ode::starting_step(p.initial(), p, 4, r.tol, r.tol, times[1] - times[0], evals);
+    const auto theirs = reference::odeint::run_controlled("dopri5", p, times, dt0, r.tol, r.tol, 0, false);
+    CHECK(r.accepted == theirs.accepted);
+    CHECK(r.rejected == theirs.rejected);
+    CHECK(r.force_evals == static_cast<std::uint64_t>(theirs.evals + evals));  // and the starting step's 2
+    const auto& end = theirs.at_times.back();
+    const double dq = std::abs(end.q[0] - std::cos(10.0)) / res.position_scale, dv = std::abs(end.v[0] + std::sin(10.0)) / res.velocity_scale;
+    // The reference is certified to 1e-24 or so; libm's cos and sin of 10 are within an ulp of the closed form: the two
+    // distances agree to a few ulps of the O(1) state, whatever the error's size (1e-4 .. 1e-9).
+    CHECK(r.global == Approx(std::max(dq, dv)).epsilon(0).margin(1e-15));
+    CHECK(r.h_min > 0);
+    CHECK(r.h_max >= r.h_min);
+    CHECK(r.seconds_min > 0);
+  }
+  // Tolerance proportionality: Dormand-Prince's slope near 1 passes; each pair has its verdict.
+  REQUIRE(res.proportionality.size() == 2);
+  CHECK(res.proportionality[0].verdict.verdict == "pass");
+  CHECK(res.proportionality[0].fit.order == Approx(1.0).margin(0.2));
+  // The same bytes on 2 threads (timings aside).
+  const auto two = study::run_studies({spec}, adaptive_options(2));
+  CHECK(testing::without_timings(one) == testing::without_timings(two));
+}
+
+TEST_CASE("an adaptive run that stops at tol.max_steps is a result with its cause, and study check says so", "[engine][adaptive]") {
+  testing::TempDir dir("engine-adaptive-limit");
+  const auto spec = study::load_spec(dir.file("limit.toml", R"(
+name = "limit"
+problem = "kepler"
+params = { e = 0.9 }
+t_end = 20.0
+repeats = 1
+adaptive = ["cash-karp5"]
+tol = { max = 1e-3, min = 1e-10, per_decade = 1, max_steps = 200 }
+)"));
+  const auto res = study::run_studies({spec}, adaptive_options(2));
+  int stopped = 0;
+  for (const auto& r : res.at(0).adaptive_runs)
+    if (r.status == "step-limit") {
+      ++stopped;
+      CHECK(r.accepted + r.rejected == 200);
+      CHECK(r.t_reached < 20.0);
+      CHECK(std::isnan(r.global));
+      CHECK(r.reason.find("tol.max_steps") != std::string::npos);
+    }
+  CHECK(stopped >= 3);  // the tightest tolerances need thousands of steps
+  auto meta = study::collect_meta();
+  study::write_results(dir.path / "out", res, meta);
+  const auto verdict = check::run_checks(report::load(dir.path / "out"), nullptr);
+  int said = 0;
+  for (const auto& o : verdict.outcomes)
+    if (o.metric == "adaptive run") {
+      ++said;
+      CHECK(o.status == check::Outcome::undetermined);
+      CHECK(o.action.find("tol.max_steps") != std::string::npos);
+    }
+  CHECK(said == stopped);
+}
+
+TEST_CASE("a spec's adaptive integrators and tolerances: what cannot run is refused, naming the key", "[engine][adaptive]") {
+  testing::TempDir dir("engine-adaptive-bad");
+  const std::string head = "name = \"x\"\nproblem = \"kepler\"\nt_end = 1.0\n";
+  const std::string tol = "tol = { max = 1e-4, min = 1e-8, per_decade = 2 }\n";
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"rk4\"]\n" + tol), Catch::Contains("'rk4' is not a method table"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"rk38\"]\n" + tol), Catch::Contains("'rk38' has no embedded weights"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"rk38\"]\n" + tol), Catch::Contains("dopri5"));  // the pairs there are
+  CHECK_THAT(adaptive_spec_error(dir, head + tol), Catch::Contains("tol: is the adaptive integrators' tolerance sweep"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\n"), Catch::Contains("adaptive: needs the tolerances"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\ntol = { max = 1e-4, min = 1e-18, per_decade = 2 }\n"),
+             Catch::Contains("1e-15 <= min <= max < 1"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\ntol = { max = 1e-4, min = 1e-8, per_decade = 2, max_steps = 5 }\n"),
+             Catch::Contains("tol.max_steps: must be a whole number from 10 to 1e9"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [{ id = \"dopri5\", controller = \"p1\" }]\n" + tol),
+             Catch::Contains("unknown controller 'p1' (did you mean 'pi'?)"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [{ id = \"dopri5\", controller = { kind = \"pi\", beta = 0.5 } }]\n" + tol),
+             Catch::Contains("beta = 0.5 is out of range (0 to 0.2)"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [{ id = \"dopri5\", controller = { kind = \"odeint\", beta = 0.05 } }]\n" + tol),
+             Catch::Contains("'beta' is not a parameter of the odeint controller"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [{ id = \"dopri5\", rtol = 1e-6 }]\n" + tol),
+             Catch::Contains("'rtol' is not an adaptive integrator's option"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\", \"dopri5\"]\n" + tol), Catch::Contains("'dopri5 (adaptive)' is listed twice"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\ndt = [0.1]\n" + tol), Catch::Contains("dt: is the fixed-step integrators' sweep"));
+  // A tolerance sweep alone, or beside a fixed-step sweep.
+  CHECK(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\n" + tol) == "no error");
+  CHECK(adaptive_spec_error(dir, head + "integrators = [\"rk4\"]\ndt = [0.1, 0.05, 0.025]\nadaptive = [\"dopri5\"]\n" + tol) == "no error");
+}
+
+TEST_CASE("study check judges tolerance proportionality against the pair's slope, both ways", "[engine][adaptive]") {
+  // Points with error = C tol^s exactly: s = 1 against expected 1 passes, s = 0.5 fails (off by 0.50), and a pair that
+  // expects 0.8 passes at 0.8 and fails at 1.1 and 0.55.
+  auto verdict_for = [](double slope, double expected) {
+    report::Results results;
+    report::Study s;
+    s.name = "x", s.problem = "kepler", s.t_end = 1, s.ref_bound = 1e-25;
+    s.adaptive.push_back({"pair (adaptive)", "pair", "odeint", "", 5, 4, 6, expected});
+    report::ProportionalityRow p;
+    p.integrator = "pair (adaptive)", p.expected = expected, p.verdict = "pass";
+    for (double tol = 1e-3; tol > 1e-11; tol /= std::sqrt(10.0)) p.points.push_back({tol, 0.3 * std::pow(tol, slope), 1e-16});
+    s.proportionality.push_back(p);
+    results.studies.push_back(s);
+    results.schema_version = study::results_schema_version;
+    const auto v = check::run_checks(results, nullptr);
+    REQUIRE(v.outcomes.size() == 1);
+    return v.outcomes.front();
+  };
+  CHECK(verdict_for(1.0, 1.0).status == check::Outcome::pass);
+  const auto off = verdict_for(0.5, 1.0);
+  CHECK(off.status == check::Outcome::fail);
+  CHECK(off.off == "off by 0.50");
+  CHECK(off.metric == "tolerance proportionality");
+  CHECK(verdict_for(0.8, 0.8).status == check::Outcome::pass);
+  CHECK(verdict_for(1.1, 0.8).status == check::Outcome::fail);  // the band is +/- 0.2, as the orders'
+  CHECK(verdict_for(0.55, 0.8).status == check::Outcome::fail);
+}
