@@ -4,7 +4,9 @@
 /// for step in the tests and by count and time in the work–precision study.  Here because reference/ is the only
 /// code that includes Odeint.
 
+#include <algorithm>
 #include <array>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -32,8 +34,20 @@ template <class P>
 struct ControlledRun {
   std::vector<Try> tries;  ///< every try, when asked for
   long accepted = 0, rejected = 0, evals = 0;
+  double h_min = std::numeric_limits<double>::infinity(), h_max = 0;  ///< of the accepted steps
   long refused = 0;  ///< steps above max_dt, refused untried (Odeint counts them as failed; its non-FSAL steppers evaluate the start)
   std::vector<typename P::State> at_times;  ///< the state at each output time
+  /// "" (reached the last time), "step-limit" (max_tries tries) or "rejections" (Odeint's failed_step_checker: 500 in a
+  /// row), and where it stopped.
+  std::string stop;
+  double t_reached = 0;
+};
+
+/// Bounds of one run: at most max_tries tries (0: none), and poll() called at every force evaluation (it may throw
+/// to interrupt: the exception leaves Odeint's loops).
+struct ControlledLimits {
+  long max_tries = 0;
+  std::function<void()> poll;
 };
 
 namespace controlled_detail {
@@ -41,48 +55,66 @@ namespace controlled_detail {
 namespace oi = boost::numeric::odeint;
 
 /// Forwards try_step to Odeint's controlled stepper, recording each try; integrate_times sees a controlled stepper.
+/// Thrown by a Recorder at its try limit.
+struct TryLimit {
+  double t;
+};
+
 template <class C>
 struct Recorder {
   using stepper_category = oi::controlled_stepper_tag;
   C* inner;
   std::vector<Try>* tries;
   long *accepted, *rejected, *refused;
+  double *h_min, *h_max;
   double max_dt;
+  long max_tries = 0;
   template <class System, class State>
   oi::controlled_step_result try_step(System system, State& x, double& t, double& dt) {
+    if (max_tries > 0 && *accepted + *rejected >= max_tries) throw TryLimit{t};
     const double t0 = t, dt0 = dt;
     const auto r = inner->try_step(system, x, t, dt);
     // A step above max_dt is refused before it is tried (dt set to max_dt, no evaluation): not a try.
     if (max_dt != 0 && dt0 - max_dt > std::numeric_limits<double>::epsilon()) return ++*refused, r;
     if (tries) tries->push_back({t0, dt0, r == oi::success});
     ++*(r == oi::success ? accepted : rejected);
+    if (r == oi::success) *h_min = std::min(*h_min, dt0), *h_max = std::max(*h_max, dt0);
     return r;
   }
 };
 
 template <class Stepper, class P>
-ControlledRun<P> run(const P& p, const std::vector<double>& times, double dt, double eps_abs, double eps_rel, double max_dt, bool record) {
+ControlledRun<P> run(const P& p, const std::vector<double>& times, double dt, double eps_abs, double eps_rel, double max_dt, bool record,
+                     const ControlledLimits& limits) {
   constexpr std::size_t D = P::dim;
   using Flat = std::array<double, 2 * D>;
   ControlledRun<P> out;
   auto system = [&](const Flat& x, Flat& dxdt, double) {
     typename P::Vec q, v, a;
     for (std::size_t i = 0; i < D; ++i) q[i] = x[i], v[i] = x[D + i], dxdt[i] = x[D + i];
+    if (limits.poll) limits.poll();
     ode::force(p, q, v, a);
     for (std::size_t i = 0; i < D; ++i) dxdt[D + i] = a[i];
     ++out.evals;
   };
   auto controlled = oi::make_controlled(eps_abs, eps_rel, max_dt, Stepper());
-  Recorder<decltype(controlled)> recorder{&controlled, record ? &out.tries : nullptr, &out.accepted, &out.rejected, &out.refused, max_dt};
+  Recorder<decltype(controlled)> recorder{&controlled, record ? &out.tries : nullptr, &out.accepted, &out.rejected, &out.refused, &out.h_min,
+                                          &out.h_max, max_dt, limits.max_tries};
   const auto start = p.initial();
   Flat x;
   for (std::size_t i = 0; i < D; ++i) x[i] = start.q[i], x[D + i] = start.v[i];
-  oi::integrate_times(std::ref(recorder), system, x, times.begin(), times.end(), dt, [&](const Flat& y, double t) {
-    typename P::State s;
-    for (std::size_t i = 0; i < D; ++i) s.q[i] = y[i], s.v[i] = y[D + i];
-    s.t = t;
-    out.at_times.push_back(s);
-  });
+  try {
+    oi::integrate_times(std::ref(recorder), system, x, times.begin(), times.end(), dt, [&](const Flat& y, double t) {
+      typename P::State s;
+      for (std::size_t i = 0; i < D; ++i) s.q[i] = y[i], s.v[i] = y[D + i];
+      s.t = out.t_reached = t;
+      out.at_times.push_back(s);
+    });
+  } catch (const TryLimit& e) {
+    out.stop = "step-limit", out.t_reached = e.t;
+  } catch (const oi::step_adjustment_error&) {  // failed_step_checker: 500 rejections in a row
+    out.stop = "rejections";
+  }
   return out;
 }
 
@@ -92,13 +124,14 @@ ControlledRun<P> run(const P& p, const std::vector<double>& times, double dt, do
 /// `times` with first step dt and make_controlled(eps_abs, eps_rel, max_dt, ...) (max_dt 0: none).
 template <class P>
 ControlledRun<P> run_controlled(const std::string& which, const P& p, const std::vector<double>& times, double dt, double eps_abs,
-                                double eps_rel, double max_dt = 0, bool record = true) {
+                                double eps_rel, double max_dt = 0, bool record = true, const ControlledLimits& limits = {}) {
   namespace oi = boost::numeric::odeint;
   using Flat = std::array<double, 2 * P::dim>;
-  if (which == "dopri5") return controlled_detail::run<oi::runge_kutta_dopri5<Flat>>(p, times, dt, eps_abs, eps_rel, max_dt, record);
+  if (which == "dopri5") return controlled_detail::run<oi::runge_kutta_dopri5<Flat>>(p, times, dt, eps_abs, eps_rel, max_dt, record, limits);
   if (which == "cash-karp54")
-    return controlled_detail::run<oi::runge_kutta_cash_karp54<Flat>>(p, times, dt, eps_abs, eps_rel, max_dt, record);
-  return controlled_detail::run<oi::runge_kutta_fehlberg78<Flat>>(p, times, dt, eps_abs, eps_rel, max_dt, record);
+    return controlled_detail::run<oi::runge_kutta_cash_karp54<Flat>>(p, times, dt, eps_abs, eps_rel, max_dt, record, limits);
+  return controlled_detail::run<oi::runge_kutta_fehlberg78<Flat>>(p, times, dt, eps_abs, eps_rel, max_dt, record, limits);
 }
+
 
 }  // namespace reference::odeint

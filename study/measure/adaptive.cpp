@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "integrators/adaptive.hpp"
+#include "reference/odeint_controlled.hpp"
 #include "study/common/interrupt.hpp"
 #include "study/measure/measure.hpp"
 #include "study/problems/all.hpp"
@@ -48,6 +49,62 @@ const char* status_of(ode::AdaptiveStop s) {
   return "ok";
 }
 
+/// Run r's errors at output time j (state s): the phase-space error against the reference there, its largest so far,
+/// and the energy's (against the start's, or for a dissipative problem the reference's).
+template <class P>
+void observe_at(const P& p, const std::vector<double>& times, std::size_t j, const typename P::State& s, const Context& ctx, AdaptiveRun& r) {
+  if (!ctx.ref.present()) return;
+  const auto [phase, position] = relative_error(s, ctx.ref.state(RefReal(times[j])), ctx.ref);
+  r.max = j == 0 || std::isnan(r.max) ? phase : std::max(r.max, phase);
+  if (j + 1 == times.size()) r.global = phase, r.position = position;
+  const double e0 = p.energy(p.initial());
+  const double energy_scale = std::abs(e0) > 0 ? std::abs(e0) : 1.0;
+  double energy;
+  if constexpr (P::conservative) {
+    energy = (p.energy(s) - e0) / energy_scale;
+  } else {
+    const auto& at = ctx.ref.state(RefReal(times[j]));
+    typename P::State exact;
+    for (std::size_t i = 0; i < P::dim; ++i) exact.q[i] = static_cast<double>(at.first[i]), exact.v[i] = static_cast<double>(at.second[i]);
+    energy = (p.energy(s) - p.energy(exact)) / energy_scale;
+  }
+  r.energy_max_rel = j == 0 ? std::abs(energy) : std::max(r.energy_max_rel, std::abs(energy));
+  if (j + 1 == times.size()) r.energy_final_rel = energy;
+}
+
+/// Boost.Odeint's own controlled stepper at the same tolerance, first step and output times, by its integrate_times.
+template <class P>
+AdaptiveRun measure_peer(const P& p, const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx, AdaptiveRun& r, double dt0,
+                         long start_evals) {
+  const std::vector<double> times = spec.adaptive_times();
+  const auto param = a.params.find("max_dt");
+  const double max_dt = param == a.params.end() ? 0 : param->second;
+  InterruptPoll poll;
+  reference::odeint::ControlledLimits limits{spec.adaptive_max_steps, [&] { poll(); }};
+  const auto run = reference::odeint::run_controlled(a.odeint, p, times, dt0, tol, tol, max_dt, false, limits);
+  r.accepted = run.accepted, r.rejected = run.rejected;
+  r.force_evals = static_cast<std::uint64_t>(run.evals + start_evals);
+  r.t_reached = run.t_reached;
+  if (run.accepted > 0) r.h_min = run.h_min, r.h_max = run.h_max;
+  for (std::size_t j = 0; j < run.at_times.size(); ++j) observe_at(p, times, j, run.at_times[j], ctx, r);
+  if (!run.stop.empty()) {
+    r.status = run.stop;
+    r.global = r.position = r.max = r.energy_final_rel = not_measured;
+    r.reason = run.stop == "step-limit" ? fmt::format("{} steps (tol.max_steps) before t_end, at t = {:.6g}", spec.adaptive_max_steps, run.t_reached)
+                                        : "Odeint's failed_step_checker: 500 rejected steps in a row";
+    return r;
+  }
+  std::vector<double> seconds;
+  for (int rep = 0; rep < spec.repeats; ++rep) {
+    const auto t0 = std::chrono::steady_clock::now();
+    reference::odeint::run_controlled(a.odeint, p, times, dt0, tol, tol, max_dt, false, limits);
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(seconds.begin(), seconds.end());
+  if (!seconds.empty()) r.seconds_min = seconds.front(), r.seconds_median = seconds[seconds.size() / 2];
+  return r;
+}
+
 template <class P>
 AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx) {
   AdaptiveRun r;
@@ -56,35 +113,18 @@ AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a
   ode::AdaptiveLimits limits;
   limits.max_steps = spec.adaptive_max_steps;
   limits.blow_up = 1e100 * std::max(ctx.ref.q_scale, ctx.ref.v_scale);
-  const double e0 = p.energy(p.initial());
-  const double energy_scale = std::abs(e0) > 0 ? std::abs(e0) : 1.0;
   long start_evals = 0;
   // The first step: Hairer and Wanner's estimate (HNW I, §II.4) at this tolerance; the same for every repeat.
   const double dt0 = ode::starting_step(p.initial(), p, std::min(a.order, a.order_hat), tol, tol, times[1] - times[0], start_evals);
 
+  if (!a.odeint.empty()) return measure_peer(p, spec, a, tol, ctx, r, dt0, start_evals);
   // The counted run: errors at the output times, energy, counts.
   const Counted<P> counted(p);
   ode::EmbeddedStepper<Counted<P>> stepper(*a.choice.table);
   const auto control = make_controller(a, tol);
   auto x = counted.initial();
   InterruptPoll poll;
-  const auto observe = [&](std::size_t j, const typename P::State& s) {
-    if (!ctx.ref.present()) return;
-    const auto [phase, position] = relative_error(s, ctx.ref.state(RefReal(times[j])), ctx.ref);
-    r.max = j == 0 || std::isnan(r.max) ? phase : std::max(r.max, phase);
-    if (j + 1 == times.size()) r.global = phase, r.position = position;
-    double energy;
-    if constexpr (P::conservative) {
-      energy = (p.energy(s) - e0) / energy_scale;
-    } else {
-      const auto& at = ctx.ref.state(RefReal(times[j]));
-      typename P::State exact;
-      for (std::size_t i = 0; i < P::dim; ++i) exact.q[i] = static_cast<double>(at.first[i]), exact.v[i] = static_cast<double>(at.second[i]);
-      energy = (p.energy(s) - p.energy(exact)) / energy_scale;
-    }
-    r.energy_max_rel = j == 0 ? std::abs(energy) : std::max(r.energy_max_rel, std::abs(energy));
-    if (j + 1 == times.size()) r.energy_final_rel = energy;
-  };
+  const auto observe = [&](std::size_t j, const typename P::State& s) { observe_at(p, times, j, s, ctx, r); };
   const ode::AdaptiveStats st = ode::integrate_times(stepper, *control, x, times, dt0, counted, limits, observe, [&] { poll(); });
   r.accepted = st.accepted, r.rejected = st.rejected;
   r.force_evals = counted.evaluations() + static_cast<std::uint64_t>(start_evals);

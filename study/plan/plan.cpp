@@ -107,7 +107,7 @@ std::string plan_digest(const std::vector<Spec>& specs, const std::vector<Task>&
       if (i.choice.table) text.append(" {").append(i.choice.table->identity).append("}");  // every coefficient
     }
     for (const auto& a : spec.adaptive) {
-      text.append(" adaptive ").append(a.label).append(" {").append(a.choice.table->identity).append("}");
+      text.append(" adaptive ").append(a.label).append(" {").append(a.choice.table ? a.choice.table->identity : "odeint " + a.odeint).append("}");
       for (const auto& [k, v] : a.params) std::snprintf(buf, sizeof buf, " %s %a", k.c_str(), v), text.append(buf);
     }
     for (double tol : spec.tolerances) std::snprintf(buf, sizeof buf, " tol %a", tol), text.append(buf);

@@ -21,6 +21,7 @@
 #include "study/common/toml_error.hpp"
 #include "study/problems/all.hpp"
 #include "study/registry/integrators.hpp"
+#include "study/registry/peers.hpp"
 #include "study/methods/library.hpp"
 
 namespace study {
@@ -580,15 +581,24 @@ void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const P
     } else {
       r.fail(&x, "adaptive", "each entry is a pair's id or a table { id = \"dopri5\", controller = \"pi\" }");
     }
-    const tables::Method* m = tables.find(a.choice.id);
-    if (!m) r.fail(&x, "adaptive", "'" + a.choice.id + "' is not a method table" + did_you_mean(a.choice.id, tables.ids()) + "; embedded pairs: " + pairs());
-    if (m->table->b_hat.empty() || m->table->implicit || m->table->kind != ode::MethodTable::Kind::runge_kutta)
-      r.fail(&x, "adaptive", "'" + a.choice.id + "' has no embedded weights: an adaptive integrator is an explicit runge-kutta table with b_hat "
-                                 "and order_hat (docs/method-tables.md); embedded pairs: " + pairs());
-    a.choice.table = m->table;
-    a.order = m->table->order, a.order_hat = m->table->order_hat;
-    a.evals_per_step = m->table->evals_per_step;
-    a.table = m->origin, a.source = m->table->source;
+    if (const ControlledPeer* peer = find_controlled_peer(a.choice.id)) {  // Odeint's own, beside ours
+      a.odeint = std::string(peer->which), a.source = std::string(peer->source);
+      a.order = peer->order, a.order_hat = peer->order_hat, a.evals_per_step = peer->evals_per_step;
+    } else {
+      const tables::Method* m = tables.find(a.choice.id);
+      std::vector<std::string> known = tables.ids();
+      for (const auto& p : controlled_peers) known.emplace_back(p.id);
+      if (!m)
+        r.fail(&x, "adaptive", "'" + a.choice.id + "' is not a method table" + did_you_mean(a.choice.id, known) + "; embedded pairs: " + pairs() +
+                                   "; Boost.Odeint's: odeint-dopri5, odeint-cash-karp54, odeint-fehlberg78");
+      if (m->table->b_hat.empty() || m->table->implicit || m->table->kind != ode::MethodTable::Kind::runge_kutta)
+        r.fail(&x, "adaptive", "'" + a.choice.id + "' has no embedded weights: an adaptive integrator is an explicit runge-kutta table with b_hat "
+                                   "and order_hat (docs/method-tables.md); embedded pairs: " + pairs());
+      a.choice.table = m->table;
+      a.order = m->table->order, a.order_hat = m->table->order_hat;
+      a.evals_per_step = m->table->evals_per_step;
+      a.table = m->origin, a.source = m->table->source;
+    }
     if (!a.slope_given) a.expected_slope = static_cast<double>(a.order) / (std::min(a.order, a.order_hat) + 1);
     std::vector<std::string_view> allowed;
     std::string params;
@@ -597,7 +607,12 @@ void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const P
       if (const auto name = controller->value<std::string>(); name && controller->is_string()) a.controller = *name;
       else if (ct && ct->get("kind") && ct->get("kind")->is_string()) a.controller = **ct->get("kind")->as_string();
       else r.fail(controller, "adaptive", "controller must be \"odeint\", \"pi\" or a table { kind = \"pi\", beta = 0.04 }");
-      if (a.controller == "odeint") allowed = {"kind", "a_x", "a_dxdt", "max_dt"};
+      if (!a.odeint.empty() && a.controller != "odeint")
+        r.fail(controller, "adaptive", a.choice.id + " is Boost.Odeint's own stepper under its own controller: controller = \"odeint\" (max_dt its "
+                                       "one parameter), or run our " + (a.odeint == "cash-karp54" ? std::string("cash-karp5") : a.odeint) +
+                                       " under another");
+      if (!a.odeint.empty()) allowed = {"kind", "max_dt"};
+      else if (a.controller == "odeint") allowed = {"kind", "a_x", "a_dxdt", "max_dt"};
       else if (a.controller == "pi") allowed = {"kind", "beta", "safe", "fac_min", "fac_max", "max_dt"};
       else r.fail(controller, "adaptive", "unknown controller '" + a.controller + "'" + did_you_mean(a.controller, std::array<std::string_view, 2>{"odeint", "pi"}) +
                                               "; controllers: odeint (Odeint's default error checker and step adjuster), pi (Hairer and Wanner's DOPRI5 PI control)");
@@ -618,7 +633,8 @@ void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const P
           params += " " + k + "=" + shortest_decimal(*d);
         }
     }
-    a.label = a.choice.id + " (adaptive" + (a.controller == "odeint" ? std::string() : ", " + a.controller) + params + ")";
+    a.label = !a.odeint.empty() ? a.choice.id + (params.empty() ? std::string() : " (" + params.substr(1) + ")")
+                                : a.choice.id + " (adaptive" + (a.controller == "odeint" ? std::string() : ", " + a.controller) + params + ")";
     for (const auto& other : s.adaptive)
       if (other.label == a.label) r.fail(&x, "adaptive", "'" + a.label + "' is listed twice");
     if (!f.dim) r.fail(&x, "adaptive", "the problem has no state");

@@ -61,7 +61,8 @@ struct SpecIntegrator {
 /// An adaptive integrator (`adaptive = [...]`): an explicit Runge–Kutta pair (a table with b_hat) under a step-size
 /// controller, run at each of the spec's tolerances (`tol`).
 struct SpecAdaptive {
-  IntegratorChoice choice;            ///< the pair: its table
+  IntegratorChoice choice;            ///< the pair: its table (none for Odeint's own steppers)
+  std::string odeint;                 ///< Odeint's own controlled stepper ("dopri5", "cash-karp54", "fehlberg78"; study/registry/peers.hpp), or ""
   std::string label;                  ///< how results name it: "dopri5 (adaptive)", "dopri5 (adaptive, pi)"
   std::string controller = "odeint";  ///< "odeint" (Odeint's default_error_checker and step adjuster) or "pi"
   /// The controller's parameters as given (odeint: a_x, a_dxdt, max_dt; pi: beta, safe, fac_min, fac_max, max_dt).

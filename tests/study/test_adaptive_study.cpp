@@ -30,7 +30,7 @@ problem = "harmonic"
 t_end = 10.0
 samples = 8
 repeats = 1
-adaptive = ["dopri5", { id = "fehlberg4", controller = { kind = "pi", beta = 0.08 } }]
+adaptive = ["dopri5", { id = "fehlberg4", controller = { kind = "pi", beta = 0.08 } }, "odeint-dopri5"]
 tol = { max = 1e-4, min = 1e-9, per_decade = 1 }
 )";
 
@@ -49,7 +49,9 @@ TEST_CASE("a tolerance sweep's runs take Odeint's steps, and their errors are th
   testing::TempDir dir("engine-adaptive");
   const auto spec = study::load_spec(dir.file("adaptive.toml", adaptive_spec));
   REQUIRE(spec.tolerances == std::vector<double>{1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9});
-  REQUIRE(spec.adaptive.size() == 2);
+  REQUIRE(spec.adaptive.size() == 3);
+  CHECK(spec.adaptive[2].label == "odeint-dopri5");
+  CHECK(spec.adaptive[2].odeint == "dopri5");
   // The slope an error-per-step controller gives (h ~ tol^(1/(q+1)) over t_end/h steps of local error h^(p+1)):
   // p / (min(p, p_hat) + 1): Dormand-Prince 5(4) 5/5, Fehlberg 4(5) 4/5.
   CHECK(spec.adaptive[0].expected_slope == 1.0);
@@ -57,13 +59,24 @@ TEST_CASE("a tolerance sweep's runs take Odeint's steps, and their errors are th
   CHECK(spec.adaptive[1].label == "fehlberg4 (adaptive, pi beta=0.08)");
   const auto one = study::run_studies({spec}, adaptive_options(1));
   const auto& res = one.at(0);
-  REQUIRE(res.adaptive_runs.size() == 12);
+  REQUIRE(res.adaptive_runs.size() == 18);
+  // Odeint's own Dormand-Prince beside ours: at each tolerance the same steps and so the same errors, to the bit.
+  for (std::size_t k = 0; k < 6; ++k) {
+    const auto &ours = res.adaptive_runs[k], &peer = res.adaptive_runs[12 + k];
+    CHECK(peer.integrator == "odeint-dopri5");
+    CHECK(peer.tol == ours.tol);
+    CHECK(peer.accepted == ours.accepted);
+    CHECK(peer.rejected == ours.rejected);
+    CHECK(peer.force_evals == ours.force_evals);
+    CHECK(peer.global == ours.global);
+    CHECK(peer.h_min == ours.h_min);
+  }
   const study::Harmonic<double> p(study::ParamValues{});
   const auto times = spec.adaptive_times();
   for (const auto& r : res.adaptive_runs) {
     INFO(r.integrator << " tol " << r.tol);
     CHECK(r.status == "ok");
-    if (r.controller != "odeint") continue;
+    if (r.controller != "odeint" || r.integrator == "odeint-dopri5") continue;
     // The same first step (HNW's estimate, an input), then Odeint's own controlled Dormand-Prince through its
     // integrate_times: the same counts, and the end state whose distance from (cos 10, -sin 10) is the error.
     long evals = 0;
@@ -82,7 +95,7 @@ TEST_CASE("a tolerance sweep's runs take Odeint's steps, and their errors are th
     CHECK(r.seconds_min > 0);
   }
   // Tolerance proportionality: Dormand-Prince's slope near 1 passes; each pair has its verdict.
-  REQUIRE(res.proportionality.size() == 2);
+  REQUIRE(res.proportionality.size() == 3);
   CHECK(res.proportionality[0].verdict.verdict == "pass");
   CHECK(res.proportionality[0].fit.order == Approx(1.0).margin(0.2));
   // The same bytes on 2 threads (timings aside).
@@ -144,6 +157,9 @@ TEST_CASE("a spec's adaptive integrators and tolerances: what cannot run is refu
              Catch::Contains("beta = 0.5 is out of range (0 to 0.2)"));
   CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [{ id = \"dopri5\", controller = { kind = \"odeint\", beta = 0.05 } }]\n" + tol),
              Catch::Contains("'beta' is not a parameter of the odeint controller"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [{ id = \"odeint-dopri5\", controller = \"pi\" }]\n" + tol),
+             Catch::Contains("Boost.Odeint's own stepper under its own controller"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"odeint-dopri4\"]\n" + tol), Catch::Contains("(did you mean 'odeint-dopri5'?)"));
   CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [{ id = \"dopri5\", rtol = 1e-6 }]\n" + tol),
              Catch::Contains("'rtol' is not an adaptive integrator's option"));
   CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\", \"dopri5\"]\n" + tol), Catch::Contains("'dopri5 (adaptive)' is listed twice"));
