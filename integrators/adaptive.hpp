@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <concepts>
 #include <cstddef>
 #include <limits>
 #include <memory>
@@ -138,10 +139,14 @@ class EmbeddedStepper {
     if (t.kind != MethodTable::Kind::runge_kutta || t.implicit || t.b_hat.empty())
       throw std::invalid_argument(t.id + " is not an explicit Runge-Kutta table with embedded weights b_hat: it cannot run adaptively");
     s_ = t.b.size();
+    row_.push_back(0);
     for (std::size_t i = 0; i < s_; ++i) {
-      b_.push_back(from_decimal<double>(t.b[i]));
-      d_.push_back(b_.back() - from_decimal<double>(t.b_hat[i]));
-      for (std::size_t j = 0; j < s_; ++j) a_.push_back(j < t.a[i].size() ? from_decimal<double>(t.a[i][j]) : 0.0);
+      const double b = from_decimal<double>(t.b[i]), d = b - from_decimal<double>(t.b_hat[i]);
+      if (b != 0) b_terms_.emplace_back(i, b);
+      if (d != 0) d_terms_.emplace_back(i, d);
+      for (std::size_t j = 0; j < i && j < t.a[i].size(); ++j)
+        if (const double a = from_decimal<double>(t.a[i][j]); a != 0) term_j_.push_back(j), term_a_.push_back(a);
+      row_.push_back(term_j_.size());
     }
     kx_.resize(s_), kv_.resize(s_);
   }
@@ -161,36 +166,41 @@ class EmbeddedStepper {
     a = a0_;
   }
 
-  /// One step of h from x into out, with the error estimate in err_q, err_v.
+  /// The force at the start of the last try_step.
+  const Vec& start_force() const { return a0_; }
+
+  /// One step of h from x into out, with the error estimate in err_q, err_v.  Only the nonzero coefficients are
+  /// visited (lists made once); with first-same-as-last the last stage's point is out itself (its row of a is b:
+  /// the same sums in the same order), as Odeint's Dormand-Prince evaluates the force at out.
   void try_step(const State& x, State& out, double h, const P& p, Vec& err_q, Vec& err_v) {
     evals_ = 0;
     derivative_at(x, p, kv_[0]);
     kx_[0] = x.v;
     for (std::size_t i = 1; i < s_; ++i) {
       Vec q = x.q, v = x.v;
-      for (std::size_t j = 0; j < i; ++j)
-        if (const double w = h * a_[i * s_ + j]; a_[i * s_ + j] != 0) drift(q, kx_[j], w), kick(v, kv_[j], w);
+      for (std::size_t t = row_[i]; t < row_[i + 1]; ++t) {
+        const double w = h * term_a_[t];
+        drift(q, kx_[term_j_[t]], w), kick(v, kv_[term_j_[t]], w);
+      }
       kx_[i] = v;
       force(p, q, v, kv_[i]);
       ++evals_;
+      if (fsal_ && i + 1 == s_) out.q = q, out.v = v;
     }
-    out = x;
-    for (std::size_t i = 0; i < s_; ++i)
-      if (b_[i] != 0) drift(out.q, kx_[i], h * b_[i]);
-    for (std::size_t i = 0; i < s_; ++i)
-      if (b_[i] != 0) kick(out.v, kv_[i], h * b_[i]);
+    if (!fsal_) {
+      out.q = x.q, out.v = x.v;
+      for (const auto& [j, bj] : b_terms_) drift(out.q, kx_[j], h * bj);
+      for (const auto& [j, bj] : b_terms_) kick(out.v, kv_[j], h * bj);
+    }
     out.t = x.t + h;
-    bool first = true;
-    for (std::size_t i = 0; i < s_; ++i) {
-      if (d_[i] == 0) continue;
-      const double w = h * d_[i];
-      for (std::size_t k = 0; k < dim; ++k) {
-        err_q[k] = first ? w * kx_[i][k] : err_q[k] + w * kx_[i][k];
-        err_v[k] = first ? w * kv_[i][k] : err_v[k] + w * kv_[i][k];
-      }
-      first = false;
+    if (d_terms_.empty()) return err_q.fill(0), err_v.fill(0);
+    const auto& [j0, d0] = d_terms_.front();
+    const double w0 = h * d0;
+    for (std::size_t k = 0; k < dim; ++k) err_q[k] = w0 * kx_[j0][k], err_v[k] = w0 * kv_[j0][k];
+    for (std::size_t t = 1; t < d_terms_.size(); ++t) {
+      const auto& [j, dj] = d_terms_[t];
+      drift(err_q, kx_[j], h * dj), kick(err_v, kv_[j], h * dj);
     }
-    if (first) err_q.fill(0), err_v.fill(0);
   }
   /// The step from x to out was accepted: with first-same-as-last, the last stage's force is out's.
   void accepted(const State& out) {
@@ -201,7 +211,9 @@ class EmbeddedStepper {
   std::size_t s_ = 0;
   bool fsal_ = false;
   int order_ = 0, order_hat_ = 0, evals_ = 0;
-  std::vector<double> a_, b_, d_;
+  std::vector<std::size_t> row_, term_j_;  ///< stage i's nonzero a_ij: term_j_[row_[i] .. row_[i + 1]), values term_a_
+  std::vector<double> term_a_;
+  std::vector<std::pair<std::size_t, double>> b_terms_, d_terms_;  ///< nonzero b_j and d_j = b_j - b_hat_j
   std::vector<Vec> kx_, kv_;
   Vec a0_{}, at_q_{}, at_v_{};
   bool have_ = false;
@@ -229,14 +241,17 @@ struct AdaptiveLimits {
 /// accepted cut step the step before the cut is kept if larger.  observe(j, x) is called at times[j] (the state's
 /// t set to it); poll() before every try may throw to interrupt.  A step of dt whose error is not finite is
 /// rejected and dt cut by 5.
-template <Problem P, class Observe, class Poll>
-AdaptiveStats integrate_times(EmbeddedStepper<P>& stepper, StepController& control, typename P::State& x, const std::vector<double>& times,
+/// Control: StepController or a final class derived from it (OdeintController, PIController), whose calls are then
+/// direct (a tenth of a Dormand-Prince try's time on Kepler went to the virtual calls).
+template <Problem P, class Control, class Observe, class Poll>
+  requires std::derived_from<Control, StepController>
+AdaptiveStats integrate_times(EmbeddedStepper<P>& stepper, Control& control, typename P::State& x, const std::vector<double>& times,
                               double dt, const P& p, const AdaptiveLimits& limits, Observe&& observe, Poll&& poll) {
   using Vec = typename P::Vec;
   constexpr std::size_t D = P::dim;
   AdaptiveStats st;
   typename P::State out;
-  Vec eq{}, ev{}, a{};
+  Vec eq{}, ev{};
   std::array<double, 2 * D> x_old{}, dxdt{}, x_new{}, err{};
   int in_a_row = 0;
   constexpr double eps = std::numeric_limits<double>::epsilon();
@@ -258,7 +273,7 @@ AdaptiveStats integrate_times(EmbeddedStepper<P>& stepper, StepController& contr
       poll();
       stepper.try_step(x, out, cur, p, eq, ev);
       st.evals += stepper.last_evals();
-      stepper.derivative_at(x, p, a);  // kept: no evaluation
+      const Vec& a = stepper.start_force();  // kept by try_step: no evaluation
       for (std::size_t i = 0; i < D; ++i) {
         x_old[i] = x.q[i], x_old[D + i] = x.v[i], dxdt[i] = x.v[i], dxdt[D + i] = a[i];
         x_new[i] = out.q[i], x_new[D + i] = out.v[i], err[i] = eq[i], err[D + i] = ev[i];

@@ -70,6 +70,22 @@ void print_summary(const std::vector<StudyResult>& results, const Meta& meta, co
         std::cout << (ord.fit.determined ? ": " : "") << ord.verdict.reason << (ord.verdict.action.empty() ? "" : "; " + ord.verdict.action);
       std::cout << "\n";
     }
+    for (const auto& p : r.proportionality) {
+      long runs = 0, stopped = 0, accepted_lo = 0, accepted_hi = 0;
+      for (const auto& a : r.adaptive_runs)
+        if (a.integrator == p.integrator) {
+          ++runs, stopped += a.status != "ok";
+          if (a.status == "ok") accepted_lo = accepted_lo ? std::min(accepted_lo, a.accepted) : a.accepted, accepted_hi = std::max(accepted_hi, a.accepted);
+        }
+      std::cout << "  " << fmt::format("{:<34} {:<6} {:<12} ", p.integrator, "tol", p.verdict.verdict);
+      if (p.fit.determined)
+        std::cout << fmt::format("slope {:5.2f} in [{:.2f}, {:.2f}] (expected {:g}) over tol {:.3g}..{:.3g}, {} points; ", p.fit.order, p.fit.lo,
+                                 p.fit.hi, p.expected, p.fit.dt_min, p.fit.dt_max, p.fit.points);
+      else
+        std::cout << p.verdict.reason << "; ";
+      std::cout << fmt::format("{} tolerances, {}..{} accepted steps", runs, accepted_lo, accepted_hi)
+                << (stopped ? fmt::format(", {} stopped before t_end", stopped) : std::string()) << "\n";
+    }
     for (const auto& st : r.stability)
       std::cout << "  " << fmt::format("{:<34} stable up to omega h = {:.6g}{}", st.integrator, st.limit,
                                        st.beyond_search ? " (whole search range)" : "")

@@ -18,8 +18,9 @@
 namespace study::engine {
 namespace {
 
-/// A fresh controller of the kind and parameters the spec gives, at tolerance tol.
-std::unique_ptr<ode::StepController> make_controller(const SpecAdaptive& a, double tol) {
+/// Calls f with a fresh controller of the kind and parameters the spec gives, at tolerance tol, as its own type.
+template <class F>
+decltype(auto) with_controller(const SpecAdaptive& a, double tol, F&& f) {
   auto param = [&](const char* k, double fallback) {
     const auto it = a.params.find(k);
     return it == a.params.end() ? fallback : it->second;
@@ -29,12 +30,12 @@ std::unique_ptr<ode::StepController> make_controller(const SpecAdaptive& a, doub
     c.atol = c.rtol = tol;
     c.beta = param("beta", c.beta), c.safe = param("safe", c.safe), c.fac_min = param("fac_min", c.fac_min);
     c.fac_max = param("fac_max", c.fac_max), c.max_step = param("max_dt", 0);
-    return c.clone();
+    return f(c);
   }
   ode::OdeintController c;
   c.eps_abs = c.eps_rel = tol;
   c.a_x = param("a_x", 1), c.a_dxdt = param("a_dxdt", 1), c.max_step = param("max_dt", 0);
-  return c.clone();
+  return f(c);
 }
 
 const char* status_of(ode::AdaptiveStop s) {
@@ -121,11 +122,12 @@ AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a
   // The counted run: errors at the output times, energy, counts.
   const Counted<P> counted(p);
   ode::EmbeddedStepper<Counted<P>> stepper(*a.choice.table);
-  const auto control = make_controller(a, tol);
   auto x = counted.initial();
   InterruptPoll poll;
   const auto observe = [&](std::size_t j, const typename P::State& s) { observe_at(p, times, j, s, ctx, r); };
-  const ode::AdaptiveStats st = ode::integrate_times(stepper, *control, x, times, dt0, counted, limits, observe, [&] { poll(); });
+  const ode::AdaptiveStats st = with_controller(a, tol, [&](auto& control) {
+    return ode::integrate_times(stepper, control, x, times, dt0, counted, limits, observe, [&] { poll(); });
+  });
   r.accepted = st.accepted, r.rejected = st.rejected;
   r.force_evals = counted.evaluations() + static_cast<std::uint64_t>(start_evals);
   r.t_reached = st.t_reached;
@@ -145,10 +147,11 @@ AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a
   std::vector<double> seconds;
   for (int rep = 0; rep < spec.repeats; ++rep) {
     ode::EmbeddedStepper<P> timed(*a.choice.table);
-    const auto c = make_controller(a, tol);
     auto y = p.initial();
     const auto t0 = std::chrono::steady_clock::now();
-    ode::integrate_times(timed, *c, y, times, dt0, p, limits, [](std::size_t, const auto&) {}, [&] { poll(); });
+    with_controller(a, tol, [&](auto& c) {
+      ode::integrate_times(timed, c, y, times, dt0, p, limits, [](std::size_t, const auto&) {}, [&] { poll(); });
+    });
     const auto t1 = std::chrono::steady_clock::now();
     volatile double sink = y.q[0];
     static_cast<void>(sink);
