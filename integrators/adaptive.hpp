@@ -227,6 +227,10 @@ struct AdaptiveStats {
   long accepted = 0, rejected = 0, evals = 0;
   double h_min = std::numeric_limits<double>::infinity(), h_max = 0, t_reached = 0;
   AdaptiveStop stop = AdaptiveStop::none;
+  /// When asked for (AdaptiveLimits::record_steps): every accepted step in order, and how many had been taken when each
+  /// output time was reached: what a replay in wider arithmetic needs to take the same steps.
+  std::vector<double> steps;
+  std::vector<std::size_t> steps_at_output;
 };
 
 /// Limits of one adaptive run.
@@ -234,6 +238,7 @@ struct AdaptiveLimits {
   long max_steps = 1000000;  ///< accepted plus rejected: a tolerance sets no step count, this bounds the work
   int max_rejections = 500;  ///< in a row (Odeint's failed_step_checker)
   double blow_up = 1e100;    ///< a state component beyond this is divergence
+  bool record_steps = false;  ///< keep the accepted steps (AdaptiveStats::steps)
 };
 
 /// Integrates from x (at times[0]) through every time of `times` (increasing) with first step dt, landing on each
@@ -258,6 +263,7 @@ AdaptiveStats integrate_times(EmbeddedStepper<P>& stepper, Control& control, typ
   for (std::size_t j = 0; j < times.size(); ++j) {
     x.t = times[j];
     st.t_reached = times[j];
+    if (limits.record_steps) st.steps_at_output.push_back(st.steps.size());
     observe(j, x);
     if (j + 1 == times.size()) break;
     const double target = times[j + 1];
@@ -288,6 +294,7 @@ AdaptiveStats integrate_times(EmbeddedStepper<P>& stepper, Control& control, typ
       in_a_row = 0;
       ++st.accepted;
       st.h_min = std::min(st.h_min, cur), st.h_max = std::max(st.h_max, cur);
+      if (limits.record_steps) st.steps.push_back(cur);
       x.q = out.q, x.v = out.v, x.t += cur;
       stepper.accepted(out);
       for (std::size_t i = 0; i < D; ++i)

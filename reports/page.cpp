@@ -310,6 +310,41 @@ std::string winner_cell(const Study& s, double target, bool by_time) {
                                                     : "; the figures' uncertainty is not known");
 }
 
+/// Adaptive integrators: each one's tolerance proportionality, its plot, and every run.
+void adaptive(std::ostringstream& md, const Study& s, const PageContext& c) {
+  if (s.adaptive.empty()) return;
+  md << "<a id=\"adaptive\"></a>\n## Adaptive integrators\n\nEach embedded pair under its step-size controller at every tolerance "
+        "(eps_abs = eps_rel = tol), " << s.tolerances.size() << " tolerances, each run landing on the output times (docs/adaptive.md). "
+        "Tolerance proportionality: the slope of the largest error over the output times against the tolerance, fitted and "
+        "judged as the orders are (99 % interval), against p / (min(p, p̂) + 1) of an error-per-step controller.\n\n"
+     << "| method | controller | orders | expected slope | verdict | slope, 99 % interval | window | runs stopped early |\n"
+        "|---|---|---|---:|---|---|---|---|\n";
+  for (const auto& a : s.adaptive) {
+    const ProportionalityRow* p = nullptr;
+    for (const auto& x : s.proportionality)
+      if (x.integrator == a.label) p = &x;
+    const bool fitted = p && std::isfinite(p->observed);
+    std::string stopped;
+    for (const auto& r : s.adaptive_runs)
+      if (r.integrator == a.label && r.status != "ok") stopped += (stopped.empty() ? "" : "; ") + fmt::format("tol {}: {}", g(r.tol), r.reason);
+    md << "| " << cell(a.label) << " | " << a.controller << " | " << a.order << "(" << a.order_hat << ") | " << g(a.expected_slope) << " | "
+       << (p ? (p->verdict == "fail" ? "**FAIL**" : p->verdict) : "—") << " | "
+       << (fitted ? fmt::format("{:.2f} in [{:.2f}, {:.2f}]", p->observed, p->lo, p->hi) : "no fit") << " | "
+       << (fitted ? fmt::format("tol {}..{}, {} points", g(p->tol_min), g(p->tol_max), p->window_points) : cell(p ? p->reason : "")) << " | "
+       << (stopped.empty() ? "none" : cell(stopped)) << " |\n";
+  }
+  md << "\n" << image(c, s, "tolerance");
+  md << "Every run: its error at t_end and the largest over the output times, steps accepted and rejected, force "
+        "evaluations (the first step's estimate included), the smallest and largest step, and the whole run's wall time "
+        "(minimum of the repeats).\n\n| method | tol | status | error at t_end | largest error | accepted | rejected | force evaluations | "
+        "steps | wall time (s) |\n|---|---:|---|---:|---:|---:|---:|---:|---|---:|\n";
+  for (const auto& r : s.adaptive_runs)
+    md << "| " << cell(r.integrator) << " | " << g(r.tol) << " | " << r.status << " | " << sci(r.global) << " | " << sci(r.max) << " | "
+       << r.accepted << " | " << r.rejected << " | " << g(r.force_evals) << " | "
+       << (std::isfinite(r.h_min) ? g(r.h_min) + ".." + g(r.h_max) : "—") << " | " << sci(r.seconds_min) << " |\n";
+  md << "\n";
+}
+
 std::string study_page(const Results& res, const Study& s, const PageContext& c) {
   std::ostringstream md;
   std::size_t diverged = 0;
@@ -337,6 +372,7 @@ std::string study_page(const Results& res, const Study& s, const PageContext& c)
   accuracy(md, s, c);
   convergence(md, s, c);
   finest(md, s, c);
+  adaptive(md, s, c);
   if (const Plot* p = c.plot(s, "reversal")) {
     md << "## Time reversal\n\nn steps of dt, then n of -dt: the distance from the start (relative to the largest |q|). "
           "Symmetric methods return to round-off; the others miss by their own error.\n\n"

@@ -126,8 +126,12 @@ template <class Value>
 std::vector<std::pair<double, double>> series_points(const Study& s, const Series& x, Value value) {
   std::vector<std::pair<double, double>> out;
   std::set<double> seen;
+  std::vector<const RunRow*> runs;  // an adaptive method's runs too (Study::adaptive_work, dt its mean step)
+  for (const auto& r : s.runs) runs.push_back(&r);
+  for (const auto& r : s.adaptive_work) runs.push_back(&r);
   for (const auto& member : x.members)
-    for (const auto& r : s.runs) {
+    for (const RunRow* p : runs) {
+      const RunRow& r = *p;
       if (r.integrator != member || seen.count(r.dt)) continue;
       const auto [a, b] = value(r);
       if (!(a > 0) || !(b > 0) || !std::isfinite(a) || !std::isfinite(b)) continue;
@@ -302,7 +306,9 @@ std::optional<Plot> work_precision_plot(const Study& s, bool by_time, const fs::
   const std::string name = s.name + (by_time ? "-work-time" : "-work");
   auto cost = [&](const RunRow& r) { return by_time ? r.ns_min * 1e-9 * static_cast<double>(r.steps) : r.force_evals; };
   // Timings differ between methods that compute the same: merged lines only where the evaluations are the measure.
-  const auto lines = series_of(s, !by_time, true);
+  auto lines = series_of(s, !by_time, true);
+  for (std::size_t k = 0; k < s.adaptive.size(); ++k)  // the adaptive methods, a family of their own
+    lines.push_back({{s.adaptive[k].label}, "adaptive", s.adaptive[k].order, s.integrators.size() + k});
   auto panels = panels_of(lines);
   if (!by_time)  // first, the best of each family on one panel (at most one line a family: 4)
     if (Panel best = best_of_families(s, lines); !best.series.empty()) panels.insert(panels.begin(), std::move(best));
@@ -511,6 +517,40 @@ std::optional<Plot> trajectory_plot(const Study& s, const StudySamples& samples,
   write_plot(dir, name, what + " at dt = " + g(s.plot_dt) + " — " + problem_context(s), axes, out, data.data.str(), 760,
              distance ? 440 : 520);
   return Plot{name, s.title + ": " + what + " at dt = " + g(s.plot_dt)};
+}
+
+std::optional<Plot> tolerance_plot(const Study& s, const fs::path& dir) {
+  if (s.proportionality.empty()) return std::nullopt;
+  const std::string name = s.name + "-tolerance";
+  Blocks data;
+  Extent all;
+  PanelText p{"each adaptive method at every tolerance (eps_abs = eps_rel = tol)", "", {}};
+  for (std::size_t k = 0; k < s.proportionality.size(); ++k) {
+    const auto& x = s.proportionality[k];
+    std::vector<std::pair<double, double>> points;
+    for (const auto& [tol, e, floor] : x.points)
+      if (tol > 0 && e > 0 && std::isfinite(e)) points.emplace_back(tol, e), all.add(tol, e);
+    if (points.empty()) continue;
+    std::sort(points.begin(), points.end());
+    // The slope and verdict on the line's label, a FAIL drawn thick, an undetermined one dashed (as the orders' plots).
+    std::string slope = "no fit";
+    for (const auto& a : s.adaptive)
+      if (a.label == x.integrator) slope = fmt::format("expected {:g}", a.expected_slope);
+    std::string label = x.integrator + ": " + (x.verdict == "fail" ? "FAIL, " : x.verdict == "undetermined" ? "undetermined, " : "") + slope;
+    if (std::isfinite(x.observed))
+      label = fmt::format("{}: slope {:.2f}{} ({})", x.integrator, x.observed, x.verdict == "fail" ? " FAIL" : x.verdict == "undetermined" ? "?" : "", slope);
+    p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with linespoints {} ps 0.6{} title {}", name, data.add(x.integrator, rows_of(points)),
+                                     style(s.integrators.size() + k), x.verdict == "fail" ? " lw 3.5" : x.verdict == "undetermined" ? " lw 1.5 dt 3" : " lw 1.5",
+                                     quoted(std::as_const(label))));  // not std::quoted's non-const overload
+  }
+  if (all.empty()) return std::nullopt;
+  // The tolerance itself, error = tol: a guide (a pair's global error is not bounded by it).
+  p.elements.push_back("x with lines dt 2 lw 1 lc rgb '#909090' title 'error = tol'");
+  const std::string axes = "  set logscale xy\n  set format x '10^{%L}'\n  set format y '10^{%L}'\n  set key outside right top\n" +
+                           all.ranges(true, true) + axis_title("x", "tolerance tol (absolute and relative)") +
+                           axis_title("y", "largest error over the output times (relative, phase space)");
+  write_plot(dir, name, "tolerance proportionality — " + problem_context(s), axes, {p}, data.data.str());
+  return Plot{name, s.title + ": error against tolerance, each adaptive method's slope and verdict"};
 }
 
 std::optional<Plot> stability_plot(const Study& s, const fs::path& dir) {

@@ -48,6 +48,8 @@ std::optional<Plot> energy_long_plot(const Results& res, const Study& s, const s
 std::optional<Plot> trajectory_plot(const Study& s, const StudySamples& samples, const std::filesystem::path& dir);
 /// Measured largest stable omega h against the theoretical value.
 std::optional<Plot> stability_plot(const Study& s, const std::filesystem::path& dir);
+/// Each adaptive method's largest error against the tolerance, its slope and verdict on its label.
+std::optional<Plot> tolerance_plot(const Study& s, const std::filesystem::path& dir);
 
 std::string script_text(const std::string& x);
 

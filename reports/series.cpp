@@ -83,6 +83,7 @@ std::string family_name(const std::string& family) {
   if (family == "splitting") return "splitting and composition";
   if (family == "implicit") return "implicit";
   if (family == "own") return "this program's own";
+  if (family == "adaptive") return "adaptive: embedded pairs under step-size control";
   return family;
 }
 

@@ -12,6 +12,7 @@
 #include "reference/odeint_controlled.hpp"
 #include "study/common/interrupt.hpp"
 #include "study/measure/measure.hpp"
+#include "study/measure/stepper.hpp"
 #include "study/problems/all.hpp"
 #include "study/problems/counted.hpp"
 
@@ -124,7 +125,9 @@ AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a
   ode::EmbeddedStepper<Counted<P>> stepper(*a.choice.table);
   auto x = counted.initial();
   InterruptPoll poll;
-  const auto observe = [&](std::size_t j, const typename P::State& s) { observe_at(p, times, j, s, ctx, r); };
+  limits.record_steps = true;
+  std::vector<typename P::State> at;  // the states at the output times, for the round-off replay
+  const auto observe = [&](std::size_t j, const typename P::State& s) { observe_at(p, times, j, s, ctx, r), at.push_back(s); };
   const ode::AdaptiveStats st = with_controller(a, tol, [&](auto& control) {
     return ode::integrate_times(stepper, control, x, times, dt0, counted, limits, observe, [&] { poll(); });
   });
@@ -143,6 +146,28 @@ AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a
                                                           : fmt::format("the state left the finite range after t = {:.6g}", st.t_reached);
     return r;
   }
+  // Round-off: the accepted steps again in long double, from the same start with the double-rounded parameters (the
+  // truncation error is the same, so the distance is the double run's round-off), where the runs' errors are small
+  // enough for it to matter.
+  if (ctx.ref.present() && st.steps_at_output.size() == at.size()) {
+    using PL = typename Rebind<P, long double>::type;
+    const PL pl(ctx.exact_params);
+    auto shadow = ode::make_stepper<PL>(ode::TableMethod{a.choice.table});
+    typename PL::State y;
+    const auto start = p.initial();
+    for (std::size_t i = 0; i < P::dim; ++i) y.q[i] = start.q[i], y.v[i] = start.v[i];
+    std::size_t k = 0;
+    r.roundoff_max = 0;
+    for (std::size_t j = 0; j < at.size(); ++j) {
+      for (; k < st.steps_at_output[j]; ++k) poll(), shadow.step(y, static_cast<long double>(st.steps[k]), pl);
+      std::pair<std::vector<long double>, std::vector<long double>> state;
+      for (std::size_t i = 0; i < P::dim; ++i) state.first.push_back(y.q[i]), state.second.push_back(y.v[i]);
+      const double d = relative_error(at[j], state, ctx.ref).first;
+      r.roundoff_max = std::max(r.roundoff_max, d);
+      if (j + 1 == at.size()) r.roundoff = d;
+    }
+  }
+  limits.record_steps = false;
   // Wall time: the same run on the problem itself (no counters), a fresh stepper and controller each repeat.
   std::vector<double> seconds;
   for (int rep = 0; rep < spec.repeats; ++rep) {

@@ -759,6 +759,10 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
         row.expected = x.at("expected").positive();
         row.verdict = x.at("verdict").one_of({"pass", "fail", "undetermined"});
         row.reason = x.at("reason").text(), row.action = x.at("action").text();
+        row.observed = x.at("observed").number();
+        if (!x.at("interval").is_null()) row.lo = x.at("interval").at(0).number(), row.hi = x.at("interval").at(1).number();
+        row.tol_min = x.at("window").at("tol_min").number(), row.tol_max = x.at("window").at("tol_max").number();
+        row.window_points = x.at("window").at("points").whole(0, max_count);
         const Node pts = x.at("points");
         for (std::size_t i = 0; i < pts.size(); ++i)
           row.points.push_back({pts.at(i).at(0).positive(), pts.at(i).at(1).nonnegative(), pts.at(i).at(2).nonnegative()});

@@ -128,6 +128,9 @@ struct AdaptiveRow {
 struct ProportionalityRow {
   std::string integrator, verdict, reason, action;
   double expected = 1;
+  double observed = NAN, lo = NAN, hi = NAN;  ///< the engine's fit: the slope and its 99 % interval (NaN: no fit)
+  double tol_min = NAN, tol_max = NAN;        ///< its window
+  long window_points = 0;
   std::vector<std::array<double, 3>> points;  ///< tolerance, error, noise floor
 };
 /// The point of a scan a study is (results schema 4; study::ScanPoint).

@@ -103,10 +103,12 @@ void fit_proportionality(StudyResult& res) {
     Proportionality p;
     p.integrator = a.label, p.expected = a.expected_slope;
     // The largest error over the output times (immune to the cancellations at whole periods of the error at t_end),
-    // its floor the reference's bound and a random walk of round-off over the accepted steps.
+    // its floor the reference's bound and the run's round-off, measured (a long double replay of its steps), else a
+    // random walk of round-off over the accepted steps (Odeint's own steppers).
     for (const AdaptiveRun& r : res.adaptive_runs)
       if (r.integrator == a.label && r.status == "ok")
-        p.points.push_back({r.tol, r.max, std::max(res.reference_bound, eps * std::sqrt(static_cast<double>(std::max(1L, r.accepted))))});
+        p.points.push_back({r.tol, r.max, std::max(res.reference_bound, std::isfinite(r.roundoff_max) ? r.roundoff_max
+                                                                                  : eps * std::sqrt(static_cast<double>(std::max(1L, r.accepted))))});
     p.fit = fit_order(p.points);
     p.verdict = judge_proportionality(p.fit, p.expected, FitOptions{}.tolerance);
     res.proportionality.push_back(std::move(p));

@@ -146,6 +146,9 @@ struct AdaptiveRun {
   double t_reached = 0;
   double global = not_measured, position = not_measured, max = not_measured;  ///< as a fixed-step Run's
   double energy_final_rel = not_measured, energy_max_rel = not_measured;
+  /// Round-off in `global` and `max`: the distance to the same steps taken in long double (a replay of the accepted
+  /// steps: the truncation error is the same), at t_end and the largest over the output times.
+  double roundoff = not_measured, roundoff_max = not_measured;
   long accepted = 0, rejected = 0;
   std::uint64_t force_evals = 0;
   double h_min = not_measured, h_max = not_measured;

@@ -134,7 +134,8 @@ Json adaptive_json(const StudyResult& r) {
   for (const AdaptiveRun& x : r.adaptive_runs) {
     Json j{{"integrator", x.integrator}, {"tol", x.tol}, {"status", x.status}, {"t_reached", x.t_reached}};
     if (x.status != "ok") j["reason"] = x.reason;
-    j["error"] = {{"global", number(x.global)}, {"position", number(x.position)}, {"max", number(x.max)}};
+    j["error"] = {{"global", number(x.global)}, {"position", number(x.position)}, {"max", number(x.max)},
+                  {"roundoff", number(x.roundoff)}, {"roundoff_max", number(x.roundoff_max)}};
     j["energy"] = {{"final_rel", number(x.energy_final_rel)}, {"max_rel", number(x.energy_max_rel)}};
     j["accepted"] = x.accepted, j["rejected"] = x.rejected, j["force_evals"] = x.force_evals;
     j["h_min"] = number(x.h_min), j["h_max"] = number(x.h_max);
@@ -148,6 +149,7 @@ Json adaptive_json(const StudyResult& r) {
     j["observed"] = p.fit.determined ? Json(p.fit.order) : Json(nullptr);
     j["interval"] = p.fit.determined ? Json::array({p.fit.lo, p.fit.hi}) : Json(nullptr);
     j["local_slopes"] = p.fit.local_slopes;
+    j["window"] = {{"tol_min", number(p.fit.dt_min)}, {"tol_max", number(p.fit.dt_max)}, {"points", p.fit.points}};
     j["points"] = Json::array();
     for (const ErrorPoint& x : p.points) j["points"].push_back({number(x.dt), number(x.error), number(x.floor)});
     a["proportionality"].push_back(std::move(j));

@@ -92,6 +92,11 @@ TEST_CASE("a tolerance sweep's runs take Odeint's steps, and their errors are th
     CHECK(r.global == Approx(std::max(dq, dv)).epsilon(0).margin(1e-15));
     CHECK(r.h_min > 0);
     CHECK(r.h_max >= r.h_min);
+    // Round-off, measured by replaying the accepted steps in long double: some ulps of the O(1) state over at most a
+    // few hundred steps (a random walk: eps sqrt(n) ~ 4e-15), never 0 and far below the errors.
+    CHECK(r.roundoff_max > 0);
+    CHECK(r.roundoff_max < 1e-13);
+    CHECK(r.roundoff <= r.roundoff_max);
     CHECK(r.seconds_min > 0);
   }
   // Tolerance proportionality: Dormand-Prince's slope near 1 passes; each pair has its verdict.
