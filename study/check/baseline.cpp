@@ -101,6 +101,21 @@ Baseline baseline_of(const report::Results& results) {
           e.points.push_back({usable[i]->dt, std::stod(fmt::format("{:.3e}", usable[i]->global))});
       b.entries.push_back(std::move(e));
     }
+    // Adaptive integrators: their error at t_end at up to three tolerances (the keys), as above.
+    for (const auto& a : s.adaptive) {
+      std::vector<const report::AdaptiveRow*> usable;
+      for (const auto& r : s.adaptive_runs)
+        if (r.integrator == a.label && r.status == "ok" && std::isfinite(r.global) && r.global <= 0.1 &&
+            r.global >= baseline_floor_factor * std::max(s.ref_bound, std::isfinite(r.roundoff) ? r.roundoff : 0.0))
+          usable.push_back(&r);
+      BaselineEntry e{s.name, a.label, {}};
+      std::sort(usable.begin(), usable.end(), [](const auto* x, const auto* y) { return x->tol > y->tol; });
+      if (!usable.empty())
+        for (std::size_t i : {std::size_t{0}, (usable.size() - 1) / 2, usable.size() - 1})
+          if (e.points.empty() || !same_dt(e.points.back().dt, usable[i]->tol))
+            e.points.push_back({usable[i]->tol, std::stod(fmt::format("{:.3e}", usable[i]->global))});
+      b.entries.push_back(std::move(e));
+    }
   }
   return b;
 }
@@ -120,7 +135,8 @@ Baseline merge(const Baseline& previous, const Baseline& fresh) {
 std::string to_toml(const Baseline& b) {
   std::string out =
       "# Error constants for `study check --baseline`: each integrator's relative global error at t_end at a few\n"
-      "# fixed step sizes (\"dt\" = error), each at least 1e3 times its noise floor (round-off, the reference's bound).\n"
+      "# fixed step sizes (\"dt\" = error; an adaptive integrator's: tolerances), each at least 1e3 times its noise floor (round-off,\n"
+      "# the reference's bound).\n"
       "# A check fails when an error moves by more than `tolerance` (relative), even if its order is unchanged.\n"
       "# Written by `study baseline RESULTS_DIR --out FILE`; when a change of an error constant is intended,\n"
       "# regenerate it and review the diff.\n";

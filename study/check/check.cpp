@@ -619,8 +619,48 @@ void check_baseline(const Study& s, const Baseline& b, Checks& c) {
       x.window = dt_window(e->points.back().dt, e->points.front().dt, e->points.size(), "step sizes");
     }
   }
+  // Adaptive integrators: the error at t_end at each tolerance of the baseline.
+  for (const auto& a : s.adaptive) {
+    Outcome& x = c.add(Outcome::pass, a.label, "error constant");
+    x.expected = fmt::format("global error within {:g}% of the baseline, at each of its tolerances", 100 * b.tolerance);
+    const BaselineEntry* e = b.find(s.name, a.label);
+    if (!e || e->points.empty()) {
+      x.status = e ? Outcome::undetermined : Outcome::fail;
+      x.observed = e ? "no error in the baseline" : "not in the baseline";
+      x.off = e ? "no error lay 1e3 times above its noise floor when the baseline was written"
+                : "regenerate it with `study baseline RESULTS_DIR --out FILE`, review and commit";
+      continue;
+    }
+    double worst = -1;
+    for (const auto& p : e->points) {
+      const report::AdaptiveRow* r = nullptr;
+      for (const auto& run : s.adaptive_runs)
+        if (run.integrator == a.label && same_baseline_dt(run.tol, p.dt)) r = &run;
+      if (!r || r->status != "ok" || !std::isfinite(r->global)) {
+        x.status = Outcome::fail;
+        x.observed = r ? fmt::format("{} at tol {}", r->status, g(p.dt)) : fmt::format("no run at tol {} (regenerate the baseline)", g(p.dt));
+        x.off = "no error to compare";
+        worst = INFINITY;
+        break;
+      }
+      const double rel = r->global / p.global - 1;
+      if (std::abs(rel) > worst) {
+        worst = std::abs(rel);
+        x.observed = fmt::format("{:.3e} at tol {} (baseline {:.3e})", r->global, g(p.dt), p.global);
+        x.off = std::abs(rel) < 1 ? fmt::format("{:+.2f}%", 100 * rel) : fmt::format("{:.3g} x the baseline", rel + 1);
+      }
+    }
+    if (std::isfinite(worst)) {
+      x.status = worst <= b.tolerance ? Outcome::pass : Outcome::fail;
+      x.window = fmt::format("tol {}..{}, {} tolerances", g(e->points.back().dt), g(e->points.front().dt), e->points.size());
+    }
+  }
+  auto listed = [&](const std::string& label) {
+    return std::find(s.integrators.begin(), s.integrators.end(), label) != s.integrators.end() ||
+           std::any_of(s.adaptive.begin(), s.adaptive.end(), [&](const report::AdaptiveIntegratorRow& a) { return a.label == label; });
+  };
   for (const auto& e : b.entries)
-    if (e.study == s.name && std::find(s.integrators.begin(), s.integrators.end(), e.integrator) == s.integrators.end()) {
+    if (e.study == s.name && !listed(e.integrator)) {
       Outcome& x = c.add(Outcome::fail, e.integrator, "error constant");
       x.expected = "a run of every integrator in the baseline";
       x.observed = "in the baseline but not in the results";

@@ -218,6 +218,58 @@ std::string experiment_change(const Study& o, const Study& n) {
   return "";
 }
 
+/// An adaptive integrator in both folders: its tolerance proportionality (a pass that fails now, or a slope lower
+/// beyond the tolerance with the intervals apart), its error at each tolerance both ran (above 1000 times the old
+/// run's round-off), and runs that reached t_end before and stop now.
+void judge_adaptive(const Study& o, const Study& n, const std::string& label, const CompareOptions& options, std::vector<Outcome>& out) {
+  auto add = [&](Outcome::Status status, const std::string& metric, const std::string& expected, const std::string& observed,
+                 const std::string& off = "") {
+    Outcome x;
+    x.status = status, x.study = n.name, x.problem = n.problem, x.integrator = label, x.metric = metric;
+    x.expected = expected, x.observed = observed, x.off = off;
+    out.push_back(std::move(x));
+  };
+  const report::ProportionalityRow *po = nullptr, *pn = nullptr;
+  for (const auto& p : o.proportionality) po = p.integrator == label ? &p : po;
+  for (const auto& p : n.proportionality) pn = p.integrator == label ? &p : pn;
+  if (po && pn) {
+    const std::string before = std::isfinite(po->observed) ? fmt::format("{:.2f} in [{:.2f}, {:.2f}] {}", po->observed, po->lo, po->hi, po->verdict) : po->verdict;
+    const std::string now = std::isfinite(pn->observed) ? fmt::format("{:.2f} in [{:.2f}, {:.2f}] {}", pn->observed, pn->lo, pn->hi, pn->verdict) : pn->verdict;
+    const double drop = po->observed - pn->observed;
+    const bool apart = std::isfinite(drop) && pn->hi < po->lo;
+    if (po->verdict == "pass" && pn->verdict == "fail")
+      add(Outcome::fail, "tolerance proportionality", "not worse: " + before, now, "passed before, fails now");
+    else if (std::isfinite(drop) && std::abs(drop) > options.order_tolerance && (apart || pn->lo > po->hi))
+      add(Outcome::fail, "tolerance proportionality", "not worse: " + before, now,
+          fmt::format("slope {} by {:.2f} (tolerance {:g}), the intervals apart", drop > 0 ? "lower" : "higher", std::abs(drop), options.order_tolerance));
+    else
+      add(Outcome::pass, "tolerance proportionality", "not worse: " + before, now);
+  }
+  double worst = 0, worst_tol = 0;
+  std::size_t compared = 0;
+  std::string stopped;
+  for (const auto& r : o.adaptive_runs) {
+    if (r.integrator != label) continue;
+    const report::AdaptiveRow* x = nullptr;
+    for (const auto& y : n.adaptive_runs)
+      if (y.integrator == label && std::abs(y.tol - r.tol) <= 1e-9 * r.tol) x = &y;
+    if (!x) continue;
+    if (r.status == "ok" && x->status != "ok") stopped += (stopped.empty() ? "" : "; ") + fmt::format("tol {:g}: {}", r.tol, x->reason);
+    const double floor = std::max(o.ref_bound, std::isfinite(r.roundoff) ? r.roundoff : 0.0);
+    if (r.status != "ok" || x->status != "ok" || !(r.global > 1000 * floor) || r.global > 0.5) continue;
+    ++compared;
+    if (x->global / r.global > worst) worst = x->global / r.global, worst_tol = r.tol;
+  }
+  if (compared) {
+    const std::string expected = "errors within " + fmt::format("{:g} %", 100 * options.error_tolerance) + " at each tolerance";
+    const std::string observed = fmt::format("new / old error {:.4g} at tol {:g} (largest of {})", worst, worst_tol, compared);
+    add(worst > 1 + options.error_tolerance ? Outcome::fail : Outcome::pass, "error at tolerance", expected, observed,
+        worst > 1 + options.error_tolerance ? fmt::format("error x {:.3g} at tol {:g}", worst, worst_tol) : "");
+  }
+  add(stopped.empty() ? Outcome::pass : Outcome::fail, "adaptive run", "every run that reached t_end still does",
+      stopped.empty() ? "none stopped early" : "stops now: " + stopped, stopped.empty() ? "" : "runs that finished before stop now");
+}
+
 Comparison compare(const report::Results& old, const report::Results& now, const CompareOptions& options) {
   for (const auto* r : {&old, &now})
     if (r->schema_version < 2)
@@ -252,6 +304,16 @@ Comparison compare(const report::Results& old, const report::Results& now, const
       c.methods.push_back(compare_method(*o, n, i, options));
       judge(c.methods.back(), *o, n, options, c.verdict.outcomes);
     }
+    for (const auto& a : n.adaptive) {
+      if (std::none_of(o->adaptive.begin(), o->adaptive.end(), [&](const auto& x) { return x.label == a.label; })) {
+        c.added.push_back(n.name + ": " + a.label);
+        continue;
+      }
+      judge_adaptive(*o, n, a.label, options, c.verdict.outcomes);
+    }
+    for (const auto& a : o->adaptive)
+      if (std::none_of(n.adaptive.begin(), n.adaptive.end(), [&](const auto& x) { return x.label == a.label; }))
+        c.removed.push_back(n.name + ": " + a.label);
   }
   return c;
 }

@@ -731,6 +731,8 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
         if (x.has("reason")) row.reason = x.at("reason").text();
         row.tol = x.at("tol").positive(), row.t_reached = x.at("t_reached").nonnegative();
         row.global = x.at("error").at("global").nonnegative(), row.max = x.at("error").at("max").nonnegative();
+        if (x.at("error").has("roundoff"))
+          row.roundoff = x.at("error").at("roundoff").nonnegative(), row.roundoff_max = x.at("error").at("roundoff_max").nonnegative();
         row.energy_final = x.at("energy").at("final_rel").number(), row.energy_max = x.at("energy").at("max_rel").nonnegative();
         row.accepted = x.at("accepted").whole(0, max_count), row.rejected = x.at("rejected").whole(0, max_count);
         row.force_evals = x.at("force_evals").nonnegative();
@@ -744,7 +746,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
           w.dt = st.t_end / static_cast<double>(row.accepted);
           w.global = row.global, w.max = row.max, w.energy_max = row.energy_max, w.energy_final = row.energy_final;
           w.force_evals = row.force_evals, w.evals_per_step = row.force_evals / static_cast<double>(row.accepted);
-          w.roundoff = std::nan("");
+          w.roundoff = row.roundoff;
           w.ns_min = row.seconds_min * 1e9 / static_cast<double>(row.accepted);
           w.ns_median = row.seconds_median * 1e9 / static_cast<double>(row.accepted);
           st.adaptive_work.push_back(std::move(w));

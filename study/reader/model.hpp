@@ -120,6 +120,7 @@ struct AdaptiveRow {
   std::string integrator, status, reason;  ///< status: ok, step-limit, underflow, rejections, diverged
   double tol = 0, t_reached = 0;
   double global = NAN, max = NAN, energy_final = NAN, energy_max = NAN, h_min = NAN, h_max = NAN;
+  double roundoff = NAN, roundoff_max = NAN;  ///< measured (a long double replay of its steps); NaN: not measured
   double seconds_min = NAN, seconds_median = NAN;
   long accepted = 0, rejected = 0;
   double force_evals = 0;

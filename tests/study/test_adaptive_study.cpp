@@ -11,6 +11,7 @@
 #include "integrators/adaptive.hpp"
 #include "reference/odeint_controlled.hpp"
 #include "study/check/check.hpp"
+#include "study/check/compare.hpp"
 #include "study/engine.hpp"
 #include "study/problems/all.hpp"
 #include "study/results/write.hpp"
@@ -200,4 +201,79 @@ TEST_CASE("study check judges tolerance proportionality against the pair's slope
   CHECK(verdict_for(0.8, 0.8).status == check::Outcome::pass);
   CHECK(verdict_for(1.1, 0.8).status == check::Outcome::fail);  // the band is +/- 0.2, as the orders'
   CHECK(verdict_for(0.55, 0.8).status == check::Outcome::fail);
+}
+
+namespace {
+
+/// A study with one adaptive pair whose error is 0.3 tol at tolerances 1e-3 .. 1e-9 (a decade apart), round-off 1e-15.
+report::Study adaptive_study(double factor = 1.0) {
+  report::Study s;
+  s.name = "x", s.problem = "kepler", s.t_end = 1, s.ref_bound = 1e-25, s.metrics = {"global"};
+  s.adaptive.push_back({"pair (adaptive)", "pair", "odeint", "", 5, 4, 6, 1.0});
+  report::ProportionalityRow p;
+  p.integrator = "pair (adaptive)", p.expected = 1, p.verdict = "pass", p.observed = 1, p.lo = 0.98, p.hi = 1.02;
+  for (double tol = 1e-3; tol > 5e-10; tol /= 10) {
+    report::AdaptiveRow r;
+    r.integrator = "pair (adaptive)", r.status = "ok", r.tol = tol, r.global = r.max = 0.3 * tol * factor, r.roundoff = r.roundoff_max = 1e-15;
+    r.accepted = 100, r.force_evals = 600;
+    s.adaptive_runs.push_back(r);
+    p.points.push_back({tol, r.max, 1e-15});
+  }
+  s.proportionality.push_back(p);
+  return s;
+}
+
+report::Results results_of(const report::Study& s) {
+  report::Results r;
+  r.schema_version = study::results_schema_version;
+  r.studies.push_back(s);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("a baseline holds an adaptive pair's error at three of its tolerances, and the check fails when it moves", "[engine][adaptive]") {
+  // Errors 3e-4 .. 3e-10 at tolerances 1e-3 .. 1e-9: those at most 0.1 and 1e3 x above the round-off 1e-15 are all 7;
+  // the largest, middle and smallest tolerance are kept: 1e-3, 1e-6, 1e-9.
+  const auto base = check::baseline_of(results_of(adaptive_study()));
+  const check::BaselineEntry* e = base.find("x", "pair (adaptive)");
+  REQUIRE(e);
+  REQUIRE(e->points.size() == 3);
+  CHECK(e->points[0].dt == Approx(1e-3));
+  CHECK(e->points[1].dt == Approx(1e-6));
+  CHECK(e->points[2].dt == Approx(1e-9));
+  CHECK(e->points[1].global == Approx(3e-7));
+  auto status = [&](double factor) {
+    for (const auto& o : check::run_checks(results_of(adaptive_study(factor)), &base).outcomes)
+      if (o.metric == "error constant") return o.status;
+    return check::Outcome::undetermined;
+  };
+  CHECK(status(1.0) == check::Outcome::pass);
+  CHECK(status(1.009) == check::Outcome::pass);  // within the tolerance, 1 %
+  CHECK(status(1.02) == check::Outcome::fail);
+  CHECK(status(0.97) == check::Outcome::fail);   // better is a change too: regenerate the baseline
+}
+
+TEST_CASE("study compare judges an adaptive pair: its error at each tolerance, its slope, runs that stop now", "[engine][adaptive]") {
+  auto outcome = [](const report::Study& before, const report::Study& after, const std::string& metric) {
+    const auto c = check::compare(results_of(before), results_of(after));
+    for (const auto& o : c.verdict.outcomes)
+      if (o.metric == metric) return o;
+    return check::Outcome{};
+  };
+  const auto same = adaptive_study();
+  CHECK(outcome(same, same, "error at tolerance").status == check::Outcome::pass);
+  CHECK(outcome(same, adaptive_study(1.02), "error at tolerance").status == check::Outcome::fail);  // 2 % > 1 %
+  CHECK(outcome(same, adaptive_study(1.005), "error at tolerance").status == check::Outcome::pass);
+  auto stops = adaptive_study();
+  stops.adaptive_runs.back().status = "step-limit", stops.adaptive_runs.back().reason = "1000 steps (tol.max_steps)";
+  const auto stopped = outcome(same, stops, "adaptive run");
+  CHECK(stopped.status == check::Outcome::fail);
+  CHECK_THAT(stopped.observed, Catch::Contains("tol 1e-09"));
+  auto worse = adaptive_study();
+  worse.proportionality[0].verdict = "fail", worse.proportionality[0].observed = 0.5, worse.proportionality[0].lo = 0.45, worse.proportionality[0].hi = 0.55;
+  CHECK(outcome(same, worse, "tolerance proportionality").status == check::Outcome::fail);
+  auto slightly = adaptive_study();
+  slightly.proportionality[0].observed = 0.95, slightly.proportionality[0].lo = 0.9, slightly.proportionality[0].hi = 1.0;  // overlapping
+  CHECK(outcome(same, slightly, "tolerance proportionality").status == check::Outcome::pass);
 }
