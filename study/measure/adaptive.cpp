@@ -15,6 +15,7 @@
 #include "study/measure/stepper.hpp"
 #include "study/problems/all.hpp"
 #include "study/problems/counted.hpp"
+#include "study/registry/extensions.hpp"
 
 namespace study::engine {
 namespace {
@@ -26,6 +27,10 @@ decltype(auto) with_controller(const SpecAdaptive& a, double tol, F&& f) {
     const auto it = a.params.find(k);
     return it == a.params.end() ? fallback : it->second;
   };
+  if (const UserController* own = find_user_controller(a.controller)) {  // the program's own (study/extend/controller.hpp)
+    const auto c = own->make(tol, a.params);
+    return f(*c);
+  }
   if (a.controller == "pi") {
     ode::PIController c;
     c.atol = c.rtol = tol;

@@ -707,7 +707,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
       for (std::size_t k = 0; k < ints.size(); ++k) {
         const Node x = ints.at(k);
         AdaptiveIntegratorRow d;
-        d.label = x.at("label").text(), d.id = x.at("id").text(), d.controller = x.at("controller").one_of({"odeint", "pi"});
+        d.label = x.at("label").text(), d.id = x.at("id").text(), d.controller = x.at("controller").text();
         d.source = x.at("source").text();
         d.order = static_cast<int>(x.at("order").whole(1, 100)), d.order_hat = static_cast<int>(x.at("order_hat").whole(1, 100));
         d.evals_per_step = static_cast<int>(x.at("evals_per_step").whole(1, 100000));

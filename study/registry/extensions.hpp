@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "integrators/adaptive.hpp"
 #include "integrators/method.hpp"
 #include "study/registry/choice.hpp"
 #include "study/problems/params.hpp"
@@ -75,15 +76,24 @@ struct UserProblem {
   std::vector<std::string> integrators;  ///< the built-in integrators compiled on it; empty: all, and method tables
 };
 
+/// A step-size controller of the user's (study/extend/controller.hpp): its name, its parameters (a spec's
+/// controller = { kind = NAME, ... } gives them), and a fresh one for a tolerance and the parameters given.
+struct UserController {
+  std::string name;
+  std::vector<std::string> parameters;
+  std::function<std::unique_ptr<ode::StepController>(double tol, const std::map<std::string, double>& params)> make;
+};
+
 /// Everything registered of what the spec reader, the context and `study list` need: the ids, facts and which pairs
 /// run.  How a registration runs (its task runners) is kept by the measure stage (study/measure/runners.hpp), its benchmark
 /// rows by the bench (study/bench/user.hpp).
 struct Extensions {
   std::vector<UserIntegrator> integrators;
   std::vector<UserProblem> problems;
+  std::vector<UserController> controllers;
   std::set<std::pair<std::string, std::string>> runnable;  ///< (integrator, problem) pairs with a runner; "": every shipped one
   std::vector<std::string> errors;  ///< registrations refused (a taken or malformed id): study::cli_main reports them
-  bool empty() const { return integrators.empty() && problems.empty(); }
+  bool empty() const { return integrators.empty() && problems.empty() && controllers.empty(); }
 };
 
 inline Extensions& extensions() {
@@ -94,6 +104,12 @@ inline Extensions& extensions() {
 inline const UserIntegrator* find_user_integrator(std::string_view id) {
   for (const auto& i : extensions().integrators)
     if (i.id == id) return &i;
+  return nullptr;
+}
+
+inline const UserController* find_user_controller(std::string_view name) {
+  for (const auto& c : extensions().controllers)
+    if (c.name == name) return &c;
   return nullptr;
 }
 

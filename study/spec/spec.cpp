@@ -611,11 +611,20 @@ void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const P
         r.fail(controller, "adaptive", a.choice.id + " is Boost.Odeint's own stepper under its own controller: controller = \"odeint\" (max_dt its "
                                        "one parameter), or run our " + (a.odeint == "cash-karp54" ? std::string("cash-karp5") : a.odeint) +
                                        " under another");
+      const UserController* own = find_user_controller(a.controller);
       if (!a.odeint.empty()) allowed = {"kind", "max_dt"};
       else if (a.controller == "odeint") allowed = {"kind", "a_x", "a_dxdt", "max_dt"};
       else if (a.controller == "pi") allowed = {"kind", "beta", "safe", "fac_min", "fac_max", "max_dt"};
-      else r.fail(controller, "adaptive", "unknown controller '" + a.controller + "'" + did_you_mean(a.controller, std::array<std::string_view, 2>{"odeint", "pi"}) +
-                                              "; controllers: odeint (Odeint's default error checker and step adjuster), pi (Hairer and Wanner's DOPRI5 PI control)");
+      else if (own) {
+        allowed = {"kind"};
+        for (const auto& p : own->parameters) allowed.emplace_back(p);
+      } else {
+        std::vector<std::string> names{"odeint", "pi"};
+        for (const auto& c : extensions().controllers) names.push_back(c.name);
+        r.fail(controller, "adaptive", "unknown controller '" + a.controller + "'" + did_you_mean(a.controller, names) +
+                                           "; controllers: odeint (Odeint's default error checker and step adjuster), pi (Hairer and Wanner's DOPRI5 "
+                                           "PI control)" + (names.size() > 2 ? "; this program's: " + join(std::vector<std::string>(names.begin() + 2, names.end())) : std::string()));
+      }
       if (ct)
         for (auto&& [key, v] : *ct) {
           const std::string k(key.str());
@@ -625,8 +634,9 @@ void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const P
                                        join(std::vector<std::string>(allowed.begin() + 1, allowed.end())));
           const auto d = as_number(&v);
           const bool fraction = k == "safe" || k == "fac_min";
-          if (!d || !std::isfinite(*d) || *d < 0 || (k == "beta" && *d > 0.2) || (fraction && !(*d > 0 && *d < 1)) || (k == "fac_max" && *d <= 1) ||
-              (k == "max_dt" && *d > s.t_end))
+          const bool builtin = a.controller == "odeint" || a.controller == "pi";  // a user's parameters: any number >= 0
+          if (!d || !std::isfinite(*d) || *d < 0 || (builtin && k == "beta" && *d > 0.2) || (builtin && fraction && !(*d > 0 && *d < 1)) ||
+              (builtin && k == "fac_max" && *d <= 1) || (k == "max_dt" && *d > s.t_end))
             r.fail(&v, "adaptive", "controller " + k + " = " + (d ? shortest_decimal(*d) : std::string("?")) + " is out of range (" +
                                        (k == "beta" ? "0 to 0.2" : fraction ? "between 0 and 1" : k == "fac_max" ? "above 1" : k == "max_dt" ? "0 (none) to t_end" : "a number >= 0") + ")");
           a.params[k] = *d;

@@ -14,6 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "study/cli.hpp"
+#include "study/engine.hpp"
+#include "study/extend/controller.hpp"
 #include "study/extend/registration.hpp"
 #include "study/measure/runners.hpp"
 #include "study/registry/extensions.hpp"
@@ -318,4 +320,70 @@ TEST_CASE("the registration's compile-time refusal is armed only when instantiat
   // always_false<T> is false for every T: a static_assert on it fires in the template that names it, and only there.
   CHECK_FALSE(study::extend_detail::always_false<int>);
   CHECK_FALSE(study::extend_detail::always_false<study::Spec>);
+}
+
+namespace {
+
+/// An integral controller of the user's: the error is max |err_i| / tol; a rejected step is cut by `fraction`, an
+/// accepted one grows by 1.5 when err < 0.1.  Counts its calls, so that a test sees it was the one used.
+struct FixedFraction final : ode::StepController {
+  static inline int calls = 0;
+  double tol, fraction;
+  FixedFraction(double t, const std::map<std::string, double>& p) : tol(t), fraction(p.count("fraction") ? p.at("fraction") : 0.5) {}
+  std::unique_ptr<ode::StepController> clone() const override { return std::make_unique<FixedFraction>(*this); }
+  double error(std::span<const double>, std::span<const double>, std::span<const double>, std::span<const double> err, double) override {
+    double e = 0;
+    for (double x : err) e = std::max(e, std::abs(x));
+    return e / tol;
+  }
+  double next(double dt, double err, bool accepted, int, int) override {
+    ++calls;
+    return accepted ? (err < 0.1 ? 1.5 * dt : dt) : fraction * dt;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a user's step-size controller, registered by name, runs the adaptive integrators a spec gives it", "[extend][adaptive]") {
+  const CleanRegistry clean;
+  study::register_controller<FixedFraction>("fixed-fraction", {"fraction"});
+  REQUIRE(study::extensions().errors.empty());
+  study::register_controller<FixedFraction>("pi");  // taken: the shipped PI controller
+  study::register_controller<FixedFraction>("Fixed");
+  REQUIRE(study::extensions().errors.size() == 2);
+  CHECK_THAT(study::extensions().errors[0], Catch::Contains("controller 'pi': a controller of that name exists already"));
+  CHECK_THAT(study::extensions().errors[1], Catch::Contains("lowercase letters"));
+  study::extensions().errors.clear();
+  testing::TempDir dir("extend-controller");
+  const std::string head = "name = \"mine\"\nproblem = \"harmonic\"\nt_end = 5.0\nsamples = 8\nrepeats = 1\n"
+                           "tol = { max = 1e-4, min = 1e-6, per_decade = 1 }\n";
+  const auto spec = study::load_spec(dir.file("mine.toml", head + "adaptive = [{ id = \"dopri5\", controller = { kind = \"fixed-fraction\", "
+                                                                   "fraction = 0.25 } }]\n"));
+  REQUIRE(spec.adaptive.size() == 1);
+  CHECK(spec.adaptive[0].label == "dopri5 (adaptive, fixed-fraction fraction=0.25)");
+  FixedFraction::calls = 0;
+  study::EngineOptions o;
+  o.jobs = 1, o.use_cache = false;
+  const auto res = study::run_studies({spec}, o);
+  CHECK(FixedFraction::calls > 0);
+  REQUIRE(res.at(0).adaptive_runs.size() == 3);
+  for (const auto& r : res.at(0).adaptive_runs) {
+    CHECK(r.status == "ok");
+    CHECK(r.controller == "fixed-fraction");
+    CHECK(r.global < 1e-2);
+  }
+  // Its parameters are the ones it registered; an unknown name lists the program's own.
+  try {
+    study::load_spec(dir.file("bad.toml", head + "adaptive = [{ id = \"dopri5\", controller = { kind = \"fixed-fraction\", beta = 1 } }]\n"));
+    FAIL("no error");
+  } catch (const study::SpecError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("'beta' is not a parameter of the fixed-fraction controller; its parameters: fraction"));
+  }
+  try {
+    study::load_spec(dir.file("bad.toml", head + "adaptive = [{ id = \"dopri5\", controller = \"fixed-fractio\" }]\n"));
+    FAIL("no error");
+  } catch (const study::SpecError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("(did you mean 'fixed-fraction'?)"));
+    CHECK_THAT(std::string(e.what()), Catch::Contains("this program's: fixed-fraction"));
+  }
 }
