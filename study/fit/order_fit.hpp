@@ -529,6 +529,8 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
 /// order's rules, except that a slope steadily above the expected band fails too.  For an order that is a term
 /// vanishing (superconvergence); for a tolerance sweep it is a controller or pair that is not what it declares.
 inline OrderVerdict judge_proportionality(const OrderFit& f, double expected, double tolerance) {
+  if (f.finished == 0)
+    return {"undetermined", "no run reached t_end", "let them finish: a larger tol.max_steps, or larger tolerances (the adaptive runs' checks say why each stopped)"};
   OrderContext c;
   c.expected = expected, c.tolerance = tolerance, c.periods = NAN;
   OrderVerdict v = judge_order(f, c);

@@ -571,7 +571,13 @@ void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const P
         const std::string k(key.str());
         if (k == "id" && v.is_string()) a.choice.id = **v.as_string();
         else if (k == "controller") controller = &v;
-        else if (k == "slope" && as_number(&v) && *as_number(&v) > 0 && *as_number(&v) <= 10) a.expected_slope = *as_number(&v), a.slope_given = true;
+        else if (k == "slope") {
+          const auto x = as_number(&v);
+          if (!x || !(*x > 0 && *x <= 10))
+            r.fail(&v, "adaptive", "slope must be a number in (0, 10]: the expected slope of log error on log tolerance (1 for an "
+                                   "error-per-step controller with local extrapolation)");
+          a.expected_slope = *x, a.slope_given = true;
+        }
         else r.fail(&v, "adaptive", "'" + k + "' is not an adaptive integrator's option" +
                                         did_you_mean(k, std::array<std::string_view, 3>{"id", "controller", "slope"}) +
                                         " (id = string; controller = \"odeint\", \"pi\" or { kind, parameters }; slope = the expected slope of "
@@ -635,16 +641,17 @@ void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const P
           const auto d = as_number(&v);
           const bool fraction = k == "safe" || k == "fac_min";
           const bool builtin = a.controller == "odeint" || a.controller == "pi";  // a user's parameters: any number >= 0
-          if (!d || !std::isfinite(*d) || *d < 0 || (builtin && k == "beta" && *d > 0.2) || (builtin && fraction && !(*d > 0 && *d < 1)) ||
+          if (!d) r.fail(&v, "adaptive", "controller " + k + " must be a number");
+          if (!std::isfinite(*d) || *d < 0 || (builtin && k == "beta" && *d > 0.2) || (builtin && fraction && !(*d > 0 && *d < 1)) ||
               (builtin && k == "fac_max" && *d <= 1) || (k == "max_dt" && *d > s.t_end))
-            r.fail(&v, "adaptive", "controller " + k + " = " + (d ? shortest_decimal(*d) : std::string("?")) + " is out of range (" +
+            r.fail(&v, "adaptive", "controller " + k + " = " + shortest_decimal(*d) + " is out of range (" +
                                        (k == "beta" ? "0 to 0.2" : fraction ? "between 0 and 1" : k == "fac_max" ? "above 1" : k == "max_dt" ? "0 (none) to t_end" : "a number >= 0") + ")");
           a.params[k] = *d;
           params += " " + k + "=" + shortest_decimal(*d);
         }
     }
     a.label = !a.odeint.empty() ? a.choice.id + (params.empty() ? std::string() : " (" + params.substr(1) + ")")
-                                : a.choice.id + " (adaptive" + (a.controller == "odeint" ? std::string() : ", " + a.controller) + params + ")";
+                                : a.choice.id + " (adaptive" + (a.controller == "odeint" && params.empty() ? std::string() : ", " + a.controller) + params + ")";
     for (const auto& other : s.adaptive)
       if (other.label == a.label) r.fail(&x, "adaptive", "'" + a.label + "' is listed twice");
     if (!f.dim) r.fail(&x, "adaptive", "the problem has no state");
