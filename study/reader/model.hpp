@@ -211,12 +211,18 @@ struct BenchTable {
   std::string integrator;
   double ns = 0, spread = 0, builtin_ns = 0, builtin_spread = 0, ratio = 0;
 };
+/// An embedded pair under step-size control, ours against Odeint's own: time per try (accepted or rejected).
+struct BenchPair {
+  std::string integrator, odeint;
+  double tol = 0, span = 0, tries = 0, ns = 0, spread = 0, odeint_ns = 0, odeint_spread = 0, ratio = 0;
+};
 struct BenchProblem {
   std::string problem;
   double dt = 0, floor_ns = 0, floor_spread = 0, throughput_ns = 0;
   std::vector<BenchRow> rows;
   std::vector<BenchStepper> odeint;
   std::vector<BenchTable> tables;  ///< absent from bench.json written before tables: empty
+  std::vector<BenchPair> pairs;    ///< absent from bench.json written before adaptive pairs: empty
 };
 struct BenchCheck {
   std::string problem, integrator, odeint, criterion;
