@@ -651,7 +651,7 @@ void check_baseline(const Study& s, const Baseline& b, Checks& c) {
       }
     }
     if (std::isfinite(worst)) {
-      x.status = worst <= b.tolerance ? Outcome::pass : Outcome::fail;
+      x.status = worst > b.tolerance ? Outcome::fail : Outcome::pass;
       x.window = fmt::format("tol {}..{}, {} tolerances", g(e->points.back().dt), g(e->points.front().dt), e->points.size());
     }
   }
