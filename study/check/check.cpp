@@ -567,6 +567,15 @@ void check_reversal(const Study& s, const Options& o, Checks& c) {
   }
 }
 
+/// An error against its baseline value at `where`: kept in x's words when it is the largest relative change so far.
+void note_change(Outcome& x, double& worst, double error, double baseline, const std::string& where) {
+  const double rel = error / baseline - 1;
+  if (std::abs(rel) <= worst) return;
+  worst = std::abs(rel);
+  x.observed = fmt::format("{:.3e} at {} (baseline {:.3e})", error, where, baseline);
+  x.off = std::abs(rel) < 1 ? fmt::format("{:+.2f}%", 100 * rel) : fmt::format("{:.3g} x the baseline", rel + 1);
+}
+
 /// The error constants against the baseline: every integrator of every study with a global error.
 void check_baseline(const Study& s, const Baseline& b, Checks& c) {
   if (!s.wants("global")) return;
@@ -607,12 +616,7 @@ void check_baseline(const Study& s, const Baseline& b, Checks& c) {
         worst = INFINITY;
         break;
       }
-      const double rel = r->global / p.global - 1;
-      if (std::abs(rel) > worst) {
-        worst = std::abs(rel);
-        x.observed = fmt::format("{:.3e} at dt {} (baseline {:.3e})", r->global, g(p.dt), p.global);
-        x.off = std::abs(rel) < 1 ? fmt::format("{:+.2f}%", 100 * rel) : fmt::format("{:.3g} x the baseline", rel + 1);
-      }
+      note_change(x, worst, r->global, p.global, "dt " + g(p.dt));
     }
     if (std::isfinite(worst)) {
       x.status = worst <= b.tolerance ? Outcome::pass : Outcome::fail;
@@ -643,12 +647,7 @@ void check_baseline(const Study& s, const Baseline& b, Checks& c) {
         worst = INFINITY;
         break;
       }
-      const double rel = r->global / p.global - 1;
-      if (std::abs(rel) > worst) {
-        worst = std::abs(rel);
-        x.observed = fmt::format("{:.3e} at tol {} (baseline {:.3e})", r->global, g(p.dt), p.global);
-        x.off = std::abs(rel) < 1 ? fmt::format("{:+.2f}%", 100 * rel) : fmt::format("{:.3g} x the baseline", rel + 1);
-      }
+      note_change(x, worst, r->global, p.global, "tol " + g(p.dt));
     }
     if (std::isfinite(worst)) {
       x.status = worst > b.tolerance ? Outcome::fail : Outcome::pass;
