@@ -45,6 +45,8 @@ t_end = 6.0
 integrators = ["rk4", "velocity-verlet", "gauss-legendre4"]
 dt = [0.1, 0.05]
 metrics = ["global", "stability"]
+adaptive = ["dopri5", "odeint-dopri5", { id = "cash-karp5", controller = "pi" }]
+tol = { max = 1e-4, min = 1e-8, per_decade = 1 }
 EOF
 "$study" run scan.toml stability.toml --out threads --cache-dir c-threads --no-report -q -j 2 || bad "the threaded run failed"
 out=$("${mpi[@]}" -n 3 "$study" run scan.toml stability.toml --out ranks3 --cache-dir c-ranks --no-report -j 1 2>&1)
