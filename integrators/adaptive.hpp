@@ -5,7 +5,7 @@
 /// Controllers:
 ///   OdeintController  Odeint's default_error_checker and default_step_adjuster, reproduced operation for operation
 ///                     (boost/numeric/odeint/stepper/controlled_runge_kutta.hpp, Boost 1.74): the same steps, to
-///                     the bit, as make_controlled(eps_abs, eps_rel, max_dt, stepper) (tests/integrators/test_adaptive.cpp).
+///                     the bit, as make_controlled(eps_abs, eps_rel, max_dt, stepper) (tests/methods/test_adaptive.cpp).
 ///   PIController      Gustafsson's PI control with Hairer & Wanner's DOPRI5 settings (HNW I, §II.4 and IV.2; the
 ///                     code dopri5.f): an RMS norm of the error against atol + rtol max(|y0|, |y1|), beta = 0.04.
 ///   a user's own      derived from StepController in the user's C++ (docs/adaptive.md).
@@ -301,6 +301,7 @@ enum class AdaptiveStop { none, step_limit, underflow, rejections, diverged, int
 /// What an adaptive run did: its counts, its step sizes and how far it got.
 struct AdaptiveStats {
   long accepted = 0, rejected = 0, evals = 0;
+  long cut = 0;  ///< accepted steps cut short to land on an output time (their size the output times', not the controller's)
   double h_min = std::numeric_limits<double>::infinity(), h_max = 0, t_reached = 0;
   AdaptiveStop stop = AdaptiveStop::none;
   /// When asked for (AdaptiveLimits::record_steps): every accepted step in order, and how many had been taken when each
@@ -312,7 +313,7 @@ struct AdaptiveStats {
 /// Limits of one adaptive run.
 struct AdaptiveLimits {
   long max_steps = 1000000;  ///< accepted plus rejected: a tolerance sets no step count, this bounds the work
-  int max_rejections = 500;  ///< in a row (Odeint's failed_step_checker)
+  int max_rejections = 500;  ///< in a row, then the next stops the run (Odeint's failed_step_checker throws at the 501st)
   double blow_up = 1e100;    ///< a state component beyond this is divergence
   bool record_steps = false;  ///< keep the accepted steps (AdaptiveStats::steps)
 };
@@ -368,13 +369,14 @@ AdaptiveStats integrate_times(EmbeddedStepper<P>& stepper, Control& control, typ
       }
       if (!std::isfinite(e) || e > 1.0) {
         ++st.rejected;
-        if (++in_a_row >= limits.max_rejections) return st.stop = AdaptiveStop::rejections, st;
+        if (++in_a_row > limits.max_rejections) return st.stop = AdaptiveStop::rejections, st;  // Odeint throws at the 501st
         dt = std::isfinite(e) ? control.next(cur, e, false, stepper.order(), stepper.error_order()) : cur / 5;
         continue;
       }
       in_a_row = 0;
       ++st.accepted;
-      st.h_min = std::min(st.h_min, cur), st.h_max = std::max(st.h_max, cur);
+      if (cur < dt) ++st.cut;
+      else st.h_min = std::min(st.h_min, cur), st.h_max = std::max(st.h_max, cur);  // the controller's steps
       if (limits.record_steps) st.steps.push_back(cur);
       x.q = out.q, x.v = out.v, x.t += cur;
       stepper.accepted(out);

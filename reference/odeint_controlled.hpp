@@ -69,6 +69,11 @@ struct Recorder {
   double *h_min, *h_max;
   double max_dt;
   long max_tries = 0;
+  const std::vector<double>* times = nullptr;
+  bool lands(double t) const {
+    const auto it = std::lower_bound(times->begin(), times->end(), t - 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t)));
+    return it != times->end() && std::abs(*it - t) <= 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t));
+  }
   template <class System, class State>
   oi::controlled_step_result try_step(System system, State& x, double& t, double& dt) {
     if (max_tries > 0 && *accepted + *rejected >= max_tries) throw TryLimit{t};
@@ -78,7 +83,8 @@ struct Recorder {
     if (max_dt != 0 && dt0 - max_dt > std::numeric_limits<double>::epsilon()) return ++*refused, r;
     if (tries) tries->push_back({t0, dt0, r == oi::success});
     ++*(r == oi::success ? accepted : rejected);
-    if (r == oi::success) *h_min = std::min(*h_min, dt0), *h_max = std::max(*h_max, dt0);
+    // The step sizes the controller chose: not a step cut short to land on an output time (one that ends on one).
+    if (r == oi::success && !lands(t0 + dt0)) *h_min = std::min(*h_min, dt0), *h_max = std::max(*h_max, dt0);
     return r;
   }
 };
@@ -99,7 +105,7 @@ ControlledRun<P> run(const P& p, const std::vector<double>& times, double dt, do
   };
   auto controlled = oi::make_controlled(eps_abs, eps_rel, max_dt, Stepper());
   Recorder<decltype(controlled)> recorder{&controlled, record ? &out.tries : nullptr, &out.accepted, &out.rejected, &out.refused, &out.h_min,
-                                          &out.h_max, max_dt, limits.max_tries};
+                                          &out.h_max, max_dt, limits.max_tries, &times};
   const auto start = p.initial();
   Flat x;
   for (std::size_t i = 0; i < D; ++i) x[i] = start.q[i], x[D + i] = start.v[i];

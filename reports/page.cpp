@@ -289,9 +289,14 @@ std::string winner_cell(const Study& s, double target, bool by_time) {
     for (const auto& c : r.order)
       if (std::find(r.undecided.begin(), r.undecided.end(), c.integrator) != r.undecided.end())
         open += ", " + cell(c.integrator) + " " + cost_cell(c, by_time);
+    bool adaptive = false;  // an adaptive method's sweep goes on to smaller tolerances, not steps
     for (const auto& c : r.none)
-      if (std::find(r.undecided.begin(), r.undecided.end(), c.integrator) != r.undecided.end()) ended += (ended.empty() ? "" : ", ") + cell(c.integrator);
-    return "cannot tell: " + open + (ended.empty() ? "" : ", or " + ended + ", whose sweep ended before it (run it to smaller steps)") +
+      if (std::find(r.undecided.begin(), r.undecided.end(), c.integrator) != r.undecided.end()) {
+        ended += (ended.empty() ? "" : ", ") + cell(c.integrator);
+        adaptive = adaptive || std::any_of(s.adaptive.begin(), s.adaptive.end(), [&](const auto& a) { return a.label == c.integrator; });
+      }
+    return "cannot tell: " + open +
+           (ended.empty() ? "" : ", or " + ended + ", whose sweep ended before it (run it to smaller steps" + (adaptive ? " or tolerances)" : ")")) +
            (open.find("≤") != std::string::npos ? " (≤: an upper bound)" : "");
   }
   if (r.order.size() < 2) return out + " (the only one)";

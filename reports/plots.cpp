@@ -524,8 +524,17 @@ std::optional<Plot> tolerance_plot(const Study& s, const fs::path& dir) {
   const std::string name = s.name + "-tolerance";
   Blocks data;
   Extent all;
-  PanelText p{"each adaptive method at every tolerance (eps_abs = eps_rel = tol)", "", {}};
+  // At most 7 methods a panel (and the guide): more lines than that on one panel cannot be told apart.
+  constexpr std::size_t per_panel = 7;
+  const std::size_t panels = (s.proportionality.size() + per_panel - 1) / per_panel;
+  std::vector<PanelText> out;
   for (std::size_t k = 0; k < s.proportionality.size(); ++k) {
+    if (k % per_panel == 0)
+      out.push_back({panels > 1 ? fmt::format("adaptive methods {}–{} of {}", k + 1, std::min(k + per_panel, s.proportionality.size()),
+                                              s.proportionality.size())
+                                : std::string("each adaptive method at every tolerance (eps_abs = eps_rel = tol)"),
+                     "", {}});
+    PanelText& p = out.back();
     const auto& x = s.proportionality[k];
     std::vector<std::pair<double, double>> points;
     for (const auto& [tol, e, floor] : x.points)
@@ -545,11 +554,11 @@ std::optional<Plot> tolerance_plot(const Study& s, const fs::path& dir) {
   }
   if (all.empty()) return std::nullopt;
   // The tolerance itself, error = tol: a guide (a pair's global error is not bounded by it).
-  p.elements.push_back("x with lines dt 2 lw 1 lc rgb '#909090' title 'error = tol'");
+  for (auto& p : out) p.elements.push_back("x with lines dt 2 lw 1 lc rgb '#909090' title 'error = tol'");
   const std::string axes = "  set logscale xy\n  set format x '10^{%L}'\n  set format y '10^{%L}'\n  set key outside right top\n" +
                            all.ranges(true, true) + axis_title("x", "tolerance tol (absolute and relative)") +
                            axis_title("y", "largest error over the output times (relative, phase space)");
-  write_plot(dir, name, "tolerance proportionality — " + problem_context(s), axes, {p}, data.data.str());
+  write_plot(dir, name, "tolerance proportionality — " + problem_context(s), axes, out, data.data.str());
   return Plot{name, s.title + ": error against tolerance, each adaptive method's slope and verdict"};
 }
 

@@ -153,7 +153,7 @@ void check_adaptive(const Study& s, const Options& o, Checks& c) {
     study::FitOptions fo;
     fo.tolerance = o.order_tolerance;
     const study::OrderFit fit = study::fit_order(points, fo);
-    const study::OrderVerdict v = study::judge_proportionality(fit, p.expected, o.order_tolerance);
+    const study::OrderVerdict v = study::judge_proportionality(fit, p.expected, o.order_tolerance, static_cast<std::size_t>(p.output_limited));
     Outcome& x = c.add(v.verdict == "pass" ? Outcome::pass : v.verdict == "fail" ? Outcome::fail : Outcome::undetermined, p.integrator,
                        "tolerance proportionality");
     x.expected = fmt::format("slope {:g} +/- {}", p.expected, o.order_tolerance);

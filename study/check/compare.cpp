@@ -235,13 +235,15 @@ void judge_adaptive(const Study& o, const Study& n, const std::string& label, co
   if (po && pn) {
     const std::string before = std::isfinite(po->observed) ? fmt::format("{:.2f} in [{:.2f}, {:.2f}] {}", po->observed, po->lo, po->hi, po->verdict) : po->verdict;
     const std::string now = std::isfinite(pn->observed) ? fmt::format("{:.2f} in [{:.2f}, {:.2f}] {}", pn->observed, pn->lo, pn->hi, pn->verdict) : pn->verdict;
-    const double drop = po->observed - pn->observed;
-    const bool apart = std::isfinite(drop) && pn->hi < po->lo;
+    // Worse: further from the slope the pair should have, beyond the tolerance, with the intervals apart (a slope that
+    // moved towards it is better, whichever way it moved).
+    const double away = std::abs(pn->observed - pn->expected) - std::abs(po->observed - po->expected);
+    const bool apart = pn->hi < po->lo || pn->lo > po->hi;
     if (po->verdict == "pass" && pn->verdict == "fail")
       add(Outcome::fail, "tolerance proportionality", "not worse: " + before, now, "passed before, fails now");
-    else if (std::isfinite(drop) && std::abs(drop) > options.order_tolerance && (apart || pn->lo > po->hi))
+    else if (std::isfinite(away) && away > options.order_tolerance && apart)
       add(Outcome::fail, "tolerance proportionality", "not worse: " + before, now,
-          fmt::format("slope {} by {:.2f} (tolerance {:g}), the intervals apart", drop > 0 ? "lower" : "higher", std::abs(drop), options.order_tolerance));
+          fmt::format("slope {:.2f} further from the expected {:g} (tolerance {:g}), the intervals apart", away, pn->expected, options.order_tolerance));
     else
       add(Outcome::pass, "tolerance proportionality", "not worse: " + before, now);
   }

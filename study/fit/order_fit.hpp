@@ -528,12 +528,19 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
 /// Tolerance proportionality (an adaptive integrator's slope of log error on log tolerance, the tolerance as dt): the
 /// order's rules, except that a slope steadily above the expected band fails too.  For an order that is a term
 /// vanishing (superconvergence); for a tolerance sweep it is a controller or pair that is not what it declares.
-inline OrderVerdict judge_proportionality(const OrderFit& f, double expected, double tolerance) {
+/// `output_limited`: runs left out because the output times set their steps (said when the fit is undetermined).
+inline OrderVerdict judge_proportionality(const OrderFit& f, double expected, double tolerance, std::size_t output_limited = 0) {
+  const std::string limited = output_limited ? fmt::format("; {} run(s) left out: most of their steps were cut to land on the output "
+                                                           "times, which set their error whatever the tolerance", output_limited)
+                                             : std::string();
   if (f.finished == 0)
-    return {"undetermined", "no run reached t_end", "let them finish: a larger tol.max_steps, or larger tolerances (the adaptive runs' checks say why each stopped)"};
+    return {"undetermined", (output_limited ? std::string("no run's steps were its controller's") : "no run reached t_end") + limited,
+            output_limited ? "fewer output times (the spec's samples), smaller tolerances or a longer t_end"
+                           : "let them finish: a larger tol.max_steps, or larger tolerances (the adaptive runs' checks say why each stopped)"};
   OrderContext c;
   c.expected = expected, c.tolerance = tolerance, c.periods = NAN;
   OrderVerdict v = judge_order(f, c);
+  if (v.verdict == "undetermined") v.reason += limited;
   if (v.verdict == "undetermined" && f.determined && f.asymptotic && f.lo > expected + tolerance) {
     v.verdict = "fail";
     v.reason = fmt::format("{:.2f} in [{:.2f}, {:.2f}] (99%) is above {} +/- {}: the error falls faster than the tolerance", f.order, f.lo, f.hi,

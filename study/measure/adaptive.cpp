@@ -94,6 +94,17 @@ AdaptiveRun measure_peer(const P& p, const Spec& spec, const SpecAdaptive& a, do
   r.t_reached = run.t_reached;
   if (run.accepted > 0) r.h_min = run.h_min, r.h_max = run.h_max;
   for (std::size_t j = 0; j < run.at_times.size(); ++j) observe_at(p, times, j, run.at_times[j], ctx, r);
+  std::string stop = run.stop;
+  for (const auto& x : run.at_times)  // Odeint accepts a step whose error is NaN: a state that left the finite range diverged
+    if (stop.empty() && !finite_and_sane(x, 1e100 * std::max(ctx.ref.q_scale, ctx.ref.v_scale))) stop = "diverged";
+  if (!stop.empty()) {
+    r.status = stop;
+    r.global = r.position = r.max = r.energy_final_rel = not_measured;
+    r.reason = stop == "step-limit" ? fmt::format("{} steps (tol.max_steps) before t_end, at t = {:.6g}", spec.adaptive_max_steps, run.t_reached)
+               : stop == "diverged"  ? "the state left the finite range (Odeint accepted a step whose error was not finite)"
+                                     : "Odeint's failed_step_checker: 500 rejected steps in a row";
+    return r;
+  }
   if (!run.stop.empty()) {
     r.status = run.stop;
     r.global = r.position = r.max = r.energy_final_rel = not_measured;
@@ -136,10 +147,10 @@ AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a
   const ode::AdaptiveStats st = with_controller(a, tol, [&](auto& control) {
     return ode::integrate_times(stepper, control, x, times, dt0, counted, limits, observe, [&] { poll(); });
   });
-  r.accepted = st.accepted, r.rejected = st.rejected;
+  r.accepted = st.accepted, r.rejected = st.rejected, r.cut = st.cut;
   r.force_evals = counted.evaluations() + static_cast<std::uint64_t>(start_evals);
   r.t_reached = st.t_reached;
-  if (st.accepted > 0) r.h_min = st.h_min, r.h_max = st.h_max;
+  if (st.h_max > 0) r.h_min = st.h_min, r.h_max = st.h_max;
   r.status = status_of(st.stop);
   if (st.stop != ode::AdaptiveStop::none) {
     r.global = r.position = r.max = r.energy_final_rel = not_measured;

@@ -103,7 +103,8 @@ Context make_context(const Spec& spec, const EngineOptions& o, StudyResult& res)
   res.time_unit = facts.time_unit, res.length_unit = facts.length_unit;
 
   // Errors need a reference, and so does the energy error of a dissipative problem; cost and stability do not.
-  if (spec.wants("global") || spec.wants("local") || (spec.wants("energy") && !res.conservative))
+  // An adaptive run is judged by its errors whatever the metrics.
+  if (spec.wants("global") || spec.wants("local") || (spec.wants("energy") && !res.conservative) || !spec.adaptive.empty())
     ctx.ref = build_reference(spec, ctx.exact_params, o);
   cache_folders(o, ctx);
   if (o.use_cache) ctx.ref_digest = reference_digest(ctx.ref);

@@ -157,7 +157,7 @@ EnergyLong energy_of(const json& j) {
 
 json adaptive_json(const AdaptiveRun& r) {
   return {{"integrator", r.integrator}, {"id", r.id}, {"controller", r.controller}, {"status", r.status}, {"reason", r.reason},
-          {"counts", {r.accepted, r.rejected, r.force_evals}},
+          {"counts", {r.accepted, r.rejected, r.force_evals, r.cut}},
           {"numbers", bits(std::vector<double>{r.tol, r.t_reached, r.global, r.position, r.max, r.energy_final_rel, r.energy_max_rel, r.h_min,
                                                r.h_max, r.seconds_min, r.seconds_median, r.roundoff, r.roundoff_max})}};
 }
@@ -165,7 +165,7 @@ AdaptiveRun adaptive_of(const json& j) {
   AdaptiveRun r;
   r.integrator = j.at("integrator"), r.id = j.at("id"), r.controller = j.at("controller"), r.status = j.at("status"), r.reason = j.at("reason");
   const json& c = j.at("counts");
-  r.accepted = c.at(0), r.rejected = c.at(1), r.force_evals = c.at(2);
+  r.accepted = c.at(0), r.rejected = c.at(1), r.force_evals = c.at(2), r.cut = c.at(3);
   const auto n = vector_of<double>(j.at("numbers"));
   if (n.size() != 13) throw std::runtime_error("an adaptive run's message holds the wrong count of numbers");
   r.tol = n[0], r.t_reached = n[1], r.global = n[2], r.position = n[3], r.max = n[4], r.energy_final_rel = n[5], r.energy_max_rel = n[6];

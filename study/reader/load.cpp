@@ -735,6 +735,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
           row.roundoff = x.at("error").at("roundoff").nonnegative(), row.roundoff_max = x.at("error").at("roundoff_max").nonnegative();
         row.energy_final = x.at("energy").at("final_rel").number(), row.energy_max = x.at("energy").at("max_rel").nonnegative();
         row.accepted = x.at("accepted").whole(0, max_count), row.rejected = x.at("rejected").whole(0, max_count);
+        if (x.has("cut")) row.cut = x.at("cut").whole(0, max_count);
         row.force_evals = x.at("force_evals").nonnegative();
         row.h_min = x.at("h_min").nonnegative(), row.h_max = x.at("h_max").nonnegative();
         row.seconds_min = x.at("seconds_min").nonnegative(), row.seconds_median = x.at("seconds_median").nonnegative();
@@ -765,6 +766,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
         if (!x.at("interval").is_null()) row.lo = x.at("interval").at(0).number(), row.hi = x.at("interval").at(1).number();
         row.tol_min = x.at("window").at("tol_min").number(), row.tol_max = x.at("window").at("tol_max").number();
         row.window_points = x.at("window").at("points").whole(0, max_count);
+        if (x.has("output_limited")) row.output_limited = x.at("output_limited").whole(0, max_count);
         const Node pts = x.at("points");
         for (std::size_t i = 0; i < pts.size(); ++i)
           row.points.push_back({pts.at(i).at(0).positive(), pts.at(i).at(1).nonnegative(), pts.at(i).at(2).nonnegative()});

@@ -122,7 +122,7 @@ struct AdaptiveRow {
   double global = NAN, max = NAN, energy_final = NAN, energy_max = NAN, h_min = NAN, h_max = NAN;
   double roundoff = NAN, roundoff_max = NAN;  ///< measured (a long double replay of its steps); NaN: not measured
   double seconds_min = NAN, seconds_median = NAN;
-  long accepted = 0, rejected = 0;
+  long accepted = 0, rejected = 0, cut = 0;
   double force_evals = 0;
 };
 /// An adaptive integrator's tolerance proportionality: the slope of its error on the tolerance.
@@ -132,6 +132,7 @@ struct ProportionalityRow {
   double observed = NAN, lo = NAN, hi = NAN;  ///< the engine's fit: the slope and its 99 % interval (NaN: no fit)
   double tol_min = NAN, tol_max = NAN;        ///< its window
   long window_points = 0;
+  long output_limited = 0;  ///< runs the fit left out: the output times set their steps
   std::vector<std::array<double, 3>> points;  ///< tolerance, error, noise floor
 };
 /// The point of a scan a study is (results schema 4; study::ScanPoint).

@@ -150,8 +150,9 @@ struct AdaptiveRun {
   /// steps: the truncation error is the same), at t_end and the largest over the output times.
   double roundoff = not_measured, roundoff_max = not_measured;
   long accepted = 0, rejected = 0;
+  long cut = 0;  ///< accepted steps cut short to land on an output time (most of them: the output times set the steps)
   std::uint64_t force_evals = 0;
-  double h_min = not_measured, h_max = not_measured;
+  double h_min = not_measured, h_max = not_measured;  ///< of the steps the controller chose (not those cut short)
   double seconds_min = not_measured, seconds_median = not_measured;  ///< one whole run's wall time (not reproducible)
 };
 
@@ -163,6 +164,7 @@ struct Proportionality {
   OrderFit fit;
   OrderVerdict verdict;
   std::vector<ErrorPoint> points;  ///< dt: the tolerance
+  std::size_t output_limited = 0;  ///< runs left out of the fit: most of their steps were cut to land on output times
 };
 
 /// Everything a spec produced.

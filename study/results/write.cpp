@@ -137,7 +137,7 @@ Json adaptive_json(const StudyResult& r) {
     j["error"] = {{"global", number(x.global)}, {"position", number(x.position)}, {"max", number(x.max)},
                   {"roundoff", number(x.roundoff)}, {"roundoff_max", number(x.roundoff_max)}};
     j["energy"] = {{"final_rel", number(x.energy_final_rel)}, {"max_rel", number(x.energy_max_rel)}};
-    j["accepted"] = x.accepted, j["rejected"] = x.rejected, j["force_evals"] = x.force_evals;
+    j["accepted"] = x.accepted, j["rejected"] = x.rejected, j["cut"] = x.cut, j["force_evals"] = x.force_evals;
     j["h_min"] = number(x.h_min), j["h_max"] = number(x.h_max);
     j["seconds_min"] = number(x.seconds_min), j["seconds_median"] = number(x.seconds_median);
     a["runs"].push_back(std::move(j));
@@ -150,6 +150,7 @@ Json adaptive_json(const StudyResult& r) {
     j["interval"] = p.fit.determined ? Json::array({p.fit.lo, p.fit.hi}) : Json(nullptr);
     j["local_slopes"] = p.fit.local_slopes;
     j["window"] = {{"tol_min", number(p.fit.dt_min)}, {"tol_max", number(p.fit.dt_max)}, {"points", p.fit.points}};
+    j["output_limited"] = p.output_limited;
     j["points"] = Json::array();
     for (const ErrorPoint& x : p.points) j["points"].push_back({number(x.dt), number(x.error), number(x.floor)});
     a["proportionality"].push_back(std::move(j));
@@ -325,12 +326,12 @@ void write_results(const std::filesystem::path& dir, const std::vector<StudyResu
   for (const StudyResult& r : results) {
     if (r.adaptive_runs.empty()) continue;
     std::ostringstream csv;
-    csv << "integrator,tol,status,global,position,max,energy_final_rel,energy_max_rel,accepted,rejected,force_evals,h_min,h_max,"
+    csv << "integrator,tol,status,global,position,max,energy_final_rel,energy_max_rel,accepted,rejected,cut,force_evals,h_min,h_max,"
            "seconds_min,seconds_median\n";
     for (const AdaptiveRun& x : r.adaptive_runs)
       csv << csv_field(x.integrator) << ',' << num(x.tol) << ',' << x.status << ',' << num(x.global) << ',' << num(x.position) << ','
           << num(x.max) << ',' << num(x.energy_final_rel) << ',' << num(x.energy_max_rel) << ',' << x.accepted << ',' << x.rejected << ','
-          << x.force_evals << ',' << num(x.h_min) << ',' << num(x.h_max) << ',' << num(x.seconds_min) << ',' << num(x.seconds_median) << '\n';
+          << x.cut << ',' << x.force_evals << ',' << num(x.h_min) << ',' << num(x.h_max) << ',' << num(x.seconds_min) << ',' << num(x.seconds_median) << '\n';
     write_atomic(dir / r.spec.name / "adaptive.csv", csv.str());
   }
   write_atomic(dir / "results.json", to_json(results, meta).dump(1) + "\n");

@@ -528,6 +528,9 @@ void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const P
   if (!list && !tol) return;
   if (!list) r.fail(tol, "tol", "is the adaptive integrators' tolerance sweep, but the spec lists none: give adaptive = [\"dopri5\", ...]");
   if (!tol) r.fail(list, "adaptive", "needs the tolerances to run at: tol = { max = 1e-4, min = 1e-10, per_decade = 2 }");
+  if (find_user_problem(s.problem))
+    r.fail(list, "adaptive", "adaptive integrators run on the shipped problems; " + s.problem + " is this program's own (register_problem): "
+                             "study it at fixed steps (integrators, dt)");
   const toml::table* range = tol->as_table();
   if (!range) r.fail(tol, "tol", "must be a table { max, min, per_decade } (max_steps: the step-count limit of one run)");
   constexpr std::array<std::string_view, 4> keys{"max", "min", "per_decade", "max_steps"};
@@ -569,8 +572,10 @@ void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const P
     } else if (const toml::table* t = x.as_table()) {
       for (auto&& [key, v] : *t) {
         const std::string k(key.str());
-        if (k == "id" && v.is_string()) a.choice.id = **v.as_string();
-        else if (k == "controller") controller = &v;
+        if (k == "id") {
+          if (!v.is_string()) r.fail(&v, "adaptive", "id must be a string: a pair's id, e.g. id = \"dopri5\"");
+          a.choice.id = **v.as_string();
+        } else if (k == "controller") controller = &v;
         else if (k == "slope") {
           const auto x = as_number(&v);
           if (!x || !(*x > 0 && *x <= 10))
@@ -594,6 +599,10 @@ void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const P
       const tables::Method* m = tables.find(a.choice.id);
       std::vector<std::string> known = tables.ids();
       for (const auto& p : controlled_peers) known.emplace_back(p.id);
+      if (!m && known_integrator(a.choice.id, tables))
+        r.fail(&x, "adaptive", "'" + a.choice.id + "' is a built-in integrator without embedded weights: an adaptive integrator is an explicit "
+                                   "runge-kutta table with b_hat and order_hat; embedded pairs: " + pairs() +
+                                   "; Boost.Odeint's: odeint-dopri5, odeint-cash-karp54, odeint-fehlberg78");
       if (!m)
         r.fail(&x, "adaptive", "'" + a.choice.id + "' is not a method table" + did_you_mean(a.choice.id, known) + "; embedded pairs: " + pairs() +
                                    "; Boost.Odeint's: odeint-dopri5, odeint-cash-karp54, odeint-fehlberg78");
@@ -649,6 +658,17 @@ void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const P
           a.params[k] = *d;
           params += " " + k + "=" + shortest_decimal(*d);
         }
+    }
+    if (a.controller == "pi") {  // the PI exponent 1/(q+1) - 0.75 beta must stay positive for this pair's q, or no error cuts the step
+      const int q = std::min(a.order, a.order_hat);
+      const auto beta = a.params.count("beta") ? a.params.at("beta") : 0.04;
+      if (!(1.0 / (q + 1) - 0.75 * beta > 0))
+        r.fail(controller, "adaptive", fmt::format("controller beta = {} makes the PI exponent 1/(q+1) - 0.75 beta = {:.3g} for {}'s error order q = {}: "
+                                                   "it must be > 0 (beta < {:.3g})", shortest_decimal(beta), 1.0 / (q + 1) - 0.75 * beta, a.choice.id, q,
+                                                   4.0 / (3.0 * (q + 1))));
+      if (a.params.count("safe") && !(a.params.at("safe") >= 0.5))
+        r.fail(controller, "adaptive", "controller safe = " + shortest_decimal(a.params.at("safe")) + " is out of range (0.5 to 1: the fraction of the "
+                                       "step the error allows that is taken)");
     }
     a.label = !a.odeint.empty() ? a.choice.id + (params.empty() ? std::string() : " (" + params.substr(1) + ")")
                                 : a.choice.id + " (adaptive" + (a.controller == "odeint" && params.empty() ? std::string() : ", " + a.controller) + params + ")";
@@ -812,8 +832,9 @@ void read_energy_run(const Reader& r, Spec& s, const ProblemFacts& f) {
       r.fail("energy_t_end", "the long energy run measures how well energy is conserved, but " + s.problem +
                                  " is dissipative (its energy error is measured against the reference's, with metric energy)");
     s.energy_t_end = *v;
-    if (s.steps.empty() && !r.get("energy_dt"))
-      r.fail("energy_t_end", "the long energy run takes the sweep's largest step, but the spec has no dt: give energy_dt too");
+    if (s.integrators.empty())
+      r.fail("energy_t_end", "the long energy run is a fixed-step integrator's, but the spec lists none (an adaptive run's energy error is "
+                             "measured at its output times): give integrators and dt, or leave energy_t_end out");
     s.energy_dt = r.number("energy_dt").value_or(s.steps.empty() ? 0.0 : s.dt(0));
     // Named after the key the user gave: energy_t_end alone takes the sweep's largest step.
     const bool own_dt = r.get("energy_dt") != nullptr;
@@ -1135,12 +1156,15 @@ CostEstimate estimate_cost(const Spec& s) {
   // An adaptive run's steps are not known before it runs: bounded by tol.max_steps tries, the counted run and each
   // timed repeat.
   for (const auto& a : s.adaptive) {
-    const double per_run = static_cast<double>(s.adaptive_max_steps) * a.evals_per_step * (1 + s.repeats);
+    // The counted run, its long double replay (round-off: a long double evaluation weighing wide_weight), the timed repeats.
+    const double per_run = static_cast<double>(s.adaptive_max_steps) * a.evals_per_step * (1 + wide_weight("long double") + s.repeats);
     add(per_run * static_cast<double>(s.tolerances.size()),
         fmt::format("{}'s {} tolerances (at most tol.max_steps = {} steps each)", a.label, s.tolerances.size(), s.adaptive_max_steps));
     c.runs += s.tolerances.size();
     c.held_bytes += static_cast<double>(s.tolerances.size()) * (s.samples + 1) * (16 * dim + 104);
   }
+  // While a run is measured it keeps its accepted steps for the replay (8 bytes each, at most tol.max_steps).
+  if (!s.adaptive.empty()) c.held_bytes += 8.0 * static_cast<double>(s.adaptive_max_steps);
   if (reference || !s.adaptive.empty())
     add(reference_cost(s.t_end, s.time_scale, 1), fmt::format("its reference ({} time scales in float128)", shortest_decimal(s.t_end / s.time_scale)));
   return c;

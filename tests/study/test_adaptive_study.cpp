@@ -148,7 +148,17 @@ TEST_CASE("a spec's adaptive integrators and tolerances: what cannot run is refu
   testing::TempDir dir("engine-adaptive-bad");
   const std::string head = "name = \"x\"\nproblem = \"kepler\"\nt_end = 1.0\n";
   const std::string tol = "tol = { max = 1e-4, min = 1e-8, per_decade = 2 }\n";
-  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"rk4\"]\n" + tol), Catch::Contains("'rk4' is not a method table"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"rk4\"]\n" + tol), Catch::Contains("'rk4' is a built-in integrator without embedded weights"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri6\"]\n" + tol), Catch::Contains("'dopri6' is not a method table (did you mean 'dopri5'?)"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [{ id = 5 }]\n" + tol), Catch::Contains("id must be a string"));
+  // The PI exponent 1/(q+1) - 0.75 beta is 0.125 - 0.15 < 0 for Fehlberg 7(8) (q = 7) at beta 0.2: refused, with the bound 1/6.
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [{ id = \"fehlberg78\", controller = { kind = \"pi\", beta = 0.2 } }]\n" + tol),
+             Catch::Contains("(beta < 0.167)"));
+  CHECK(adaptive_spec_error(dir, head + "adaptive = [{ id = \"dopri5\", controller = { kind = \"pi\", beta = 0.2 } }]\n" + tol) == "no error");
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [{ id = \"dopri5\", controller = { kind = \"pi\", safe = 1e-300 } }]\n" + tol),
+             Catch::Contains("safe = 1e-300 is out of range (0.5 to 1"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\nenergy_t_end = 100.0\nenergy_dt = 0.1\n" + tol),
+             Catch::Contains("the long energy run is a fixed-step integrator's"));
   CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"rk38\"]\n" + tol), Catch::Contains("'rk38' has no embedded weights"));
   CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"rk38\"]\n" + tol), Catch::Contains("dopri5"));  // the pairs there are
   CHECK_THAT(adaptive_spec_error(dir, head + tol), Catch::Contains("tol: is the adaptive integrators' tolerance sweep"));
@@ -273,7 +283,37 @@ TEST_CASE("study compare judges an adaptive pair: its error at each tolerance, i
   auto worse = adaptive_study();
   worse.proportionality[0].verdict = "fail", worse.proportionality[0].observed = 0.5, worse.proportionality[0].lo = 0.45, worse.proportionality[0].hi = 0.55;
   CHECK(outcome(same, worse, "tolerance proportionality").status == check::Outcome::fail);
+  // A slope that moves towards the expected one is better, however far it moves: 1.50 failing -> 1.12 passing.
+  auto off = adaptive_study();
+  off.proportionality[0].verdict = "fail", off.proportionality[0].observed = 1.5, off.proportionality[0].lo = 1.45, off.proportionality[0].hi = 1.55;
+  auto back = adaptive_study();
+  back.proportionality[0].observed = 1.12, back.proportionality[0].lo = 1.1, back.proportionality[0].hi = 1.14;
+  CHECK(outcome(off, back, "tolerance proportionality").status == check::Outcome::pass);
+  CHECK(outcome(back, off, "tolerance proportionality").status == check::Outcome::fail);
   auto slightly = adaptive_study();
   slightly.proportionality[0].observed = 0.95, slightly.proportionality[0].lo = 0.9, slightly.proportionality[0].hi = 1.0;  // overlapping
   CHECK(outcome(same, slightly, "tolerance proportionality").status == check::Outcome::pass);
+}
+
+TEST_CASE("runs whose steps the output times set are left out of the slope's fit, not failed", "[engine][adaptive]") {
+  // The harmonic oscillator over 5 time units with 64 output times (a step of at most 0.078): at tolerances from
+  // 1e-3 down, Dormand-Prince's own steps would be longer, so most are cut to land on the output times and the error
+  // (about 4e-9) no longer depends on the tolerance; a fit through those runs read slope 0 and failed.
+  testing::TempDir dir("engine-adaptive-output");
+  const auto spec = study::load_spec(dir.file("cut.toml", R"(
+name = "cut"
+problem = "harmonic"
+t_end = 5.0
+repeats = 1
+adaptive = ["dopri5"]
+tol = { max = 1e-3, min = 1e-8, per_decade = 1 }
+)"));
+  const auto res = study::run_studies({spec}, adaptive_options(2));
+  const auto& p = res.at(0).proportionality.at(0);
+  CHECK(p.output_limited >= 3);
+  CHECK(p.verdict.verdict != "fail");
+  CHECK_THAT(p.verdict.reason, Catch::Contains("cut to land on the output times"));
+  long limited = 0;
+  for (const auto& r : res.at(0).adaptive_runs) limited += 2 * r.cut > r.accepted;
+  CHECK(static_cast<std::size_t>(limited) == p.output_limited);
 }

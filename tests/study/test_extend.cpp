@@ -386,4 +386,13 @@ TEST_CASE("a user's step-size controller, registered by name, runs the adaptive 
     CHECK_THAT(std::string(e.what()), Catch::Contains("(did you mean 'fixed-fraction'?)"));
     CHECK_THAT(std::string(e.what()), Catch::Contains("this program's: fixed-fraction"));
   }
+  // On a problem of the program's own, adaptive runs are refused before any work (they run on the shipped problems).
+  register_by_hand(true);
+  try {
+    study::load_spec(dir.file("own.toml", "name = \"own\"\nproblem = \"my-spring\"\nt_end = 5.0\nadaptive = [\"dopri5\"]\n"
+                                          "tol = { max = 1e-4, min = 1e-6, per_decade = 1 }\n"));
+    FAIL("no error");
+  } catch (const study::SpecError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("adaptive integrators run on the shipped problems; my-spring is this program's own"));
+  }
 }
