@@ -56,6 +56,16 @@ const char* status_of(ode::AdaptiveStop s) {
   return "ok";
 }
 
+std::string step_limit_reason(const Spec& spec, double t) {
+  return fmt::format("{} steps (tol.max_steps) before t_end, at t = {:.6g}", spec.adaptive_max_steps, t);
+}
+
+/// The timed repeats' minimum and median, whole runs.
+void set_seconds(AdaptiveRun& r, std::vector<double> seconds) {
+  std::sort(seconds.begin(), seconds.end());
+  if (!seconds.empty()) r.seconds_min = seconds.front(), r.seconds_median = seconds[seconds.size() / 2];
+}
+
 /// Run r's errors at output time j (state s): the phase-space error against the reference there, its largest so far,
 /// and the energy's (against the start's, or for a dissipative problem the reference's).
 template <class P>
@@ -100,16 +110,9 @@ AdaptiveRun measure_peer(const P& p, const Spec& spec, const SpecAdaptive& a, do
   if (!stop.empty()) {
     r.status = stop;
     r.global = r.position = r.max = r.energy_final_rel = not_measured;
-    r.reason = stop == "step-limit" ? fmt::format("{} steps (tol.max_steps) before t_end, at t = {:.6g}", spec.adaptive_max_steps, run.t_reached)
+    r.reason = stop == "step-limit" ? step_limit_reason(spec, run.t_reached)
                : stop == "diverged"  ? "the state left the finite range (Odeint accepted a step whose error was not finite)"
                                      : "Odeint's failed_step_checker: 500 rejected steps in a row";
-    return r;
-  }
-  if (!run.stop.empty()) {
-    r.status = run.stop;
-    r.global = r.position = r.max = r.energy_final_rel = not_measured;
-    r.reason = run.stop == "step-limit" ? fmt::format("{} steps (tol.max_steps) before t_end, at t = {:.6g}", spec.adaptive_max_steps, run.t_reached)
-                                        : "Odeint's failed_step_checker: 500 rejected steps in a row";
     return r;
   }
   std::vector<double> seconds;
@@ -118,8 +121,7 @@ AdaptiveRun measure_peer(const P& p, const Spec& spec, const SpecAdaptive& a, do
     reference::odeint::run_controlled(a.odeint, p, times, dt0, tol, tol, max_dt, false, limits);
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
-  std::sort(seconds.begin(), seconds.end());
-  if (!seconds.empty()) r.seconds_min = seconds.front(), r.seconds_median = seconds[seconds.size() / 2];
+  set_seconds(r, std::move(seconds));
   return r;
 }
 
@@ -155,7 +157,7 @@ AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a
   if (st.stop != ode::AdaptiveStop::none) {
     r.global = r.position = r.max = r.energy_final_rel = not_measured;
     r.reason = st.stop == ode::AdaptiveStop::step_limit
-                   ? fmt::format("{} steps (tol.max_steps) before t_end, at t = {:.6g}", spec.adaptive_max_steps, st.t_reached)
+                   ? step_limit_reason(spec, st.t_reached)
                : st.stop == ode::AdaptiveStop::underflow
                    ? fmt::format("the step fell below the resolution of t = {:.6g} (a singularity, or a tolerance below round-off)", st.t_reached)
                : st.stop == ode::AdaptiveStop::rejections ? fmt::format("{} rejected steps in a row at t = {:.6g}", limits.max_rejections, st.t_reached)
@@ -199,8 +201,7 @@ AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a
     static_cast<void>(sink);
     seconds.push_back(std::chrono::duration<double>(t1 - t0).count());
   }
-  std::sort(seconds.begin(), seconds.end());
-  if (!seconds.empty()) r.seconds_min = seconds.front(), r.seconds_median = seconds[seconds.size() / 2];
+  set_seconds(r, std::move(seconds));
   return r;
 }
 
