@@ -21,6 +21,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "integrators/method.hpp"
@@ -74,13 +75,14 @@ class OdeintController final : public StepController {
       worst = std::max(worst, std::abs(ev[i]) / (eps_abs + eps_rel * (a_x * std::abs(v[i]) + a_dt * std::abs(a[i]))));
     return worst;
   }
-  double next(double dt, double error, bool accepted, int order, int error_order) override {
+  [[gnu::always_inline]] double next(double dt, double error, bool accepted, int order, int error_order) override {
     if (!accepted) {  // decrease_step: note the exponent -1/(error_order - 1), as Odeint has it
       dt *= std::max(9.0 / 10.0 * std::pow(error, -1.0 / (error_order - 1)), 1.0 / 5.0);
       return max_step != 0 ? std::min(dt, max_step) : dt;
     }
     if (error < 0.5) {  // increase_step: at most 5 x (the error floored at 5^-order)
-      error = std::max(std::pow(5.0, -static_cast<double>(order)), error);
+      if (order != floor_order_) floor_order_ = order, floor_ = std::pow(5.0, -static_cast<double>(order));  // kept: one pow a step less
+      error = std::max(floor_, error);
       dt *= 9.0 / 10.0 * std::pow(error, -1.0 / order);
       if (max_step != 0) dt = std::min(dt, max_step);
     }
@@ -88,6 +90,10 @@ class OdeintController final : public StepController {
   }
   double max_dt() const override { return max_step; }
   bool keeps_larger_step() const override { return true; }
+
+ private:
+  int floor_order_ = 0;  ///< the order floor_ = 5^-order was computed for (0: none yet)
+  double floor_ = 0;
 };
 
 /// PI step-size control (Gustafsson 1991), as Hairer & Wanner's DOPRI5 sets it: fac = err^(1/(q+1) - 0.75 beta) /
@@ -134,9 +140,11 @@ class PIController final : public StepController {
 };
 
 /// An explicit Runge–Kutta table with embedded weights, trying steps in double: the new state and b - b_hat's
-/// estimate of its error.  The arithmetic is Odeint's (x + (h a_i1) k_1 + (h a_i2) k_2 + ..., zero coefficients
-/// skipped; the error weights d_i = b_i - b_hat_i rounded in double), so that the same controller takes the
-/// same steps.  The force at a step's start is kept across rejections, and with first-same-as-last the last stage
+/// estimate of its error.  The arithmetic is Odeint's (x + (h a_i1) k_1 + (h a_i2) k_2 + ... in that order; the
+/// error weights d_i = b_i - b_hat_i rounded in double), so that the same controller takes the same steps.  The
+/// kernels for the shipped stage counts add the zero terms too, as Odeint's generic stepper (Cash-Karp, Fehlberg)
+/// does; its hand-written Dormand-Prince and our general loop leave them out, which changes a sum only where it is
+/// an exact zero (its sign) or a stage not finite (a step rejected either way).  The force at a step's start is kept across rejections, and with first-same-as-last the last stage
 /// is the next step's first.
 template <Problem P>
 class EmbeddedStepper {
@@ -170,36 +178,43 @@ class EmbeddedStepper {
   /// Force evaluations of the last try_step.
   int last_evals() const { return evals_; }
 
-  /// The derivative (v, a) at x, computing a unless it is kept from the last accepted step (FSAL) or an earlier try.
-  void derivative_at(const State& x, const P& p, Vec& a) {
-    if (!(have_ && same(x.q, at_q_) && same(x.v, at_v_))) {
-      force(p, x.q, x.v, a0_);
-      ++evals_;
-      at_q_ = x.q, at_v_ = x.v, have_ = true;
-    }
+  /// The derivative (v, a) at x, computing a unless it is kept from the last accepted step (FSAL) or an earlier try
+  /// from the same x.
+  [[gnu::always_inline]] void derivative_at(const State& x, const P& p, Vec& a) {
+    if (!have_) force(p, x.q, x.v, a0_), ++evals_, have_ = true;
     a = a0_;
   }
 
-  /// Forget the force kept from the last step (a new run from another state).
+  /// Forget the force kept from the last step: before a run (integrate_times does it).
   void reset() { have_ = false; }
   /// The force at the start of the last try_step.
   const Vec& start_force() const { return a0_; }
 
-  /// One step of h from x into out, with the error estimate in err_q, err_v.  Only the nonzero coefficients are
-  /// visited (lists made once); with first-same-as-last the last stage's point is out itself (its row of a is b:
-  /// the same sums in the same order), as Odeint's Dormand-Prince evaluates the force at out.
+  /// One step of h from x into out, with the error estimate in err_q, err_v.  x is the state the last accepted step
+  /// ended at (accepted()), or any after reset(): the force at x is kept across tries, not checked against x.  With
+  /// first-same-as-last the last stage's point is out itself (its row of a is b: the same sums in the same order),
+  /// as Odeint's Dormand-Prince evaluates the force at out.
   void try_step(const State& x, State& out, double h, const P& p, Vec& err_q, Vec& err_v) {
-    // The shipped pairs' stage counts with the sizes known at compile time (the stage values in registers, the loops
-    // unrolled: on the harmonic oscillator, where the bookkeeping is most of a try, 1.6 x faster); the same
-    // operations in the same order as the general loop below.
     switch (s_) {
-      case 4: return try_fixed<4>(x, out, h, p, err_q, err_v);
-      case 6: return try_fixed<6>(x, out, h, p, err_q, err_v);
-      case 7: return try_fixed<7>(x, out, h, p, err_q, err_v);
-      case 9: return try_fixed<9>(x, out, h, p, err_q, err_v);
-      case 13: return try_fixed<13>(x, out, h, p, err_q, err_v);
-      default: break;
+      case 4: return try_stages<4>(x, out, h, p, err_q, err_v);
+      case 6: return try_stages<6>(x, out, h, p, err_q, err_v);
+      case 7: return try_stages<7>(x, out, h, p, err_q, err_v);
+      case 9: return try_stages<9>(x, out, h, p, err_q, err_v);
+      case 13: return try_stages<13>(x, out, h, p, err_q, err_v);
+      default: return try_stages<0>(x, out, h, p, err_q, err_v);
     }
+  }
+  /// The stage counts the kernels know at compile time (fixed_stages), 0 for any other.
+  static constexpr std::array<std::size_t, 5> fixed_stages{4, 6, 7, 9, 13};
+  std::size_t stages() const { return s_; }
+
+  /// try_step with the stage count S known at compile time (S = 0: any, the general loop).  The shipped pairs'
+  /// counts have their sizes known (the stage values in registers, the loops unrolled: on the harmonic oscillator,
+  /// where the bookkeeping is most of a try, 1.6 x faster); the same operations in the same order as the general loop.
+  /// The driver calls it for its stepper's count, dispatched once per run, so that it is inlined into the loop.
+  template <std::size_t S>
+  [[gnu::always_inline]] void try_stages(const State& x, State& out, double h, const P& p, Vec& err_q, Vec& err_v) {
+    if constexpr (S != 0) return try_fixed<S>(x, out, h, p, err_q, err_v);
     evals_ = 0;
     derivative_at(x, p, kv_[0]);
     kx_[0] = x.v;
@@ -214,7 +229,7 @@ class EmbeddedStepper {
       ++evals_;
       if (fsal_ && i + 1 == s_) out.q = q, out.v = v;
     }
-    last_force_ = kv_[s_ - 1];
+    if (fsal_) last_force_ = kv_[s_ - 1];
     if (!fsal_) {
       out.q = x.q, out.v = x.v;
       for (const auto& [j, bj] : b_terms_) drift(out.q, kx_[j], h * bj);
@@ -231,54 +246,54 @@ class EmbeddedStepper {
     }
   }
   template <std::size_t S>
-  void try_fixed(const State& x, State& out, double h, const P& p, Vec& err_q, Vec& err_v) {
+  [[gnu::always_inline]] void try_fixed(const State& x, State& out, double h, const P& p, Vec& err_q, Vec& err_v) {
     evals_ = 0;
     std::array<Vec, S> kx, kv;
     derivative_at(x, p, kv[0]);
     kx[0] = x.v;
 #pragma GCC unroll 16
     for (std::size_t i = 1; i < S; ++i) {
-      Vec q = x.q, v = x.v;
+      Vec q, v;
+      std::array<double, S> w{};
 #pragma GCC unroll 16
-      for (std::size_t j = 0; j < i; ++j)
-        if (const double a = dense_a_[i * S + j]; a != 0) {
-          const double w = h * a;
-          drift(q, kx[j], w), kick(v, kv[j], w);
-        }
+      for (std::size_t j = 0; j < i; ++j) w[j] = h * dense_a_[i * S + j];
+      // component by component, the sum in a register: x + w_0 k_0 + w_1 k_1 + ... in that order, as term by term
+      for (std::size_t k = 0; k < dim; ++k) {
+        double sq = x.q[k], sv = x.v[k];
+#pragma GCC unroll 16
+        for (std::size_t j = 0; j < i; ++j)
+          sq += w[j] * kx[j][k], sv += w[j] * kv[j][k];
+        q[k] = sq, v[k] = sv;
+      }
       kx[i] = v;
       force(p, q, v, kv[i]);
       if (fsal_ && i + 1 == S) out.q = q, out.v = v;
     }
     evals_ = static_cast<int>(S) - 1 + evals_;
-    if (!fsal_) {
-      out.q = x.q, out.v = x.v;
+    std::array<double, S> wb, wd;
 #pragma GCC unroll 16
-      for (std::size_t i = 0; i < S; ++i)
-        if (dense_b_[i] != 0) drift(out.q, kx[i], h * dense_b_[i]);
+    for (std::size_t i = 0; i < S; ++i) wb[i] = h * dense_b_[i], wd[i] = h * dense_d_[i];
+    if (!fsal_)
+      for (std::size_t k = 0; k < dim; ++k) {
+        double sq = x.q[k], sv = x.v[k];
 #pragma GCC unroll 16
-      for (std::size_t i = 0; i < S; ++i)
-        if (dense_b_[i] != 0) kick(out.v, kv[i], h * dense_b_[i]);
-    }
-    out.t = x.t + h;
-    bool first = true;
-#pragma GCC unroll 16
-    for (std::size_t i = 0; i < S; ++i) {
-      if (dense_d_[i] == 0) continue;
-      const double w = h * dense_d_[i];
-      if (first) {
-        for (std::size_t k = 0; k < dim; ++k) err_q[k] = w * kx[i][k], err_v[k] = w * kv[i][k];
-        first = false;
-      } else {
-        drift(err_q, kx[i], w), kick(err_v, kv[i], w);
+        for (std::size_t i = 0; i < S; ++i) sq += wb[i] * kx[i][k], sv += wb[i] * kv[i][k];
+        out.q[k] = sq, out.v[k] = sv;
       }
+    out.t = x.t + h;
+    for (std::size_t k = 0; k < dim; ++k) {
+      double eq = wd[0] * kx[0][k], ev = wd[0] * kv[0][k];
+#pragma GCC unroll 16
+      for (std::size_t i = 1; i < S; ++i) eq += wd[i] * kx[i][k], ev += wd[i] * kv[i][k];
+      err_q[k] = eq, err_v[k] = ev;
     }
-    if (first) err_q.fill(0), err_v.fill(0);
-    last_force_ = kv[S - 1];
+    if (fsal_) last_force_ = kv[S - 1];
   }
 
   /// The step from x to out was accepted: with first-same-as-last, the last stage's force is out's.
-  void accepted(const State& out) {
-    if (fsal_) a0_ = last_force_, at_q_ = out.q, at_v_ = out.v, have_ = true;
+  void accepted(const State& /*out*/) {
+    if (fsal_) a0_ = last_force_;
+    have_ = fsal_;  // without first-same-as-last, out's force is unknown
   }
 
  private:
@@ -291,8 +306,8 @@ class EmbeddedStepper {
   std::vector<Vec> kx_, kv_;
   std::vector<double> dense_a_, dense_b_, dense_d_;  ///< the fixed-size kernels' coefficients, s x s and s
   Vec last_force_{};                                   ///< the last stage's force of the last try
-  Vec a0_{}, at_q_{}, at_v_{};
-  bool have_ = false;
+  Vec a0_{};           ///< the force at the state tries start from
+  bool have_ = false;  ///< whether a0_ is known
 };
 
 /// Why an adaptive run stopped before its end.
@@ -318,43 +333,44 @@ struct AdaptiveLimits {
   bool record_steps = false;  ///< keep the accepted steps (AdaptiveStats::steps)
 };
 
-/// Integrates from x (at times[0]) through every time of `times` (increasing) with first step dt, landing on each
-/// as Odeint's integrate_times does for a controlled stepper: a step is cut to reach the next time, and after an
-/// accepted cut step the step before the cut is kept if larger.  observe(j, x) is called at times[j] (the state's
-/// t set to it); poll() before every try may throw to interrupt.  A step of dt whose error is not finite is
-/// rejected and dt cut by 5.
-/// Control: StepController or a final class derived from it (OdeintController, PIController), whose calls are then
-/// direct (a tenth of a Dormand-Prince try's time on Kepler went to the virtual calls).
-template <Problem P, class Control, class Observe, class Poll>
-  requires std::derived_from<Control, StepController>
-AdaptiveStats integrate_times(EmbeddedStepper<P>& stepper, Control& control, typename P::State& x, const std::vector<double>& times,
-                              double dt, const P& p, const AdaptiveLimits& limits, Observe&& observe, Poll&& poll) {
+namespace detail {
+/// integrate_times for a stepper of S stages (0: any), its try inlined into the loop.
+template <std::size_t S, Problem P, class Control, class Observe, class Poll>
+AdaptiveStats integrate_times_s(EmbeddedStepper<P>& stepper, Control& control, typename P::State& state, const std::vector<double>& times,
+                                double dt, const P& p, const AdaptiveLimits& limits, Observe& observe, Poll& poll) {
   using Vec = typename P::Vec;
   constexpr std::size_t D = P::dim;
+  stepper.reset();
   AdaptiveStats st;
-  typename P::State out;
+  // Two states, the tried step written into the other and the two swapped on acceptance: no copy of the state.
+  std::array<typename P::State, 2> buf{state, state};
+  typename P::State* now = &buf[0];
+  typename P::State* next = &buf[1];
+  const auto stop = [&](AdaptiveStop why) { return state = *now, st.stop = why, st; };
   Vec eq{}, ev{};
   std::array<double, 2 * D> x_old{}, dxdt{}, x_new{}, err{};
   int in_a_row = 0;
   constexpr double eps = std::numeric_limits<double>::epsilon();
   for (std::size_t j = 0; j < times.size(); ++j) {
-    x.t = times[j];
+    now->t = times[j];
     st.t_reached = times[j];
     if (limits.record_steps) st.steps_at_output.push_back(st.steps.size());
-    observe(j, x);
+    observe(j, std::as_const(*now));
     if (j + 1 == times.size()) break;
     const double target = times[j + 1];
-    while (target - x.t > eps) {
+    while (target - now->t > eps) {
+      const auto& x = *now;
+      auto& out = *next;
       double cur = std::min(dt, target - x.t);
       if (const double m = control.max_dt(); m != 0 && cur - m > eps) {  // Odeint's check_step_size_limit
         dt = m;
         continue;
       }
-      if (st.accepted + st.rejected >= limits.max_steps) return st.stop = AdaptiveStop::step_limit, st;
+      if (st.accepted + st.rejected >= limits.max_steps) return stop(AdaptiveStop::step_limit);
       // The controller's step, not one cut to land on a time (which may be tiny, as Odeint takes it too).
-      if (!(dt > 16 * eps * std::max(std::abs(x.t), 1.0))) return st.stop = AdaptiveStop::underflow, st;
+      if (!(dt > 16 * eps * std::max(std::abs(x.t), 1.0))) return stop(AdaptiveStop::underflow);
       poll();
-      stepper.try_step(x, out, cur, p, eq, ev);
+      stepper.template try_stages<S>(x, out, cur, p, eq, ev);
       st.evals += stepper.last_evals();
       const Vec& a = stepper.start_force();  // kept by try_step: no evaluation
       double e;
@@ -369,7 +385,7 @@ AdaptiveStats integrate_times(EmbeddedStepper<P>& stepper, Control& control, typ
       }
       if (!std::isfinite(e) || e > 1.0) {
         ++st.rejected;
-        if (++in_a_row > limits.max_rejections) return st.stop = AdaptiveStop::rejections, st;  // Odeint throws at the 501st
+        if (++in_a_row > limits.max_rejections) return stop(AdaptiveStop::rejections);  // Odeint throws at the 501st
         dt = std::isfinite(e) ? control.next(cur, e, false, stepper.order(), stepper.error_order()) : cur / 5;
         continue;
       }
@@ -378,11 +394,11 @@ AdaptiveStats integrate_times(EmbeddedStepper<P>& stepper, Control& control, typ
       if (cur < dt) ++st.cut;
       else st.h_min = std::min(st.h_min, cur), st.h_max = std::max(st.h_max, cur);  // the controller's steps
       if (limits.record_steps) st.steps.push_back(cur);
-      x.q = out.q, x.v = out.v, x.t += cur;
       stepper.accepted(out);
+      std::swap(now, next);  // out (its t = x.t + cur) is the state now
       for (std::size_t i = 0; i < D; ++i)
-        if (!(std::abs(x.q[i]) < limits.blow_up && std::abs(x.v[i]) < limits.blow_up)) return st.stop = AdaptiveStop::diverged, st;
-      st.t_reached = x.t;
+        if (!(std::abs(out.q[i]) < limits.blow_up && std::abs(out.v[i]) < limits.blow_up)) return stop(AdaptiveStop::diverged);
+      st.t_reached = out.t;
       // After a step cut to land on a time, the step before the cut is kept if larger; Odeint keeps it after every
       // accepted step (max_abs(dt, current_dt)), which undoes its own shrink by 0.9 err^(-1/order) < 1 when err is
       // just under 0.5 (order 8: err > 0.43).
@@ -390,7 +406,33 @@ AdaptiveStats integrate_times(EmbeddedStepper<P>& stepper, Control& control, typ
       dt = cur < dt || control.keeps_larger_step() ? std::max(dt, proposed) : proposed;
     }
   }
+  return state = *now, st;
+}
+
+template <std::size_t... S, Problem P, class Control, class Observe, class Poll>
+AdaptiveStats dispatch(std::index_sequence<S...>, EmbeddedStepper<P>& stepper, Control& control, typename P::State& x,
+                       const std::vector<double>& times, double dt, const P& p, const AdaptiveLimits& limits, Observe& observe, Poll& poll) {
+  constexpr auto n = EmbeddedStepper<P>::fixed_stages;
+  AdaptiveStats st;
+  const bool fixed = ((stepper.stages() == n[S] ? (st = integrate_times_s<n[S]>(stepper, control, x, times, dt, p, limits, observe, poll), true) : false) || ...);
+  if (!fixed) st = integrate_times_s<0>(stepper, control, x, times, dt, p, limits, observe, poll);
   return st;
+}
+}  // namespace detail
+
+/// Integrates from x (at times[0]) through every time of `times` (increasing) with first step dt, landing on each
+/// as Odeint's integrate_times does for a controlled stepper: a step is cut to reach the next time, and after an
+/// accepted cut step the step before the cut is kept if larger.  observe(j, x) is called at times[j] (the state's
+/// t set to it); poll() before every try may throw to interrupt.  A step of dt whose error is not finite is
+/// rejected and dt cut by 5.
+/// Control: StepController or a final class derived from it (OdeintController, PIController), whose calls are then
+/// direct (a tenth of a Dormand-Prince try's time on Kepler went to the virtual calls).
+template <Problem P, class Control, class Observe, class Poll>
+  requires std::derived_from<Control, StepController>
+AdaptiveStats integrate_times(EmbeddedStepper<P>& stepper, Control& control, typename P::State& x, const std::vector<double>& times,
+                              double dt, const P& p, const AdaptiveLimits& limits, Observe&& observe, Poll&& poll) {
+  return detail::dispatch(std::make_index_sequence<EmbeddedStepper<P>::fixed_stages.size()>{}, stepper, control, x, times, dt, p, limits,
+                          observe, poll);
 }
 
 /// Hairer & Wanner's starting step (HNW I, §II.4, "Starting step size"), with the PI controller's weights

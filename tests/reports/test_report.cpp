@@ -879,6 +879,28 @@ TEST_CASE("bench.json renders as the time-per-step section, its goals computed f
     const std::string md = report_with_bench(with_spread(bench_doc(36.2), 0.03));  // 1.0056, spread 3 %
     CHECK_THAT(md, Contains("| ours / Odeint ≤ 1.0 | 1 of 2 pairs | rk4 on kepler (1.01, within the spread 3.0 %) |"));
   }
+  // Embedded pairs under step-size control: one rule with the fixed steppers' (ratio = ns / Odeint's ns, worked here).
+  auto with_pairs = [](std::vector<std::array<double, 3>> pairs) {  // {ns, Odeint's ns, both spreads}
+    auto doc = bench_doc(35.0);
+    const char* ids[] = {"dopri5", "cash-karp5", "fehlberg78"};
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      const auto [ns, theirs, spread] = pairs[k];
+      doc["problems"][0]["pairs"].push_back({{"integrator", ids[k]}, {"odeint", ids[k]}, {"tol", 1e-8}, {"span", 10.0}, {"tries", 143},
+                                             {"ns_per_try", ns}, {"spread", spread}, {"odeint_ns_per_try", theirs},
+                                             {"odeint_spread", spread}, {"ratio", ns / theirs}});
+    }
+    return report_with_bench(doc);
+  };
+  SECTION("adaptive pairs: faster, a tie (1.003 within a 1 % spread) and slower within the spread (1.02, 3 %)") {
+    const std::string md = with_pairs({{{76.0, 84.0, 0.01}}, {{541.6, 540.0, 0.01}}, {{153.0, 150.0, 0.03}}});
+    CHECK_THAT(md, Contains("| an embedded pair under step-size control, ours / Odeint's per try ≤ 1.0 | 2 of 3 pairs (1 a tie: above 1 by less than "
+                            "0.005 and less than the spread) | fehlberg78 on kepler (1.02, within the spread 3.0 %) |"));
+  }
+  SECTION("adaptive pairs: 1.003 beyond a 0.1 % spread is not a tie, nor 1.006 within a 1 % one") {
+    const std::string md = with_pairs({{{541.6, 540.0, 0.001}}, {{543.24, 540.0, 0.01}}});
+    CHECK_THAT(md, Contains("| an embedded pair under step-size control, ours / Odeint's per try ≤ 1.0 | 0 of 2 pairs | dopri5 on kepler (1.00), "
+                            "cash-karp5 on kepler (1.01, within the spread 1.0 %) |"));
+  }
   SECTION("a disagreeing pair is flagged") {
     auto doc = bench_doc(35.0);
     doc["checks"]["kepler"][0]["ok"] = false;
