@@ -253,7 +253,8 @@ class EmbeddedStepper {
     kx[0] = x.v;
 #pragma GCC unroll 16
     for (std::size_t i = 1; i < S; ++i) {
-      Vec q, v;
+      Vec q;
+      Vec& v = kx[i];  // the stage's velocities are its position derivative: summed in place
       std::array<double, S> w{};
 #pragma GCC unroll 16
       for (std::size_t j = 0; j < i; ++j) w[j] = h * dense_a_[i * S + j];
@@ -265,7 +266,6 @@ class EmbeddedStepper {
           sq += w[j] * kx[j][k], sv += w[j] * kv[j][k];
         q[k] = sq, v[k] = sv;
       }
-      kx[i] = v;
       force(p, q, v, kv[i]);
       if (fsal_ && i + 1 == S) out.q = q, out.v = v;
     }
