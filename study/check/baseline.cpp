@@ -16,9 +16,6 @@ std::string quoted(const std::string& key) {
   return q + "\"";
 }
 
-/// dt to 7 digits: a sweep's step sizes differ by far more, and the file stays readable.
-std::string dt_key(double dt) { return fmt::format("{:.7g}", dt); }
-
 }  // namespace
 
 const BaselineEntry* Baseline::find(const std::string& study, const std::string& integrator) const {

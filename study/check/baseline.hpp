@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "study/reader/model.hpp"
 #include "study/common/printable.hpp"
 
@@ -61,7 +63,10 @@ inline double noise_floor(const report::Study& s, const report::RunRow& r) {
 
 /// Same step size.
 inline bool same_dt(double a, double b) { return std::abs(a - b) <= 1e-9 * std::abs(b); }
-/// Same step size as written in a baseline (7 significant digits).
-inline bool same_baseline_dt(double a, double b) { return std::abs(a - b) <= 1e-6 * std::abs(b); }
+/// A step size as a baseline writes it: 7 significant digits (a sweep's step sizes differ by far more).
+inline std::string dt_key(double dt) { return fmt::format("{:.7g}", dt); }
+/// Same step size as written in a baseline: the same 7 significant digits.  Not a relative tolerance: 1e-6 |b|
+/// is ten units of the 7th digit at 9.999999e-3 and one at 1.000000e-3, so it matched a neighbour's step there.
+inline bool same_baseline_dt(double a, double b) { return dt_key(a) == dt_key(b); }
 
 }  // namespace check

@@ -336,6 +336,62 @@ weights = ["1/2", "1/2"]
   CHECK(lib.find("rk4-twice")->predicted.order().order == 4);
 }
 
+TEST_CASE("a Runge-Kutta composition with unequal weights is the tableau multiplied out by hand") {
+  const testing::TempDir dir("tables-composition-unequal");
+  const auto lib = tables::read_methods_file(dir.file("c.toml", R"(
+[methods.heun-quarters]
+kind = "composition"
+order = 2
+base = "rk2-heun"
+weights = ["1/4", "3/4"]
+
+[methods.rk4-thirds]
+kind = "composition"
+order = 4
+base = "rk4"
+weights = ["1/2", "1/3", "1/6"]
+)"));
+  auto rows = [](std::vector<std::vector<std::string>> text) {
+    tables::Matrix m;
+    for (const auto& row : text) {
+      m.emplace_back();
+      for (const auto& x : row) m.back().push_back(R(x));
+    }
+    return m;
+  };
+  // Heun (a21 = 1, b = 1/2, 1/2) at h/4 then 3h/4: the second step's stages see the first step whole (1/4 b =
+  // 1/8, 1/8) and their own a scaled by 3/4.
+  const auto& heun = lib.find("heun-quarters")->exact;
+  CHECK(heun.a == rows({{"0", "0", "0", "0"}, {"1/4", "0", "0", "0"}, {"1/8", "1/8", "0", "0"}, {"1/8", "1/8", "3/4", "0"}}));
+  CHECK(heun.b == std::vector<Rational>{R("1/8"), R("1/8"), R("3/8"), R("3/8")});
+  CHECK(heun.c == std::vector<Rational>{R("0"), R("1/4"), R("1/4"), R("1")});
+  // RK4 (b = 1/6, 1/3, 1/3, 1/6) at h/2, h/3, h/6: every row of block 2 holds 1/2 b in columns 0-3 and 1/3 b in 4-7,
+  // block 1 holds 1/2 b; the diagonal blocks a scaled by their own weight.
+  const auto& rk4 = lib.find("rk4-thirds")->exact;
+  REQUIRE(rk4.a.size() == 12);
+  const std::vector<Rational> half_b{R("1/12"), R("1/6"), R("1/6"), R("1/12")}, third_b{R("1/18"), R("1/9"), R("1/9"), R("1/18")};
+  for (std::size_t r = 4; r < 12; ++r)
+    for (std::size_t k = 0; k < 4; ++k) {
+      INFO("row " << r << " column " << k);
+      CHECK(rk4.a[r][k] == half_b[k]);
+      if (r >= 8) CHECK(rk4.a[r][4 + k] == third_b[k]);
+    }
+  CHECK(rk4.a[1][0] == R("1/4"));   // 1/2 a_10
+  CHECK(rk4.a[3][2] == R("1/2"));   // 1/2 a_32
+  CHECK(rk4.a[5][4] == R("1/6"));   // 1/3 a_10
+  CHECK(rk4.a[7][6] == R("1/3"));   // 1/3 a_32
+  CHECK(rk4.a[9][8] == R("1/12"));  // 1/6 a_10
+  CHECK(rk4.a[11][10] == R("1/6")); // 1/6 a_32
+  CHECK(rk4.a[6][4] == R("0"));     // a_20 = 0 stays 0
+  CHECK(rk4.b == std::vector<Rational>{R("1/12"), R("1/6"), R("1/6"), R("1/12"), R("1/18"), R("1/9"), R("1/9"), R("1/18"), R("1/36"),
+                                       R("1/18"), R("1/18"), R("1/36")});
+  CHECK(rk4.c == std::vector<Rational>{R("0"), R("1/4"), R("1/4"), R("1/2"), R("1/2"), R("2/3"), R("2/3"), R("5/6"), R("5/6"), R("11/12"),
+                                       R("11/12"), R("1")});
+  // Each still has its base's order (a composition of steps adding up to one keeps it).
+  CHECK(lib.find("heun-quarters")->predicted.order().order == 2);
+  CHECK(lib.find("rk4-thirds")->predicted.order().order == 4);
+}
+
 TEST_CASE("order conditions do not hold by the size of terms that cancel: weights 1e17, 1, -1e17 make order 2", "[hardening]") {
   const testing::TempDir dir("tables-cancel");
   // Leapfrog (order 2, symmetric) at weights w: Sum w = 1 keeps order 2; order 3 needs Sum w^3 = 0 (the base's h^3

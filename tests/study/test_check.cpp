@@ -710,6 +710,33 @@ TEST_CASE("error constants: within the baseline's tolerance on both sides, and e
   CHECK(found[1].observed == "study not in the results");
 }
 
+TEST_CASE("a run's step matches a baseline's when their 7 significant digits agree, at both ends of a decade", "[check][baseline]") {
+  // The baseline writes 0.001 and 0.009999999 (7 digits).  A run's step rounds to them within half a unit of the
+  // 7th digit: 5e-10 above 1e-3 but 5e-11 below it (the digits there are 9.999999e-4's), and 5e-10 about 9.999999e-3.
+  struct Case {
+    double run, stored;
+    bool same;
+  };
+  for (const auto& [run_dt, stored, same] : {Case{0.0010000004, 0.001, true}, Case{0.0010000006, 0.001, false}, Case{0.00099999996, 0.001, true},
+                                             Case{0.00099999994, 0.001, false}, Case{0.0099999994, 0.009999999, true},
+                                             Case{0.0099999984, 0.009999999, false}, Case{0.0099999996, 0.009999999, false}}) {
+    INFO(run_dt << " against " << stored);
+    CHECK(check::same_baseline_dt(run_dt, stored) == same);
+  }
+  // Through the check: runs at 0.0099999984 and 0.009999999 (neighbours in the 7th digit), the baseline holding the
+  // second's error.  The first's error (twice as large) must not be the one compared.
+  auto s = study_of();
+  s.runs = {run("m", 0.0099999984, 2e-6), run("m", 0.009999999, 1e-6)};
+  check::Baseline b;
+  b.entries = {{"s", "m", {{0.009999999, 1e-6}}}};
+  CHECK(status_of(s, "error constant", &b) == Outcome::pass);
+  std::swap(s.runs[0], s.runs[1]);
+  CHECK(status_of(s, "error constant", &b) == Outcome::pass);
+  // A run 1.5e-7 relative off the written step (its 7th digit differs): no run at that dt.
+  s.runs = {run("m", 0.0100000005, 1e-6)};
+  CHECK(status_of(s, "error constant", &b) == Outcome::fail);
+}
+
 TEST_CASE("the baseline file round-trips, updates keep other studies, and differences are listed", "[check][baseline]") {
   testing::TempDir dir("check-baseline");
   check::Baseline b;
