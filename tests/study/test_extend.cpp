@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -395,4 +396,39 @@ TEST_CASE("a user's step-size controller, registered by name, runs the adaptive 
   } catch (const study::SpecError& e) {
     CHECK_THAT(std::string(e.what()), Catch::Contains("adaptive integrators run on the shipped problems; my-spring is this program's own"));
   }
+}
+
+TEST_CASE("cli_main: a run into an earlier run's folder leaves exactly the files it writes and the user's own", "[extend][output]") {
+  namespace fs = std::filesystem;
+  const CleanRegistry clean;
+  const testing::TempDir dir("extend-regenerate");
+  auto run = [&](const fs::path& out, const std::string& name, const std::string& metrics) {
+    const auto r = cli({"study", "run", "--problem", "harmonic", "--integrators", "rk4", "--t-end", "1", "--dt", "0.1,0.05,0.025", "--metrics",
+                        metrics, "--name", name, "--no-report", "--no-cache", "--out", out.string()});
+    REQUIRE(r.rc == 0);
+  };
+  auto files = [](const fs::path& root) {
+    std::set<std::string> all;
+    for (const auto& e : fs::recursive_directory_iterator(root)) all.insert(e.path().lexically_relative(root).string());
+    return all;
+  };
+  // First a study "wide" that writes the stability table, then one "narrow" without it, into the same folder with
+  // a note of the user's beside them.
+  run(dir.path / "results", "wide", "global,stability");
+  const auto first = files(dir.path / "results");
+  REQUIRE(first.count("wide/stability.csv"));
+  dir.file("results/notes.txt", "mine");
+  run(dir.path / "results", "narrow", "global");
+  // The same run into an empty folder: what the second run writes.  The regenerated folder holds that and the note,
+  // nothing of the first run's study.
+  run(dir.path / "fresh", "narrow", "global");
+  auto expected = files(dir.path / "fresh");
+  expected.insert("notes.txt");
+  CHECK(files(dir.path / "results") == expected);
+  CHECK(testing::read_file(dir.path / "results" / "notes.txt") == "mine");
+  // And a study of the same name regenerated without its stability table loses it.
+  run(dir.path / "results", "narrow", "global,stability");
+  REQUIRE(fs::exists(dir.path / "results" / "narrow" / "stability.csv"));
+  run(dir.path / "results", "narrow", "global");
+  CHECK(files(dir.path / "results") == expected);
 }
