@@ -19,6 +19,7 @@
 #include "integrators/table.hpp"
 #include "study/engine.hpp"
 #include "study/problems/all.hpp"
+#include "study/problems/counted.hpp"
 #include "study/spec/spec.hpp"
 #include "study/common/interrupt.hpp"
 #include "study/methods/library.hpp"
@@ -650,6 +651,58 @@ TEST_CASE("a built-in's table steps like the built-in, to the same bits") {
     compare(kepler);
     if constexpr (!decltype(m){}.info().position_force_only) compare(damped);
   });
+}
+
+TEST_CASE("every shipped table's force evaluations over a run are its definition: a kick or stage each and one saved when first same as last") {
+  // The definition (Hairer, Norsett, Wanner I, §II.4 and §II.5 for Runge-Kutta; a splitting evaluates the force at
+  // each kick): an explicit Runge-Kutta step evaluates each of its s stages; when the last stage's point is the
+  // step's result (a_sj = b_j for j < s, b_s = 0) its force is the next step's first: s on the first step, s - 1
+  // after.  A splitting evaluates at each kick (adjacent kicks are one); when it starts and ends with a kick, the
+  // last is the next step's first.  Counted here through the force, over 1, 2 and 40 steps.
+  std::vector<const tables::Method*> all = tables::shipped_library().methods();
+  for (const auto& [id, m] : tables::builtin_tables()) all.push_back(&m);
+  // Known from their papers, beside the rule: Dormand-Prince 7 stages FSAL, Bogacki-Shampine 4 FSAL, Verner 6(5)
+  // 9 FSAL, Fehlberg 7(8) 13, classic RK4 4, velocity Verlet 2 kicks FSAL, Forest-Ruth 4 kicks FSAL.
+  const std::map<std::string, std::pair<int, int>> known{{"dopri5", {7, 6}},      {"bogacki-shampine3", {4, 3}}, {"verner65", {9, 8}},
+                                                        {"fehlberg78", {13, 13}}, {"rk4", {4, 4}},              {"velocity-verlet", {2, 1}},
+                                                        {"forest-ruth-kick", {4, 3}}};
+  std::size_t seen = 0, fsal = 0, known_seen = 0;
+  for (const tables::Method* m : all) {
+    const auto& t = *m->table;
+    INFO(t.id);
+    if (t.implicit) continue;  // Newton iterations: counted in tests/integrators/test_evaluations.cpp
+    int first = 0, after = 0;
+    const auto& x = m->exact;
+    if (t.kind == ode::MethodTable::Kind::runge_kutta) {
+      const std::size_t s = x.b.size();
+      bool last_is_result = s >= 2 && x.b[s - 1] == 0;
+      for (std::size_t j = 0; j + 1 < s; ++j) last_is_result = last_is_result && x.a[s - 1][j] == x.b[j];
+      first = static_cast<int>(s), after = first - (last_is_result ? 1 : 0);
+    } else if (t.kind == ode::MethodTable::Kind::splitting) {
+      int kicks = 0;
+      for (std::size_t k = 0; k < x.ops.size(); ++k) kicks += x.ops[k].first && (k == 0 || !x.ops[k - 1].first);
+      first = kicks, after = kicks - (x.ops.size() > 1 && x.ops.front().first && x.ops.back().first ? 1 : 0);
+    } else {
+      FAIL("no definition here for the kind of " << t.id);
+    }
+    if (const auto it = known.find(t.id); it != known.end()) {
+      CHECK(std::pair{first, after} == it->second);
+      ++known_seen;
+    }
+    fsal += first != after;
+    const ode::TableMethod method{m->table};
+    study::Counted<study::Kepler<double>> p;
+    auto state = p.initial();
+    auto stepper = ode::make_stepper<decltype(p)>(method);
+    for (int n = 1; n <= 40; ++n) {
+      stepper.step(state, 0.01, p);
+      if (n <= 2 || n == 40) CHECK(p.evaluations() == static_cast<std::uint64_t>(first + (n - 1) * after));
+    }
+    ++seen;
+  }
+  CHECK(known_seen == known.size());
+  CHECK(seen >= 30);
+  CHECK(fsal >= 5);
 }
 
 TEST_CASE("a table's timed loop (ode::advance) takes the same steps as step, to the same bits") {
