@@ -293,6 +293,22 @@ TEST_CASE("study compare judges an adaptive pair: its error at each tolerance, i
   auto slightly = adaptive_study();
   slightly.proportionality[0].observed = 0.95, slightly.proportionality[0].lo = 0.9, slightly.proportionality[0].hi = 1.0;  // overlapping
   CHECK(outcome(same, slightly, "tolerance proportionality").status == check::Outcome::pass);
+  // The interval rule at both edges, each side of the expected slope 1: before 1.00 in [0.95, 1.05].  Moved away by
+  // 0.30 (beyond the tolerance 0.2): below to 0.70, worse only when the new interval ends below 0.95; above to 1.30,
+  // only when it starts above 1.05.  Touching is not apart.
+  auto base = adaptive_study();
+  base.proportionality[0].observed = 1.0, base.proportionality[0].lo = 0.95, base.proportionality[0].hi = 1.05;
+  auto moved = [&](double observed, double lo, double hi) {
+    auto x = base;
+    x.proportionality[0].observed = observed, x.proportionality[0].lo = lo, x.proportionality[0].hi = hi;
+    return outcome(base, x, "tolerance proportionality").status;
+  };
+  CHECK(moved(0.70, 0.45, 0.96) == check::Outcome::pass);
+  CHECK(moved(0.70, 0.45, 0.95) == check::Outcome::pass);
+  CHECK(moved(0.70, 0.45, 0.94) == check::Outcome::fail);
+  CHECK(moved(1.30, 1.04, 1.55) == check::Outcome::pass);
+  CHECK(moved(1.30, 1.05, 1.55) == check::Outcome::pass);
+  CHECK(moved(1.30, 1.06, 1.55) == check::Outcome::fail);
 }
 
 TEST_CASE("runs whose steps the output times set are left out of the slope's fit, not failed", "[engine][adaptive]") {

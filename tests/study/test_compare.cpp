@@ -106,6 +106,31 @@ TEST_CASE("compare: an order lower by more than the tolerance with the intervals
   CHECK(status(check::compare(old, now, strict), "global order") == Outcome::fail);
 }
 
+TEST_CASE("compare: worse needs the new order's interval wholly below the old one, at both of its edges", "[compare]") {
+  auto old = results();
+  auto& before = old.studies[0].orders[0];
+  before.observed = 4.00, before.lo = 3.80, before.hi = 4.20;
+  auto now = old;
+  auto& o = now.studies[0].orders[0];
+  // 0.30 lower (beyond the tolerance 0.2), the new interval [3.45, 3.95] reaching into the old [3.80, 4.20]: noise
+  // can explain it, not worse.  Any comparison of the wrong ends (new hi against old hi, new lo against old lo)
+  // calls it apart.
+  o.observed = 3.70, o.lo = 3.45, o.hi = 3.95;
+  CHECK(status(check::compare(old, now), "global order") == Outcome::pass);
+  o.hi = 3.80;  // touching the old interval's lower end: not apart
+  CHECK(status(check::compare(old, now), "global order") == Outcome::pass);
+  o.hi = 3.79;  // just below it: apart, and 0.30 lower
+  CHECK(status(check::compare(old, now), "global order") == Outcome::fail);
+  // Apart but only 0.19 lower: within the tolerance (the drop must exceed it).
+  o.observed = 3.81, o.lo = 3.70, o.hi = 3.79;
+  CHECK(status(check::compare(old, now), "global order") == Outcome::pass);
+  o.observed = 3.79;  // 0.21 lower and apart
+  CHECK(status(check::compare(old, now), "global order") == Outcome::fail);
+  // Higher is never worse, however far apart.
+  o.observed = 4.70, o.lo = 4.45, o.hi = 4.95;
+  CHECK(status(check::compare(old, now), "global order") == Outcome::pass);
+}
+
 TEST_CASE("compare: a run that ended well and diverges now is worse, the other way round is not", "[compare]") {
   const auto old = results();
   auto now = old;
