@@ -169,3 +169,41 @@ TEST_CASE("history: error constants, orders and times per folder, by hand", "[co
   REQUIRE(time.size() == 2);
   CHECK(time[1] == std::vector<double>{2, 150});
 }
+
+TEST_CASE("compare's page marks a method worse only in the study where it is worse", "[compare][known]") {
+  testing::TempDir dir("compare-two-studies");
+  // Method m in two studies, s and t, alike; in t its error at dt 0.05 doubles (worse), in s nothing changes.
+  auto old = testing::results();
+  auto t = old.studies[0];
+  t.name = "t";
+  old.studies.push_back(t);
+  auto now = old;
+  now.studies[1].runs[1].global *= 2;
+  const check::CompareOptions o;
+  const auto c = check::compare(old, now, o);
+  REQUIRE(c.methods.size() == 2);
+  // The lines of a text that hold `key`.
+  auto lines_with = [](const std::string& text, const std::string& key) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+      if (line.find(key) != std::string::npos) out.push_back(line);
+    return out;
+  };
+  const std::string text = report::compare_text(c, {});
+  INFO(text);
+  const auto s_lines = lines_with(text, "s / m"), t_lines = lines_with(text, "t / m");
+  REQUIRE(s_lines.size() == 1);
+  REQUIRE(t_lines.size() == 1);
+  CHECK_THAT(s_lines[0], !Catch::Contains("WORSE"));
+  CHECK_THAT(t_lines[0], Catch::Contains("WORSE: error constant"));
+  // COMPARE.md: a section per study in their order, s then t, each with m's row; its last cell, the aspects worse,
+  // empty in s's.
+  const auto out = report::render_compare(old, now, "old-run", "new-run", c, o, dir.path, nullptr, 1);
+  const std::string md = read(out.markdown);
+  INFO(md);
+  const auto rows = lines_with(md, "| m |");
+  REQUIRE(rows.size() == 2);
+  CHECK_THAT(rows[0], Catch::EndsWith("|  |"));
+  CHECK_THAT(rows[1], Catch::EndsWith("| error constant, cost to accuracy |"));
+}
