@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "integrators/table.hpp"
 #include "reference/cache.hpp"
 
 #include "study/plan/plan.hpp"

@@ -207,3 +207,20 @@ TEST_CASE("compare's page marks a method worse only in the study where it is wor
   CHECK_THAT(rows[0], Catch::EndsWith("|  |"));
   CHECK_THAT(rows[1], Catch::EndsWith("| error constant, cost to accuracy |"));
 }
+
+TEST_CASE("COMPARE.md lists a study compared under the same name as another experiment, with nothing added or removed", "[compare][known]") {
+  testing::TempDir dir("compare-changed");
+  const auto old = testing::results();
+  auto now = old;
+  now.studies[0].params = {{"e", "0.9"}};  // the same name, another experiment: changed, not compared
+  const check::CompareOptions o;
+  const auto c = check::compare(old, now, o);
+  REQUIRE(c.changed.size() == 1);
+  REQUIRE(c.added.empty());
+  REQUIRE(c.removed.empty());
+  const auto out = report::render_compare(old, now, "old-run", "new-run", c, o, dir.path, nullptr, 1);
+  const std::string md = read(out.markdown);
+  INFO(md);
+  CHECK_THAT(md, Catch::Contains("## Added, removed and changed"));
+  CHECK_THAT(md, Catch::Contains("- changed: s: the problem's parameters changed"));
+}

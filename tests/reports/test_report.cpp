@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reports/claims.hpp"
+#include "reports/plots.hpp"
 #include "reports/process.hpp"
 #include "study/reader/model.hpp"
 #include "reports/render.hpp"
@@ -54,6 +55,20 @@ TEST_CASE("a results file renders to a one-screen summary, a page per study open
   CHECK_THAT(md, Catch::Contains("| [Fixture: pendulum](fixture/REPORT.md) | `pendulum` |"));
   CHECK_THAT(md, Catch::Contains("](fixture/REPORT.md#accuracy) |"));
   const std::string page = testing::read_file(dir.path / "fixture" / "REPORT.md");
+  // Every table, on the summary and the study's page, has a delimiter row of as many cells as its header (else
+  // Markdown shows it as text).
+  for (const std::string* text : {&md, &page}) {
+    std::istringstream lines(*text);
+    std::string previous;
+    int tables = 0;
+    for (std::string line; std::getline(lines, line); previous = line)
+      if (line.rfind("|---", 0) == 0) {
+        INFO(previous << "\n" << line);
+        CHECK(std::count(line.begin(), line.end(), '|') == std::count(previous.begin(), previous.end(), '|') - std::count(previous.begin(), previous.end(), '\\'));
+        ++tables;
+      }
+    CHECK(tables >= 2);
+  }
   // The page opens with its verdicts, then the answer, then the evidence.
   const auto verdicts = page.find("## Verdicts"), answer = page.find("## Which method for which accuracy"),
              orders = page.find("## Convergence: observed against expected orders");
@@ -99,6 +114,9 @@ TEST_CASE("a results file renders to a one-screen summary, a page per study open
     CHECK_THAT(where, Catch::Contains("(../plots/" + name + ".svg)"));
   }
   for (const auto& e : fs::recursive_directory_iterator(dir.path)) CHECK(e.path().filename().string()[0] != '.');
+  // The phase portrait draws the most accurate run (the fixture's rk4 at its smallest step) under the others, grey.
+  CHECK_THAT(testing::read_file(dir.path / "plots" / "fixture-trajectory.gp"),
+             Catch::Contains("index 0 using 1:2 with lines lw 5 lc rgb '#cccccc' title 'most accurate: "));
 }
 
 TEST_CASE("with png a PNG is drawn beside each SVG", "[report]") {
@@ -1015,6 +1033,14 @@ TEST_CASE("the seed 000, 001 and 002 claims, on made-up runs either side of each
   CHECK_THAT(claim_verdict(res, "on an orbit"), StartsWith("holds"));
   CHECK_THAT(claim_verdict(res, "distance is increasing"), StartsWith("holds"));
   CHECK_THAT(claim_verdict(res, "about 13 periods"), StartsWith("holds"));
+  // The evidence is the angle swept, unwrapped at each of the 13 passes through -pi: 13.2 turns exactly (400
+  // samples, 0.207 rad apart), not 13.2 less a share of each pass.
+  auto evidence = [&](const std::string& quote) {
+    for (const auto& c : report::evaluate_claims(res))
+      if (c.quote.find(quote) != std::string::npos) return c.evidence;
+    return std::string("claim not found");
+  };
+  CHECK(evidence("about 13 periods") == "13.20 revolutions");
   res.studies[0].runs[1].global = 0.51e-1;
   write_samples(12.4, 0.04, 0.011);  // Euler ends within 5 %, symplectic Euler leaves the 1 % band, 12.4 turns
   CHECK_THAT(claim_verdict(res, "on an orbit"), StartsWith("does not hold"));
@@ -1209,4 +1235,38 @@ TEST_CASE("a scan of two parameters: a plot against each with the other held, an
   for (std::string l; std::getline(in, l);) tiles += !l.empty() && l[0] != '#';
   CHECK(tiles == 6);
   CHECK_THAT(dat, Catch::Contains("\n1 2\n"));
+}
+
+TEST_CASE("the tolerance plot draws every adaptive method at most 7 a panel, in order", "[report][known]") {
+  testing::TempDir dir("report-tolerance");
+  // Nine pairs (two panels: 7 and 2), pair k with errors k x tol at tolerances 1e-4, 1e-6, 1e-8.
+  report::Study s;
+  s.name = "x", s.title = "x", s.problem = "kepler", s.t_end = 1;
+  for (int k = 1; k <= 9; ++k) {
+    report::ProportionalityRow p;
+    p.integrator = fmt::format("pair{} (adaptive)", k), p.expected = 1, p.verdict = "pass", p.observed = 1, p.lo = 0.99, p.hi = 1.01;
+    s.adaptive.push_back({p.integrator, fmt::format("pair{}", k), "odeint", "", 5, 4, 6, 1.0});
+    for (const double tol : {1e-4, 1e-6, 1e-8}) p.points.push_back({tol, k * tol, 1e-15});
+    s.proportionality.push_back(p);
+  }
+  const auto plot = report::tolerance_plot(s, dir.path);
+  REQUIRE(plot);
+  const std::string gp = testing::read_file(dir.path / "x-tolerance.gp"), dat = testing::read_file(dir.path / "x-tolerance.dat");
+  CHECK_THAT(gp, Catch::Contains("adaptive methods 1–7 of 9"));
+  CHECK_THAT(gp, Catch::Contains("adaptive methods 8–9 of 9"));
+  for (int k = 1; k <= 9; ++k) {
+    INFO("pair " << k);
+    CHECK_THAT(gp, Catch::Contains(fmt::format("title 'pair{} (adaptive): slope 1.00 (expected 1)'", k)));
+    // Its block: the three points in increasing tolerance, error k x tol.
+    const std::string head = fmt::format("pair{} (adaptive)", k);
+    const auto at = dat.find(head);
+    REQUIRE(at != std::string::npos);
+    std::istringstream rows(dat.substr(dat.find('\n', at) + 1));
+    for (const double tol : {1e-8, 1e-6, 1e-4}) {
+      double x = 0, y = 0;
+      rows >> x >> y;
+      CHECK(x == Approx(tol).epsilon(1e-15));
+      CHECK(y == Approx(k * tol).epsilon(1e-15));
+    }
+  }
 }

@@ -678,6 +678,18 @@ TEST_CASE("error constants: within the baseline's tolerance on both sides, and e
     s.runs[1].global = 2.5e-5 * factor;
     CHECK(status_of(s, "error constant", &b) == expected);
   }
+  {  // Exactly at the tolerance is within it: errors 2^-4 (1 + 2^-7) against 2^-4, the tolerance 2^-7 (all exact).
+    auto edge = b;
+    edge.tolerance = std::ldexp(1.0, -7);
+    edge.entries[0].points = {{0.1, 0.0625}};
+    auto t = s;
+    t.runs[0].global = 0.0625 * (1 + std::ldexp(1.0, -7));
+    CHECK(status_of(t, "error constant", &edge) == Outcome::pass);
+    t.runs[0].global = 0.0625 * (1 - std::ldexp(1.0, -7));
+    CHECK(status_of(t, "error constant", &edge) == Outcome::pass);
+    t.runs[0].global = 0.0625 * (1 + std::ldexp(1.0, -6));
+    CHECK(status_of(t, "error constant", &edge) == Outcome::fail);
+  }
   // What the line says: the worst step's error, its baseline, and how far off (in percent below a factor 2).
   s.runs[1].global = 2.5e-5 * 1.05;
   auto off = outcomes(s, "error constant", &b).front();
@@ -817,6 +829,8 @@ TEST_CASE("a bad baseline file gets an error naming file, line and key", "[check
   CHECK_THAT(message("[\"s\".\"m\"]\n\"fast\" = 1e-3\n"),
              Catch::Contains("b.toml:2: \"s\".\"m\".\"fast\": the key must be a step size"));
   CHECK_THAT(message("[\"s\".\"m\"]\n\"0.1\" = -1.0\n"), Catch::Contains("b.toml:2: \"s\".\"m\".\"0.1\": must be a positive"));
+  CHECK_THAT(message("[\"s\".\"m\"]\n\"0.1\" = inf\n"), Catch::Contains("b.toml:2: \"s\".\"m\".\"0.1\": must be a positive"));
+  CHECK_THAT(message("[\"s\".\"m\"]\n\"0.1\" = nan\n"), Catch::Contains("b.toml:2: \"s\".\"m\".\"0.1\": must be a positive"));
   CHECK_THAT(message("s = 3\n"), Catch::Contains("b.toml:1: s: must be a table of integrators"));
   CHECK_THAT(message("[s\n"), Catch::Contains("b.toml:1: not valid TOML"));
   CHECK_THAT(message("[\"s\".\"m\"]\n\"0.1\" = 1e-3\n\"0.1\" = 2e-3\n"),

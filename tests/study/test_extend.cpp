@@ -9,6 +9,8 @@
 #include <cmath>
 #include <iostream>
 #include <set>
+
+#include <unistd.h>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -431,4 +433,79 @@ TEST_CASE("cli_main: a run into an earlier run's folder leaves exactly the files
   REQUIRE(fs::exists(dir.path / "results" / "narrow" / "stability.csv"));
   run(dir.path / "results", "narrow", "global");
   CHECK(files(dir.path / "results") == expected);
+}
+
+TEST_CASE("study list names the program's own problems under their own heading", "[extend][known]") {
+  const CleanRegistry clean;
+  const auto shipped = cli({"study", "list", "--problems"});
+  REQUIRE(shipped.rc == 0);
+  CHECK_THAT(shipped.out, !Catch::Contains("This program's own"));
+  register_by_hand(true);
+  const auto r = cli({"study", "list", "--problems"});
+  INFO(r.out << r.err);
+  REQUIRE(r.rc == 0);
+  const auto heading = r.out.find("  This program's own (registered with study::register_problem):\n");
+  REQUIRE(heading != std::string::npos);
+  CHECK(r.out.find("  my-spring", heading) != std::string::npos);  // its row under the heading
+}
+
+TEST_CASE("cli_main refuses a size that is not finite and reference times that do not increase, exit 2", "[extend][known]") {
+  const CleanRegistry clean;
+  for (const char* size : {"inf", "nan", "1e400"}) {
+    INFO(size);
+    const auto r = cli({"study", "run", "--problem", "harmonic", "--integrators", "rk4", "--t-end", "1", "--dt", "0.1", "--max-memory", size,
+                        "--no-report", "--out", "/nonexistent/never-written"});
+    CHECK(r.rc == 2);
+    CHECK_THAT(r.err, Catch::Contains(std::string("'") + size + "' is not a size"));
+  }
+  for (const char* at : {"2,1", "1,1", "0.5,2,1"}) {
+    INFO(at);
+    const auto r = cli({"study", "reference", "harmonic", "--at", at});
+    CHECK(r.rc == 2);
+    CHECK_THAT(r.err, Catch::Contains("--at: times must increase"));
+  }
+}
+
+TEST_CASE("study run says what it runs on standard error unless quiet, and runs two specs of different names", "[extend][known]") {
+  const CleanRegistry clean;
+  const testing::TempDir dir("extend-run-two");
+  for (const char* name : {"one", "two"})
+    dir.file(std::string(name) + ".toml", fmt::format("name = \"{}\"\nproblem = \"harmonic\"\nt_end = 1\nintegrators = [\"rk4\"]\n"
+                                                      "dt = [0.1, 0.05]\nmetrics = [\"global\"]\n", name));
+  auto run = [&](bool quiet, const std::string& second) {
+    std::vector<std::string> args{"study", "run", (dir.path / "one.toml").string(), (dir.path / second).string(), "--no-report", "--no-cache",
+                                  "--out", (dir.path / "out").string()};
+    if (quiet) args.push_back("--quiet");
+    return cli(args);
+  };
+  const auto loud = run(false, "two.toml");
+  INFO(loud.out << loud.err);
+  REQUIRE(loud.rc == 0);
+  CHECK_THAT(loud.err, Catch::Contains("study run: 2 spec(s), "));
+  const auto quiet = run(true, "two.toml");
+  REQUIRE(quiet.rc == 0);
+  CHECK_THAT(quiet.err, !Catch::Contains("study run: 2 spec(s)"));
+  // The same spec twice: one name for two studies, refused.
+  const auto twice = run(false, "one.toml");
+  CHECK(twice.rc == 2);
+  CHECK_THAT(twice.err, Catch::Contains("name 'one' is also the name of"));
+}
+
+TEST_CASE("study run reads a spec from standard input when given -", "[extend][known]") {
+  const CleanRegistry clean;
+  const testing::TempDir dir("extend-stdin");
+  const std::string text = "name = \"piped\"\nproblem = \"harmonic\"\nt_end = 1\nintegrators = [\"rk4\"]\ndt = [0.1, 0.05]\nmetrics = [\"global\"]\n";
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  REQUIRE(::write(fds[1], text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+  ::close(fds[1]);
+  const int saved = ::dup(0);
+  ::dup2(fds[0], 0);
+  ::close(fds[0]);
+  const auto r = cli({"study", "run", "-", "--no-report", "--no-cache", "--quiet", "--out", (dir.path / "out").string()});
+  ::dup2(saved, 0);
+  ::close(saved);
+  INFO(r.out << r.err);
+  REQUIRE(r.rc == 0);
+  CHECK(std::filesystem::exists(dir.path / "out" / "piped" / "runs.csv"));
 }
