@@ -489,6 +489,11 @@ TEST_CASE("study run says what it runs on standard error unless quiet, and runs 
   const auto twice = run(false, "one.toml");
   CHECK(twice.rc == 2);
   CHECK_THAT(twice.err, Catch::Contains("name 'one' is also the name of"));
+  // Another file of the same name: the message names the later file, then the earlier.
+  dir.file("three.toml", "name = \"one\"\nproblem = \"harmonic\"\nt_end = 1\nintegrators = [\"rk4\"]\ndt = [0.1]\nmetrics = [\"global\"]\n");
+  const auto same_name = run(false, "three.toml");
+  CHECK(same_name.rc == 2);
+  CHECK_THAT(same_name.err, Catch::Contains((dir.path / "three.toml").string() + ": name 'one' is also the name of " + (dir.path / "one.toml").string()));
 }
 
 TEST_CASE("study run reads a spec from standard input when given -", "[extend][known]") {
