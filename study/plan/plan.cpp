@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "integrators/table.hpp"
 #include "reference/cache.hpp"
 
 #include "study/plan/plan.hpp"
+#include "study/registry/integrators.hpp"  // a table's identity, for the plan's digest
 
 namespace study::engine {
 
