@@ -34,7 +34,7 @@ void run_phase(Phase phase, const EngineOptions& o, const std::function<double(s
     KindWork& w = work_of.at(kind(i));
     w.done += 1, w.seconds += seconds;
   };
-  phase.done = [&](std::size_t i, int rank, double seconds) { items[i] = {kind(i), phase.describe(i), cost(i), rank, seconds}; };
+  phase.done = [&](std::size_t i, int rank, double seconds) { items.at(i) = {kind(i), phase.describe(i), cost(i), rank, seconds}; };
   auto report = [&](const std::string& name, std::size_t done, std::size_t total, const std::string& what) {
     if (!o.progress) return;
     // The items left over the threads that can take them (no more threads than items), and never less than one item
@@ -55,7 +55,7 @@ void run_phase(Phase phase, const EngineOptions& o, const std::function<double(s
   const auto t0 = std::chrono::steady_clock::now();
   if (o.spread) {
     o.spread->run(phase, o.jobs);
-  } else if (!phase.after.empty()) {
+  } else {
     // One process, items that wait for others (a spec's runs for its reference): the threads go on with what may start.
     // Progress by kind, in the order the kinds first come (references, then runs), as the phases were once run.
     std::vector<double> seconds(phase.count);
@@ -75,29 +75,13 @@ void run_phase(Phase phase, const EngineOptions& o, const std::function<double(s
                          finished_item(i, seconds[i]);
                        },
                        [&](std::size_t, std::size_t started) {
-                         if (!o.progress) return;
+                         if (!o.progress || kinds.empty()) return;  // no items: nothing to speak of
                          for (; shown + 1 < kinds.size() && finished.at(kinds[shown]) == total[kinds[shown]]; ++shown)
                            report(kinds[shown], total[kinds[shown]], total[kinds[shown]], "");
                          const std::string& k = kinds[shown];
                          report(k, finished.at(k), total[k], finished.at(k) < total[k] && started != Phase::none ? phase.describe(started) : "");
                        },
                        interrupted);
-    stop_if_interrupted();
-    for (std::size_t i = 0; i < phase.count; ++i) phase.done(i, 0, seconds[i]);
-  } else {
-    std::vector<double> seconds(phase.count);
-    auto item = [&](std::size_t k) { return phase.order.empty() ? k : phase.order[k]; };
-    parallel_for(phase.count, o.jobs,
-                 [&](std::size_t k) {
-                   const auto start = std::chrono::steady_clock::now();
-                   phase.work(item(k));
-                   seconds[item(k)] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                   finished_item(item(k), seconds[item(k)]);
-                 },
-                 [&](std::size_t done, std::size_t started) {
-                   phase.progress(done, phase.count, started > 0 && done < phase.count ? phase.describe(item(started - 1)) : std::string());
-                 },
-                 interrupted);
     stop_if_interrupted();
     for (std::size_t i = 0; i < phase.count; ++i) phase.done(i, 0, seconds[i]);
   }

@@ -138,6 +138,10 @@ TEST_CASE("a decimal of six or more digits is read as rounded to them, and short
   CHECK(tables::stated_precision("0.0390625") == 0);
   CHECK(tables::written_uncertainty("0.0390625") == 0);
   CHECK(tables::stated_precision("0.03710937") == Approx(5e-7));
+  // At the edge: 0.00859375 = 11/1280 (6 digits written, 2 + 4 in the ratio) is not longer, so read as rounded;
+  // 0.01015625 = 13/1280 (7 digits written) is longer, so exact.
+  CHECK(tables::stated_precision("0.00859375") == Approx(5e-6));
+  CHECK(tables::stated_precision("0.01015625") == 0);
   CHECK(tables::stated_precision("123456.78") == Approx(5e-8));
   CHECK(tables::stated_precision("-3.05096516") == Approx(5e-9));
   // 16 significant digits or more may have been printed from a double (%.17g), up to an ulp from the value meant:
@@ -298,6 +302,19 @@ TEST_CASE("a partitioned method's Nystrom form, and the sums of magnitudes its t
   CHECK(r.abar == tables::Matrix{{R("0"), R("0")}, {R("0"), R("0")}});  // a ahat: 1/2 0 below the diagonal only
   CHECK(r.bbar == f.bbar);
   CHECK(r.bbar == std::vector<Rational>{R("1/2"), R("0")});               // b^T ahat = 1 1/2 in column 0
+  // The written uncertainties, to first order: |d(sum x y)| <= sum |x| u_y + u_x |y|.  In units of 1/1024: u_a = [[1, 2],
+  // [3, 4]], u_b = [5, 6], u_ahat = [[7, 8], [9, 10]], u_bhat = [11, 12].
+  const double u = 1.0 / 1024;
+  const tables::Units units{{{1 * u, 2 * u}, {3 * u, 4 * u}}, {5 * u, 6 * u}}, hat{{{7 * u, 8 * u}, {9 * u, 10 * u}}, {11 * u, 12 * u}};
+  const auto w = tables::nystrom_of(a, {R("-1/4"), R("5/4")}, ahat, {R("1/3"), R("2/3")}, units, hat);
+  CHECK(w.c_unit == std::vector<double>{3 * u, 7 * u});  // c_i = sum_j a_ij
+  // bbar_0 = b_0 ahat_00 + b_1 ahat_10: 1/4 7 + 5 1/2 + 5/4 9 + 6 1 = 21.5; bbar_1 = 1/4 8 + 5 0 + 5/4 10 + 6 1/2 = 17.5.
+  CHECK(w.bbar_unit == std::vector<double>{21.5 * u, 17.5 * u});
+  // abar_ij = sum_k a_ik ahat_kj: (0,0) 1/2 7 + 1 1/2 + 1/4 9 + 2 1 = 8.25; (0,1) 1/2 8 + 1 0 + 1/4 10 + 2 1/2 = 7.5;
+  // (1,0) 1 7 + 3 1/2 + 0 9 + 4 1 = 12.5; (1,1) 1 8 + 3 0 + 0 10 + 4 1/2 = 10.
+  CHECK(w.abar_unit == std::vector<std::vector<double>>{{8.25 * u, 7.5 * u}, {12.5 * u, 10 * u}});
+  CHECK(w.b_unit == std::vector<double>{11 * u, 12 * u});  // b of the Nystrom form is bhat
+  CHECK(w.b_x_unit == 11 * u);                              // sum b: 5 + 6
 }
 
 TEST_CASE("a composition becomes its base's drifts and kicks (or stages) scaled by each weight, merged where they meet") {
@@ -528,7 +545,15 @@ kind = "composition"
 order = 2
 base = "implicit-midpoint"
 weights = ["0.4142135623730950488", "0.1715728752538099024", "0.41421356237309505"]
+
+[methods.split-zero]
+kind = "splitting"
+order = 2
+drift = ["1/2", "0", "1/2"]
+kick = ["1", "0"]
 )"));
+  // Drift 1/2, kick 1, drift 0, kick 0, drift 1/2: the zeros dropped and the kicks merged, leapfrog, a palindrome.
+  CHECK(lib.find("split-zero")->predicted.symmetric);
   CHECK_FALSE(lib.find("lopsided")->predicted.symmetric);
   CHECK(lib.find("mirrored")->predicted.symmetric);
   CHECK_FALSE(lib.find("exact")->predicted.symmetric);
@@ -790,6 +815,25 @@ TEST_CASE("the shipped library: every method cites its source and has the order 
   CHECK_FALSE(lib.find("rk38-embedded"));
   CHECK(lib.find("bogacki-shampine3")->table->evals_per_step == 3);
   CHECK_FALSE(lib.find("rk38")->predicted.embedded);  // no pair: no embedded prediction
+}
+
+TEST_CASE("the conditions are checked to order 10 and no further: a 10th-order composition names no failing condition") {
+  // Sofroniou and Spaletta's p10s35 (tests/corpus/methods.toml) holds every condition to order 10 within its 26
+  // digits; order 11's are never formed, so it has no first failing condition and no error coefficient.
+  const auto lib = tables::read_methods_file(std::filesystem::path(HARNESS_SOURCE_DIR) / "tests" / "corpus" / "methods.toml");
+  const tables::Method* m = lib.find("sofroniou-spaletta10");
+  REQUIRE(m);
+  const auto& p = m->predicted.order();
+  CHECK(p.order == study::tables::max_checked_order);
+  CHECK(p.order == 10);
+  CHECK(p.residuals.size() == 10);
+  CHECK(std::isnan(p.error_coefficient));
+  CHECK(p.first_failing.tree.empty());
+  // Yoshida's 8th-order composition fails at 9: its error coefficient is order 9's.
+  const auto& y8 = tables::shipped_library().find("yoshida8")->predicted.order();
+  CHECK(y8.order == 8);
+  CHECK(y8.first_failing.order == 9);
+  CHECK(y8.error_coefficient > 0);
 }
 
 TEST_CASE("an embedded pair's weights b_hat are held to their declared order, and a wrong one is named", "[known]") {

@@ -14,8 +14,11 @@
 #include <numbers>
 #include <optional>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -203,6 +206,25 @@ TEST_CASE("the largest stable step per force evaluation: each limit over the eva
              Catch::Contains("among explicit methods is 0.707, reached by rk4; unstable for every step: euler.\n"));
 }
 
+TEST_CASE("the stability plot's axis: a quarter above the largest limit or theory, 1 when none is above 0", "[report][known]") {
+  testing::TempDir dir("report-stability-axis");
+  nlohmann::json doc = nlohmann::json::parse(testing::read_file(fixture / "results.json"));
+  fs::copy(fixture / "fixture", dir.path / "fixture");
+  auto o = options(dir.path, dir.path);
+  auto script = [&] { return testing::read_file(dir.path / "plots" / "fixture-stability-stability.gp"); };
+  // The fixture: limits 0, 2, 2 sqrt 2 and 10 (implicit midpoint, the search's end; its theory unbounded, marked at
+  // 0.96 of the top): the axis ends at 1.25 x 10.
+  testing::write_results(dir.path, doc);
+  report::render(o);
+  CHECK_THAT(script(), Catch::Contains("set yrange [0:12.5]"));
+  CHECK_THAT(testing::read_file(dir.path / "plots" / "fixture-stability-stability.dat"), Catch::Contains("\"implicit-midpoint\" 10 NaN 12\n"));
+  // Euler alone, unstable for every step (limit and theory 0): an axis from 0 to 1, not an empty one.
+  doc["studies"][1]["stability"] = nlohmann::json::array({doc["studies"][1]["stability"][0]});
+  testing::write_results(dir.path, doc);
+  report::render(o);
+  CHECK_THAT(script(), Catch::Contains("set yrange [0:1]"));
+}
+
 TEST_CASE("samples.csv's columns are found by their names, in any order", "[report][known]") {
   testing::TempDir dir("report-sample-columns");
   fs::copy_file(fixture / "results.json", dir.path / "results.json");
@@ -354,6 +376,23 @@ TEST_CASE("a program's standard error is kept to its last 4 KiB, up to the last 
   CHECK(r.error.size() == 4096);
   CHECK(r.error.ends_with("AAATHE-END\n"));
   CHECK(r.error.find_first_not_of('A') == 4096 - 8);
+}
+
+TEST_CASE("a program started by the report reads nothing: its standard input is /dev/null, never ours", "[report][known]") {
+  // Our standard input made a pipe holding 5 bytes: a child that inherited it would count them.
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  REQUIRE(::write(fds[1], "ours\n", 5) == 5);
+  ::close(fds[1]);
+  const int saved = ::dup(0);
+  REQUIRE(saved >= 0);
+  ::dup2(fds[0], 0), ::close(fds[0]);
+  const auto r = report::run_process({"sh", "-c", "wc -c >&2"}, {}, std::chrono::seconds(30));
+  ::dup2(saved, 0), ::close(saved);
+  CHECK(r.exit_code == 0);
+  CHECK(r.error.find_first_not_of(" ") == r.error.find('0'));  // wc's count, padded or not: 0
+  CHECK(r.error.ends_with("0\n"));
+  CHECK(r.error.find_first_of("123456789") == std::string::npos);
 }
 
 TEST_CASE("the summary counts the runs and the diverged ones, and the work-precision plots need global errors, by time also timings", "[report][known]") {
@@ -1205,6 +1244,38 @@ TEST_CASE("a scan has a page of its own: each method against the scanned paramet
   report::render(o);
   CHECK(fs::exists(dir.path / "plots" / "fam_e-0p5-global.gp"));
   CHECK_THAT(testing::read_file(dir.path / "fam_e-0p5" / "REPORT.md"), !Contains("plots are not drawn"));
+}
+
+TEST_CASE("a scan's cost plot spans every point, the ones where no method reached the accuracy too", "[report][scan]") {
+  testing::TempDir dir("report-scan-cost");
+  write_scan(dir.path, {0.0, 0.5, 0.9}, {});
+  nlohmann::json doc = nlohmann::json::parse(testing::read_file(dir.path / "results.json"));
+  for (auto& s : doc["studies"])  // at e = 0.9 every run's error is 0.5: no method reaches 1e-3 there
+    if (s["name"] == "fam_e-0p9")
+      for (auto& r : s["runs"]) r["error"]["global"] = 0.5;
+  for (auto& s : doc["studies"])  // the orders' points are copies of the runs' errors
+    if (s["name"] == "fam_e-0p9")
+      for (auto& o : s["orders"])
+        if (o["metric"] == "global")
+          for (auto& point : o["points"]) point[1] = 0.5;  // [dt, error, round-off]
+  testing::write_results(dir.path, doc);
+  auto o = options(dir.path, dir.path);
+  o.plots = false;
+  o.accuracy = {1e-3};
+  report::render(o);
+  const fs::path dat = dir.path / "plots" / "fam-scan-cost-e.dat";
+  REQUIRE(fs::exists(dat));
+  const auto vv = plot_rows(dat, "velocity-verlet");
+  INFO(testing::read_file(dat));
+  REQUIRE(vv.size() == 2);  // drawn at 0 and 0.5 only
+  CHECK(vv[1][0] == 0.5);
+  // The x axis still reaches 0.9, where the missing costs are marked: [0 - 5 %, 0.9 + 5 %] of the span.
+  const std::string gp = testing::read_file(dir.path / "plots" / "fam-scan-cost-e.gp");
+  std::smatch m;
+  REQUIRE(std::regex_search(gp, m, std::regex(R"(set xrange \[([^:]+):([^\]]+)\])")));
+  CHECK(std::stod(m[1]) == Approx(-0.045).epsilon(1e-12));
+  CHECK(std::stod(m[2]) == Approx(0.945).epsilon(1e-12));
+  CHECK_THAT(gp, Catch::Contains("set label '' at first 0.9"));
 }
 
 TEST_CASE("a scan of two parameters: a plot against each with the other held, and a map of the cheapest method", "[report][scan]") {

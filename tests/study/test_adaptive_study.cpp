@@ -77,6 +77,9 @@ TEST_CASE("a tolerance sweep's runs take Odeint's steps, and their errors are th
   for (const auto& r : res.adaptive_runs) {
     INFO(r.integrator << " tol " << r.tol);
     CHECK(r.status == "ok");
+    // One timed repeat (repeats = 1): its seconds are both the least and the median.
+    CHECK(r.seconds_min > 0);
+    CHECK(r.seconds_median == r.seconds_min);
     if (r.controller != "odeint" || r.integrator == "odeint-dopri5") continue;
     // The same first step (HNW's estimate, an input), then Odeint's own controlled Dormand-Prince through its
     // integrate_times: the same counts, and the end state whose distance from (cos 10, -sin 10) is the error.

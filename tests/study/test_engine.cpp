@@ -17,10 +17,13 @@
 #include <map>
 #include <tuple>
 
+#include <fmt/format.h>
+
 #include "reference/cache.hpp"
 #include "study/reader/model.hpp"
 #include "study/check/check.hpp"
 #include "study/engine.hpp"
+#include "study/fit/order_fit.hpp"
 #include "study/measure/binding.hpp"
 #include "study/measure/wide_truth.hpp"
 #include "study/common/schema.hpp"
@@ -531,7 +534,18 @@ TEST_CASE("progress counts the runs a study makes, not only its tasks, and estim
   CHECK(seen.back().phase == "runs");
   CHECK(seen.back().done == seen.back().total);
   CHECK(seen.back().runs == 6);
+  CHECK(seen.back().what.empty());  // nothing is running once all are done
   for (const auto& p : seen) CHECK((std::isnan(p.seconds_left) || p.seconds_left >= 0));
+  // The work log: one item per reference and per task, each with the seconds it took (its work is not instant).
+  o.log = std::make_shared<study::WorkLog>();
+  study::run_studies({spec}, o);
+  REQUIRE(o.log->items.size() == 3);  // the reference, then the two tasks
+  CHECK(o.log->items[0].phase == "references");
+  for (const auto& item : o.log->items) CHECK(item.seconds > 0);
+  REQUIRE(o.log->walls.size() == 1);
+  CHECK(o.log->walls[0] >= o.log->items[0].seconds);
+  seen.clear();
+  o.log = nullptr;
   // A second study in the same process counts its own runs from 0.
   seen.clear();
   study::run_studies({spec}, o);
@@ -766,6 +780,38 @@ expect = { kahan-li8 = { global = 8, local = 10 } }
   CHECK(none.at(0).wide_runs.empty());
   for (const study::WideSweep& w : none.at(0).wide_sweeps)
     if (!w.integrator.empty() && w.arithmetic == "long double") CHECK(w.stop == "not run: wide_budget = 0");
+
+  // wide_budget = 0.05: long double runs to its noise floor; float128 would need, to get where long double ended,
+  // the halvings from the first to the smallest step long double ran at 100 weighted evaluations each (long double's
+  // weigh 4): with what long double spent, over the budget, so it does not start, and says how much.
+  {
+    const auto small_spec = study::load_spec(dir.file("small.toml", text + "wide_budget = 0.05\n"));
+    const auto small = study::run_studies({small_spec}, options(2)).at(0);
+    const study::WideSweep *ld = nullptr, *f128 = nullptr;
+    for (const study::WideSweep& w : small.wide_sweeps)
+      if (w.integrator == "kahan-li8") (w.arithmetic == "float128" ? f128 : ld) = &w;
+    REQUIRE(ld);
+    REQUIRE(f128);
+    long first = 0, reached = 0;
+    double ld_steps = 0;
+    for (const study::WideRun& w : small.wide_runs)
+      if (w.integrator == "kahan-li8" && w.arithmetic == "long double") {
+        if (first == 0) first = w.steps;
+        reached = std::max(reached, w.steps), ld_steps += static_cast<double>(w.steps);
+      }
+    const double per_step = small_spec.integrators[0].evals_per_step;  // 17: Kahan and Li's 17 stages, explicit
+    CHECK(per_step == 17);
+    CHECK(ld->work == ld_steps * per_step * 4);
+    double halvings = 0;
+    for (long n : small_spec.steps)
+      if (n >= first && n <= reached) halvings += static_cast<double>(n);
+    const double to_get_there = ld->work + halvings * per_step * 100;
+    INFO(f128->stop);
+    CHECK(to_get_there > study::wide_work_budget(small_spec, small_spec.integrators[0]));
+    CHECK(f128->dts.empty());
+    CHECK_THAT(f128->stop, Catch::StartsWith("not run: the budget would end before dt " + study::short_num(4.1 / static_cast<double>(reached))) &&
+                               Catch::Contains(fmt::format("({:.3g} weighted force evaluations to get there, over wide_budget = 0.05 x", to_get_there)));
+  }
 
   // Cached: a second run reads the wide runs back, the same bytes.
   study::EngineOptions cached = options(2);
