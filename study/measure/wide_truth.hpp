@@ -33,6 +33,23 @@ struct WideTruth {
 /// pendulum's separatrix too.
 WideTruth float128_truth(const Spec& spec, const Context& ctx, const StudyResult& res);
 
+/// The noise floor of a wide run of n steps: wide_reference_factor x the reference's bound, and round-off, estimated
+/// from the double runs' measured round-off scaled to the arithmetic's unit roundoff: at n where double ran (the same
+/// operations, rounded finer), else from the nearest n it ran below, grown in proportion to the steps (one-step
+/// methods accumulate round-off like sqrt(n) to n: the larger is the safer floor), else eps sqrt(n).  And the digits
+/// of a table's coefficients: as written, its weights miss consistency by r_1 (exactly: PredictedOrder::consistency),
+/// so that a step advances the flow by (1 + r_1) h, an error of r_1 per time scale T (period / 2 pi) that no step size
+/// removes; and its conditions of order k miss by r_k (PredictedOrder::residuals), an error of r_k (h / T)^(k - 1) per
+/// time scale: sum_k r_k (h / T)^(k - 1) (1 + t_end / T) for the global errors, sum_k r_k (h / T)^k for one step.
+/// Below it the method measured is the digits', not the one they stand for.  (Each digit's half-unit, added, is no
+/// floor: Kahan and Li's 26-digit 8th-order composition falls as h^8 to 6e-27 on Kepler's problem, where they add to
+/// 2e-25, its weights summing to 1 exactly.)
+struct WideFloors {
+  double global = 0, max = 0, local = 0;
+};
+WideFloors wide_floors(const std::vector<const Run*>& runs, long n, double reference_bound, const std::string& arithmetic,
+                       const PredictedOrder& digits, double t_end, double time_scale);
+
 /// Where a wide sweep's halvings stop at its arithmetic's noise floor: once every order still open has had its own
 /// error (a global one with the largest over the run too) within `factor` x its floor twice in a row (an error crossing
 /// zero dips once, as dt.past_floor).  A local order open alone stops where the one-step errors get there, not halvings

@@ -617,6 +617,59 @@ TEST_CASE("symplectic and symmetric Runge-Kutta tables") {
   CHECK(gl6.predicted.symplectic);
 }
 
+TEST_CASE("a Nystrom table is symplectic when bbar_i = b_i (1 - c_i) and b_i (bbar_j - abar_ij) = b_j (bbar_i - abar_ji), within its digits") {
+  // Suris' conditions.  Velocity Verlet as a Nystrom table (c = 0, 1; abar_10 = 1/2; bbar = 1/2, 0; b = 1/2, 1/2) holds both;
+  // RK4's (rkn4) does not: b_0 (bbar_1 - abar_01) = 1/6 1/3 = 1/18 against b_1 (bbar_0 - abar_10) = 2/3 (1/6 - 1/8) = 1/36.
+  // With its node c_1 written 1 + d to 7 digits (half unit 5e-7), bbar_1 - b_1 (1 - c_1) = d / 2 is held to 16 half
+  // units times its terms' sizes |bbar_1| + |b_1| (1 + |c_1|) = (2 + d) / 2: 8.00006e-6 at d = 1.5e-5 (d / 2 = 7.5e-6
+  // holds), 8.00007e-6 at d = 1.7e-5 (8.5e-6 does not).  Their conditions of order 2 fail (sum b c = 1/2 + d / 2): order 1.
+  const testing::TempDir dir("tables-nystrom-symplectic");
+  const std::string verlet = "kind = \"nystrom\"\nabar = [[], [\"1/2\"]]\nbbar = [\"1/2\", \"0\"]\nb = [\"1/2\", \"1/2\"]\n";
+  const auto lib = tables::read_methods_file(dir.file("n.toml", "[methods.verlet]\n" + verlet + "c = [\"0\", \"1\"]\norder = 2\n"
+                                                                 "[methods.near]\n" + verlet + "c = [\"0\", \"1.000015\"]\norder = 1\n"
+                                                                 "[methods.far]\n" + verlet + "c = [\"0\", \"1.000017\"]\norder = 1\n"
+                                                                 "[methods.rkn4]\nkind = \"nystrom\"\nc = [\"0\", \"1/2\", \"1\"]\n"
+                                                                 "abar = [[], [\"1/8\"], [\"0\", \"1/2\"]]\nbbar = [\"1/6\", \"1/3\", \"0\"]\n"
+                                                                 "b = [\"1/6\", \"2/3\", \"1/6\"]\norder = 4\n"));
+  CHECK(lib.find("verlet")->predicted.symplectic);
+  CHECK(lib.find("verlet")->predicted.order().order == 2);
+  CHECK_FALSE(lib.find("rkn4")->predicted.symplectic);
+  CHECK(lib.find("near")->predicted.symplectic);
+  CHECK_FALSE(lib.find("far")->predicted.symplectic);
+  CHECK(lib.find("near")->predicted.order().order == 1);
+}
+
+TEST_CASE("a Runge-Kutta table is symplectic when b_i a_ij + b_j a_ji = b_i b_j, within 16 half units of its terms' sizes") {
+  // The implicit midpoint rule (a = 1/2, b = 1: 2 b a - b^2 = 0; Hairer, Lubich, Wanner, GNI Theorem VI.4.3) with its
+  // one entry written 1/2 + d to 7 digits (half unit 5e-7): 2 b a - b^2 = 2 d against 16 x 5e-7 x (|b a| + |b a| + |b b|)
+  // = 8e-6 (2 + 2 d).  d = 7.9e-6 holds (1.58e-5 against 1.60001e-5), d = 9.1e-6 does not (1.82e-5).
+  const testing::TempDir dir("tables-rk-symplectic");
+  auto midpoint = [](const std::string& name, const std::string& a) {
+    return "[methods." + name + "]\nkind = \"runge-kutta\"\norder = " + (a == "1/2" ? "2" : "1") + "\na = [[\"" + a + "\"]]\nb = [\"1\"]\n";
+  };
+  const auto lib = tables::read_methods_file(
+      dir.file("m.toml", midpoint("exact", "1/2") + midpoint("inside", "0.5000079") + midpoint("outside", "0.5000091")));
+  CHECK(lib.find("exact")->predicted.symplectic);
+  CHECK(lib.find("inside")->predicted.symplectic);
+  CHECK_FALSE(lib.find("outside")->predicted.symplectic);
+}
+
+TEST_CASE("a splitting's conditions carry each operation's own digits: a kick written 1.000001 is leapfrog within them") {
+  // Drift 1/2, kick 1 + d, drift 1/2 with d = 1e-6 written to 7 digits (half unit u = 5e-7): the kicks sum to 1 + d
+  // (within 4 u = 2e-6), and the position's weights bbar = drift x kick sum to (1 + d) / 2, off by 5e-7, within 4 x
+  // 1/2 u = 1e-6: order 2 within its digits; with them taken as exact not even consistent (order 0).  The kick's uncertainty rides on the entry that
+  // holds the kick; on the drifts' entries (exact) none does, and the position's condition would fail at order 2.
+  const testing::TempDir dir("tables-split-units");
+  const auto lib = tables::read_methods_file(
+      dir.file("l.toml", "[methods.leap]\nkind = \"splitting\"\norder = 2\ndrift = [\"1/2\", \"1/2\"]\nkick = [\"1.000001\"]\n"));
+  const auto& p = lib.find("leap")->predicted.order();
+  CHECK(p.order == 2);
+  CHECK(p.exact_order == 0);
+  REQUIRE(p.residuals.size() == 2);
+  CHECK(p.residuals[0] == Approx(1e-6).epsilon(1e-9));
+  CHECK(p.residuals[1] == Approx(5e-7).epsilon(1e-9));
+}
+
 TEST_CASE("symmetry pairs the stages by their nodes, c_i with 1 - c_i, in whatever order the table lists them") {
   // Lobatto IIIA with 3 stages (c = 0, 1/2, 1; Hairer & Wanner II, Table IV.5.7): symmetric.
   const tables::Matrix lobatto{{R("0"), R("0"), R("0")}, {R("5/24"), R("1/3"), R("-1/24")}, {R("1/6"), R("2/3"), R("1/6")}};

@@ -716,6 +716,40 @@ b = ["0.3438957868357036009278820124728322386520e-1", "0", "0", "0.2582624555633
                     [](const study::WideSweep& w) { return w.why.find("local (riding along)") != std::string::npos; }));
 }
 
+TEST_CASE("a wide run's noise floor: double's measured round-off at or below its steps, grown with them and scaled to the arithmetic", "[engine][wide]") {
+  // Double ran 50 steps (round-off 1e-16), 80 (4e-16, the largest over the run 6e-16), 100 (none measured: it
+  // diverged) and 200 (3e-16).  Long double's unit round-off is 2^-11 of double's; the reference is good to 1e-30.
+  auto run = [](long steps, double roundoff, double roundoff_max) {
+    study::Run r;
+    r.steps = steps, r.roundoff = roundoff, r.roundoff_max = roundoff_max;
+    return r;
+  };
+  const study::Run r50 = run(50, 1e-16, 1e-16), r80 = run(80, 4e-16, 6e-16), r100 = run(100, NAN, NAN), r200 = run(200, 3e-16, 3e-16);
+  const std::vector<const study::Run*> runs{&r50, &r80, &r100, &r200};
+  const study::PredictedOrder exact;  // digits that miss nothing
+  const double ld = std::ldexp(1.0, -11), eps = std::numeric_limits<double>::epsilon();
+  // At 80 steps: that run's own, 4e-16 and 6e-16, times 2^-11.  One step's floor: 4 eps 2^-11 (above 10 x 1e-30).
+  auto f = study::engine::wide_floors(runs, 80, 1e-30, "long double", exact, 1.0, 1.0);
+  CHECK(f.global == Approx(4e-16 * ld).epsilon(1e-14));
+  CHECK(f.max == Approx(6e-16 * ld).epsilon(1e-14));
+  CHECK(f.local == 4 * eps * ld);
+  // At 160: the 100-step run measured nothing, so the 80-step one's, grown in proportion: 4e-16 x 160 / 80.
+  f = study::engine::wide_floors(runs, 160, 1e-30, "long double", exact, 1.0, 1.0);
+  CHECK(f.global == Approx(8e-16 * ld).epsilon(1e-14));
+  CHECK(f.max == Approx(12e-16 * ld).epsilon(1e-14));
+  // Below every run: eps sqrt(n).  A reference worse than round-off is the floor: 10 x its bound (float128: 2^-60).
+  f = study::engine::wide_floors(runs, 25, 1e-30, "long double", exact, 1.0, 1.0);
+  CHECK(f.global == Approx(5 * eps * ld).epsilon(1e-14));
+  CHECK(study::engine::wide_floors(runs, 25, 1e-25, "float128", exact, 1.0, 1.0).global == Approx(1e-24).epsilon(1e-14));
+  // Digits that miss consistency by 1e-20 and order 2 by 1e-14: at h = t_end / n / T = 0.01 an error of 1e-20 +
+  // 1e-14 x 0.01 per time scale, over 1 + t_end / T = 2 of them (2.0002e-16, above round-off), and 1e-22 + 1e-18 a step.
+  study::PredictedOrder digits;
+  digits.consistency = 1e-20, digits.residuals = {1e-20, 1e-14};
+  f = study::engine::wide_floors(runs, 100, 1e-30, "long double", digits, 1.0, 1.0);
+  CHECK(f.global == Approx(2.0002e-16).epsilon(1e-12));
+  CHECK(f.local == Approx(1.0001e-18).epsilon(1e-12));
+}
+
 TEST_CASE("orders round-off left undecided go on in long double, then float128 against the exact solution, bounded by "
           "wide_budget, cached, the same on any number of threads", "[engine][wide]") {
   testing::TempDir dir("engine-wide");
