@@ -35,6 +35,13 @@
 #include "study/results/write.hpp"
 
 namespace study::cli {
+
+std::string progress_bar(std::size_t done, std::size_t total, int width) {
+  const auto cells = static_cast<std::size_t>(std::max(0, width));
+  const std::size_t filled = total ? std::min(cells, cells * done / total) : cells;
+  return "[" + std::string(filled, '#') + std::string(cells - filled, '-') + "]";
+}
+
 namespace {
 
 /// A warning (even with --quiet) for each study whose reference is too coarse for the errors measured against it.
@@ -240,8 +247,7 @@ int run_study(const RunArgs& a) {
       const std::string runs = p.runs > 0 ? fmt::format(", {} run{} done", p.runs, p.runs == 1 ? "" : "s") : "";
       const std::string unit = p.phase == "runs" ? " tasks" : "";
       if (tty) {
-        const int width = 24, filled = p.total ? static_cast<int>(width * p.done / p.total) : width;
-        std::cerr << "\r\033[K" << p.phase << " [" << std::string(filled, '#') << std::string(width - filled, '-') << "] " << p.done << "/"
+        std::cerr << "\r\033[K" << p.phase << " " << progress_bar(p.done, p.total) << " " << p.done << "/"
                   << p.total << unit << runs << eta << "  " << p.what.substr(0, 40) << (p.done == p.total ? "\n" : "") << std::flush;
       } else {
         const int tenth = p.total ? static_cast<int>(10 * p.done / p.total) : 10;

@@ -30,4 +30,7 @@ struct RunArgs {
 /// The specs `a` asks for, validated, with distinct names, and within --max-work and --max-memory.  Throws SpecError.
 std::vector<Spec> specs_to_run(const RunArgs& a);
 
+/// A terminal's progress bar: `width` cells, done / total of them filled ('#', the rest '-'), all when total is 0.
+std::string progress_bar(std::size_t done, std::size_t total, int width = 24);
+
 }  // namespace study::cli

@@ -54,6 +54,37 @@ TEST_CASE("every built-in integrator has the members integrators/concept.hpp req
   STATIC_REQUIRE(ode::check_integrator<ode::Substeps<ode::VelocityVerlet>, K>());
 }
 
+namespace {
+constexpr ode::Info some_info{.id = "x", .summary = "", .order = 1, .evals_per_step = 1};
+struct InfoOnly {  // the metadata, no step
+  constexpr ode::Info info() const { return some_info; }
+};
+struct StepOnly {  // a step, no metadata
+  template <class P>
+  void step(typename P::State&, typename P::real_type, const P&) const {}
+};
+struct NoReset {  // a stepper that cannot forget
+  constexpr ode::Info info() const { return some_info; }
+  template <class P>
+  struct Stepper {
+    explicit Stepper(const NoReset&) {}
+    void step(typename P::State&, typename P::real_type, const P&) {}
+  };
+};
+}  // namespace
+
+TEST_CASE("the Integrator concept refuses a type missing any required member", "[concept]") {
+  using K = study::Kepler<double>;
+  // Checked at run time (a CHECK, not a static_assert): a concept that let these through fails a test, not the build.
+  CHECK(ode::Integrator<ode::Euler, K>);
+  CHECK(ode::Integrator<ode::VelocityVerlet, K>);
+  CHECK_FALSE(ode::Integrator<int, K>);
+  CHECK_FALSE(ode::Integrator<InfoOnly, K>);
+  CHECK_FALSE(ode::Integrator<StepOnly, K>);
+  CHECK_FALSE(ode::Integrator<NoReset, K>);
+  CHECK_FALSE(ode::Integrator<ode::Euler, int>);  // not a problem
+}
+
 TEST_CASE("velocity Verlet and Stormer-Verlet (Taylor start) give the same positions", "[identity]") {
   const study::Kepler<double> p;
   const double gap = max_position_gap(ode::VelocityVerlet{}, ode::StormerVerlet{}, p, 0.006, 1000);

@@ -157,9 +157,24 @@ TEST_CASE("a cache hit returns bitwise the same states", "[reference][cache]") {
   const auto second = reference::compute(request, o);
   CHECK_FALSE(first.from_cache);
   CHECK(second.from_cache);
+  // Every field as computed (Kepler has an exact solution: its error is kept too).
+  CHECK(second.problem == "kepler");
+  CHECK(second.params == first.params);
+  CHECK(second.times == first.times);
   CHECK(second.q == first.q);
   CHECK(second.v == first.v);
   CHECK(second.error_bound == first.error_bound);
+  CHECK(second.position_bound == first.position_bound);
+  CHECK(second.velocity_bound == first.velocity_bound);
+  CHECK(second.two_tolerance_bound == first.two_tolerance_bound);
+  REQUIRE(first.exact_error);
+  CHECK(second.exact_error == first.exact_error);
+  CHECK(second.bound_method == first.bound_method);
+  CHECK(second.tolerance == first.tolerance);
+  CHECK(second.check_tolerance == first.check_tolerance);
+  CHECK(second.evaluations == first.evaluations);
+  CHECK(first.velocity_bound > 0);
+  CHECK(first.evaluations > 0);
   // Another parameter value, time list or tolerance is another entry.
   auto other = request;
   other.params["e"] = "0.8";
@@ -254,8 +269,16 @@ TEST_CASE("bad requests get clear errors", "[reference]") {
                     Contains("'e' = 1.5"));
   CHECK_THROWS_WITH(reference::compute({.problem = "kepler", .params = {}, .times = {Real(2), Real(1)}, .initial = {}}, no_cache()),
                     Contains("strictly increasing"));
+  // The two times named are the ones out of order (the third after the second), not the first.
+  CHECK_THROWS_WITH(reference::compute({.problem = "kepler", .params = {}, .times = {Real(0), Real(3), Real(2)}, .initial = {}}, no_cache()),
+                    Contains("strictly increasing: 2 comes after 3"));
   CHECK_THROWS_WITH(reference::compute({.problem = "kepler", .params = {}, .times = {}, .initial = {}}, no_cache()),
                     Contains("no times"));
+  // An initial state of the wrong size, in positions or in velocities alone (the harmonic oscillator has one of each).
+  using Initial = std::pair<std::vector<Real>, std::vector<Real>>;
+  for (const Initial& bad : {Initial{{Real(1), Real(2)}, {Real(0)}}, Initial{{Real(1)}, {Real(0), Real(0)}}, Initial{{}, {}}})
+    CHECK_THROWS_WITH(reference::compute({.problem = "harmonic", .params = {}, .times = t, .initial = bad}, no_cache()),
+                      Contains("harmonic: the initial state needs 1 positions and velocities"));
   reference::Options crawl = no_cache();
   crawl.tolerance = 1e-40;
   CHECK_THROWS_WITH(reference::compute({.problem = "kepler", .params = {}, .times = t, .initial = {}}, crawl), Contains("1e-32"));

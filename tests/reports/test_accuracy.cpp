@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <limits>
 
 #include "study/reader/accuracy.hpp"
 #include "tests/support.hpp"
@@ -228,6 +229,34 @@ TEST_CASE("the error constant is the median of error / dt^p over the global fit 
   s.runs[1].ns_min = 300, s.runs[2].ns_min = 200;  // 100, 300, 200 -> 200
   CHECK(report::time_per_step(s, "a") == 200);
   CHECK(report::time_per_step(s, "b") == 50);
+}
+
+TEST_CASE("a median of an even count is the mean of the middle two", "[report][accuracy]") {
+  CHECK(report::median({4, 1, 3, 2}) == 2.5);  // sorted 1 2 3 4
+  CHECK(report::median({10, 20}) == 15);
+  CHECK(report::median({5, 9, 1}) == 5);
+  CHECK(report::median({7}) == 7);
+  CHECK(std::isnan(report::median({})));
+}
+
+TEST_CASE("a run's noise floor: its sweep point's, else its round-off, else eps sqrt(steps), never below the reference's bound",
+          "[report][accuracy]") {
+  report::Study s;
+  s.ref_bound = 1e-20;
+  report::RunRow r;
+  r.integrator = "m", r.dt = 0.01, r.steps = 100;
+  r.roundoff = 3e-16;
+  CHECK(report::noise_floor(s, r) == 3e-16);
+  r.roundoff = NAN;  // not measured: eps sqrt(100) = 10 eps
+  CHECK(report::noise_floor(s, r) == 10 * std::numeric_limits<double>::epsilon());
+  s.ref_bound = 1e-12;  // a reference worse than round-off
+  CHECK(report::noise_floor(s, r) == 1e-12);
+  // The order fit's point at this step holds the floor the fit used.
+  report::OrderRow o;
+  o.integrator = "m", o.metric = "global";
+  o.sweep = {{0.02, 1e-6, 5e-15}, {0.01, 1e-7, 7e-13}};
+  s.orders.push_back(o);
+  CHECK(report::noise_floor(s, r) == 7e-13);
 }
 
 TEST_CASE("on the committed fixture, rk4's cost to 1e-8 is the one worked out by hand from its two runs around it",

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <limits>
+#include <map>
 #include <numbers>
 #include <optional>
 #include <fstream>
@@ -120,6 +121,24 @@ TEST_CASE("a results file renders to a one-screen summary, a page per study open
   // The phase portrait draws the most accurate run (the fixture's rk4 at its smallest step) under the others, grey.
   CHECK_THAT(testing::read_file(dir.path / "plots" / "fixture-trajectory.gp"),
              Catch::Contains("index 0 using 1:2 with lines lw 5 lc rgb '#cccccc' title 'most accurate: "));
+}
+
+TEST_CASE("the summary's checks in all are the sums of its verdict table's rows", "[report][known]") {
+  testing::TempDir dir("report-in-all");
+  auto o = options(fixture, dir.path);
+  o.plots = false;
+  report::render(o);
+  const std::string md = testing::read_file(dir.path / "REPORT.md");
+  // Each study's row: passed, failed, undetermined (a count, or a link on it).
+  std::regex row(R"(\| `[a-z-]+` \| (\d+) \| (\d+) \| (?:\[(\d+)\]\([^)]*\)|(\d+)) \|)");
+  long pass = 0, fail = 0, undetermined = 0, rows = 0;
+  for (auto it = std::sregex_iterator(md.begin(), md.end(), row); it != std::sregex_iterator(); ++it, ++rows)
+    pass += std::stol((*it)[1]), fail += std::stol((*it)[2]), undetermined += std::stol((*it)[3].matched ? (*it)[3] : (*it)[4]);
+  CHECK(rows == 2);
+  // The fixture's one undetermined check: velocity Verlet's energy (t_end = 4, under 6 periods); none failed.
+  CHECK(undetermined == 1);
+  CHECK(fail == 0);
+  CHECK_THAT(md, Catch::Contains(fmt::format("In all, {} checks: {} passed, 0 failed, 1 undetermined", pass + fail + undetermined, pass)));
 }
 
 TEST_CASE("with png a PNG is drawn beside each SVG", "[report]") {
@@ -365,6 +384,55 @@ TEST_CASE("plot lines merge where two methods' errors coincide within round-off 
   s.orders.clear();
   s.runs[1].status = s.runs[3].status = "diverged";
   CHECK(lines(true) == L{"a", "b"});
+}
+
+TEST_CASE("text for a gnuplot script: control characters become spaces, quotes typographic ones", "[report][known]") {
+  // A line break would start a new gnuplot command; a quote would end the string; a backquote substitutes a command.
+  CHECK(report::script_text("a\nb\tc\x7f" "d\x1f" "e") == "a b c d e");
+  CHECK(report::script_text("it's \"x\" `id`") == "it’s ”x” ‘id‘");
+  CHECK(report::script_text("ωh ≤ 2") == "ωh ≤ 2");  // UTF-8 bytes (above 0x7f) kept
+  CHECK(report::quoted("it's") == "'it’s'");
+}
+
+TEST_CASE("a line needs two points: a method with one sample is left out of the long energy and trajectory plots", "[report][known]") {
+  testing::TempDir dir("report-two-points");
+  fs::copy_file(fixture / "results.json", dir.path / "results.json");
+  fs::copy(fixture / "fixture", dir.path / "fixture");
+  // The long energy run: euler with two samples (drawn), rk4 with one (not), velocity Verlet's as they are.
+  std::istringstream energy(testing::read_file(fixture / "fixture" / "energy_long.csv"));
+  std::string kept, line;
+  int euler = 0, rk4 = 0;
+  for (std::getline(energy, line), kept = line + "\n"; std::getline(energy, line);)
+    if ((line.rfind("euler,", 0) == 0 && euler++ < 2) || (line.rfind("rk4,", 0) == 0 && rk4++ < 1) || line.rfind("velocity-verlet,", 0) == 0)
+      kept += line + "\n";
+  std::ofstream(dir.path / "fixture" / "energy_long.csv") << kept;
+  // The trajectory at the plot step 0.2: rk4 with one sample there (not drawn), euler with its 17.
+  std::istringstream samples(testing::read_file(fixture / "fixture" / "samples.csv"));
+  int rk4_at_plot_dt = 0;
+  for (std::getline(samples, line), kept = line + "\n"; std::getline(samples, line);)
+    if (line.rfind("rk4,0.20000000000000001,", 0) != 0 || rk4_at_plot_dt++ < 1) kept += line + "\n";
+  std::ofstream(dir.path / "fixture" / "samples.csv") << kept;
+  auto o = options(dir.path, dir.path);
+  o.plots = false;
+  report::render(o);
+  // The rows of each block of a data file, by its title line ("# title").
+  auto blocks = [&](const std::string& file) {
+    std::map<std::string, int> rows;
+    std::istringstream in(testing::read_file(dir.path / "plots" / file));
+    std::string title;
+    for (std::string l; std::getline(in, l);)
+      if (l.rfind("# ", 0) == 0) title = l.substr(2), rows[title] = 0;
+      else if (!l.empty() && !title.empty()) ++rows[title];
+    return rows;
+  };
+  const auto energy_rows = blocks("fixture-energy-long.dat");
+  REQUIRE(energy_rows.count("euler"));
+  CHECK(energy_rows.at("euler") == 2);
+  CHECK_FALSE(energy_rows.count("rk4"));
+  CHECK(energy_rows.count("velocity-verlet"));
+  const auto trajectory_rows = blocks("fixture-trajectory.dat");
+  CHECK(trajectory_rows.count("euler, dt = 0.2"));
+  CHECK_FALSE(trajectory_rows.count("rk4, dt = 0.2"));
 }
 
 TEST_CASE("a program's standard error is kept to its last 4 KiB, up to the last line it wrote before it exited", "[report][known]") {
@@ -1276,6 +1344,28 @@ TEST_CASE("a scan's cost plot spans every point, the ones where no method reache
   CHECK(std::stod(m[1]) == Approx(-0.045).epsilon(1e-12));
   CHECK(std::stod(m[2]) == Approx(0.945).epsilon(1e-12));
   CHECK_THAT(gp, Catch::Contains("set label '' at first 0.9"));
+  // rk4's errors lie below 1e-3 at every step it ran (a bound, no cost): a key entry says so; euler has costs.
+  CHECK_THAT(gp, Catch::Contains("title 'rk4: no cost at any point'"));
+  CHECK_THAT(gp, !Catch::Contains("title 'euler: no cost at any point'"));
+  // Euler reaching 1e-3 nowhere (its errors 0.5 at every point): a key entry says so.  And rk4's order without its
+  // interval at the last point: still drawn with error bars, from the points that have one.
+  for (auto& s : doc["studies"]) {
+    for (auto& r : s["runs"])
+      if (r["integrator"] == "euler") r["error"]["global"] = 0.5;
+    for (auto& ord : s["orders"]) {
+      if (ord["integrator"] == "euler" && ord["metric"] == "global")
+        for (auto& point : ord["points"]) point[1] = 0.5;
+      if (s["name"] == "fam_e-0p9" && ord["integrator"] == "rk4" && ord["metric"] == "global") ord["interval"] = nullptr;
+    }
+  }
+  testing::write_results(dir.path, doc);
+  report::render(o);
+  CHECK_THAT(testing::read_file(dir.path / "plots" / "fam-scan-cost-e.gp"), Catch::Contains("title 'euler: no cost at any point'"));
+  const std::string order_gp = testing::read_file(dir.path / "plots" / "fam-scan-order-e.gp");
+  CHECK(std::regex_search(order_gp, std::regex("using 1:2:3:4 with yerrorlines [^\\n]*title 'rk4'")));
+  const auto rk4 = plot_rows(dir.path / "plots" / "fam-scan-order-e.dat", "rk4");
+  REQUIRE(rk4.size() == 3);
+  CHECK(rk4[2][2] == rk4[2][1]);  // no interval at e = 0.9: lo = hi = the order
 }
 
 TEST_CASE("a scan of two parameters: a plot against each with the other held, and a map of the cheapest method", "[report][scan]") {

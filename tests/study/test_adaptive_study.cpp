@@ -335,4 +335,9 @@ tol = { max = 1e-3, min = 1e-8, per_decade = 1 }
   long limited = 0;
   for (const auto& r : res.at(0).adaptive_runs) limited += 2 * r.cut > r.accepted;
   CHECK(static_cast<std::size_t>(limited) == p.output_limited);
+  // results.json says how many, and the report reads it back.
+  const auto doc = study::to_json(res, study::Meta{});
+  CHECK(doc["studies"][0]["adaptive"]["proportionality"][0]["output_limited"] == p.output_limited);
+  study::write_results(dir.path / "out", res, study::Meta{});
+  CHECK(report::load(dir.path / "out").studies.at(0).proportionality.at(0).output_limited == static_cast<long>(p.output_limited));
 }

@@ -65,9 +65,12 @@ TEST_CASE("compare: an error constant worse by more than the tolerance fails, wi
   auto now = old;
   now.studies[0].runs[1].global *= 1.0099;
   CHECK(status(check::compare(old, now), "error constant") == Outcome::pass);
+  // The expectation says the tolerance, passed or failed: errors within +1.0 % (the default 0.01).
+  CHECK(outcome(check::compare(old, now), "error constant")->expected == "errors within +1.0 %");
   now.studies[0].runs[1].global = old.studies[0].runs[1].global * 1.0101;
   const auto c = check::compare(old, now);
   CHECK(status(c, "error constant") == Outcome::fail);
+  CHECK(outcome(c, "error constant")->expected == "errors within +1.0 %");
   CHECK_THAT(outcome(c, "error constant")->off, Catch::Contains("+1.0 % at dt 0.05"));
   check::CompareOptions loose;
   loose.error_tolerance = 0.02;

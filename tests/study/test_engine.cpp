@@ -27,6 +27,7 @@
 #include "study/measure/binding.hpp"
 #include "study/measure/wide_truth.hpp"
 #include "study/common/schema.hpp"
+#include "study/results/orders.hpp"
 #include "study/results/write.hpp"
 #include "tests/study/broken_methods.hpp"
 #include "tests/study/broken_runner.hpp"
@@ -572,6 +573,9 @@ TEST_CASE("unbounded work is refused before anything runs: tiny steps, huge span
   CHECK(message(head + "t_end = 1.0\ndt = [1e-12]\n") == "no error");  // the edge itself is allowed (the cost limit is the CLI's)
   CHECK_THAT(message(head + "t_end = 1.0\ndt = { max = 0.1, min = 1e-300, per_decade = 1 }\n"),
              Contains("dt.min: min = 1e-300 would take 1e+300 steps"));
+  CHECK_THAT(message(head + "t_end = 1.0\ndt = { max = 2, min = 0.1, per_decade = 2 }\n"),
+             Contains("big.toml:5: dt: the range needs 0 < min <= max <= t_end (got min 0.1, max 2)"));
+  CHECK(message(head + "t_end = 1.0\ndt = { max = 1, min = 0.1, per_decade = 2 }\n") == "no error");  // max = t_end: one step
   CHECK_THAT(message(head + "t_end = 1.0\ndt = { max = 0.1, min = 0.01, per_decade = 2, step = 3 }\n"),
              Contains("dt.step: unknown key of a range of step sizes; keys: max, min, per_decade"));
   // The reference's span, in the problem's time scales (harmonic: 2 pi / omega).
@@ -607,6 +611,12 @@ TEST_CASE("the cost estimate counts every run, pass and long energy run, and the
   const double reference = 3e6 / (2 * std::numbers::pi);
   CHECK_THAT(study::estimate_cost(a).evaluations, Catch::WithinRel(4 * 120 + reference, 1e-12));
   CHECK_THAT(study::estimate_cost(a).biggest, Catch::Contains("its reference (0.159"));
+  // Three times as long (dt three times as large, the same steps): three times the reference.  Local errors alone
+  // need the reference too: the same 4 passes.
+  const auto a3 = spec("name = \"a\"\nproblem = \"harmonic\"\nintegrators = [\"rk4\"]\nt_end = 3.0\ndt = [0.3, 0.15]\n"
+                       "metrics = [\"local\"]\n");
+  CHECK_THAT(study::estimate_cost(a3).evaluations, Catch::WithinRel(4 * 120 + 3 * reference, 1e-12));
+  CHECK_THAT(study::reference_cost(3.0, 2 * std::numbers::pi, 10), Catch::WithinRel(1.5e4 * 200 * 3 / (2 * std::numbers::pi) * 10, 1e-12));
   // At 3 step sizes its orders are fitted, and may go on in wider arithmetic: 4 times the sweep (10 + 20 + 40 steps of
   // 4 evaluations, 4 passes: 1120) by default (wide_budget = 4), 2.5 times it, or none.
   const std::string three = "name = \"a\"\nproblem = \"harmonic\"\nintegrators = [\"rk4\"]\nt_end = 1.0\ndt = [0.1, 0.05, 0.025]\n"
@@ -808,6 +818,20 @@ expect = { kahan-li8 = { global = 8, local = 10 } }
   CHECK(local->arithmetic == "float128");
   // Some order was decided or last judged in float128, where the floor lies below long double's.
   CHECK(std::any_of(r.orders.begin(), r.orders.end(), [](const study::Order& o) { return o.arithmetic == "float128"; }));
+  // Each order's wide points are its own integrator's runs in that arithmetic, every one of them (the two
+  // compositions ran the same ladder of steps: only their errors tell them apart).
+  for (const study::Order& o : r.orders)
+    for (const auto& w : o.wide) {
+      std::vector<std::pair<double, double>> own, judged;
+      for (const study::WideRun& run : r.wide_runs)
+        if (run.integrator == o.integrator && run.arithmetic == w.arithmetic) {
+          const auto p = study::engine::wide_point(run, o.metric);
+          own.emplace_back(p.dt, p.error);
+        }
+      for (const auto& p : w.points) judged.emplace_back(p.dt, p.error);
+      INFO(o.integrator << " " << o.metric << " in " << w.arithmetic);
+      CHECK(judged == own);
+    }
 
   // wide_budget = 0: none, and the sweep says why.
   const auto none = study::run_studies({study::load_spec(dir.file("none.toml", text + "wide_budget = 0\n"))}, options(2));

@@ -17,6 +17,9 @@
 #include <nlohmann/json.hpp>
 
 #include "study/cli.hpp"
+#include "study/cli/options.hpp"
+#include "study/cli/run.hpp"
+#include "study/common/results_folder.hpp"
 #include "study/engine.hpp"
 #include "study/extend/controller.hpp"
 #include "study/extend/registration.hpp"
@@ -513,4 +516,68 @@ TEST_CASE("study run reads a spec from standard input when given -", "[extend][k
   INFO(r.out << r.err);
   REQUIRE(r.rc == 0);
   CHECK(std::filesystem::exists(dir.path / "out" / "piped" / "runs.csv"));
+}
+
+TEST_CASE("an output file is replaced when it is empty or an earlier output of the same option, and refused otherwise", "[cli][known]") {
+  testing::TempDir dir("extend-output-file");
+  const std::string junit = (dir.path / "junit.xml").string();
+  auto problem = [&] {
+    try {
+      study::cli::check_junit_file(junit, {});
+    } catch (const study::SpecError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(problem().empty());  // a new file
+  std::ofstream(junit).flush();  // an empty file (a shell's `> junit.xml`): nothing of the user's to lose
+  CHECK(problem().empty());
+  std::ofstream(junit) << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"study check\">\n";
+  CHECK(problem().empty());  // an earlier JUnit file of ours
+  std::ofstream(junit) << "notes of mine\n";
+  CHECK_THAT(problem(), Catch::Contains("--junit " + junit + ": exists and is not a JUnit file this command wrote"));
+  std::ofstream(junit) << "<?xml";  // shorter than our header: not ours either
+  CHECK_THAT(problem(), Catch::Contains("exists and is not a JUnit file"));
+}
+
+TEST_CASE("a terminal's progress bar fills done / total of its cells", "[cli][known]") {
+  using study::cli::progress_bar;
+  CHECK(progress_bar(0, 4) == "[------------------------]");
+  CHECK(progress_bar(1, 4) == "[######------------------]");  // 24 / 4 = 6 cells
+  CHECK(progress_bar(1, 3, 9) == "[###------]");
+  CHECK(progress_bar(2, 3, 10) == "[######----]");              // 20 / 3 = 6.67: the cells wholly done
+  CHECK(progress_bar(4, 4) == "[########################]");
+  CHECK(progress_bar(0, 0, 5) == "[#####]");                    // nothing to do: done
+}
+
+TEST_CASE("cli_main: any one option of a study from the command line without --problem is refused, exit 2", "[extend][known]") {
+  const CleanRegistry clean;
+  const testing::TempDir dir("extend-no-problem");
+  const std::string out = (dir.path / "out").string();
+  // Each alone (a run that took it for the default study would be bounded to nothing by --max-work, and fail apart).
+  for (const std::vector<std::string>& option : {std::vector<std::string>{"--integrators", "rk4"}, {"--t-end", "5"}, {"--dt", "0.1"},
+                                               {"--param", "e=0.5"}, {"--metrics", "global"}, {"--name", "mine"}}) {
+    std::vector<std::string> args{"study", "run", "--out", out, "--max-work", "1", "--quiet"};
+    args.insert(args.end(), option.begin(), option.end());
+    INFO(option[0]);
+    const auto [rc, stdout_text, err] = cli(args);
+    CHECK(rc == 2);
+    CHECK_THAT(err, Catch::Contains("make a study from the command line, which needs --problem"));
+  }
+  CHECK_FALSE(std::filesystem::exists(dir.path / "out"));
+}
+
+TEST_CASE("a folder's lock holds its holder's pid, and a second writer is refused naming it", "[cli][known]") {
+  testing::TempDir dir("extend-lock");
+  const auto target = dir.path / "results";
+  const study::FolderLock held(target, false);
+  const std::string pid = std::to_string(::getpid());
+  CHECK(testing::read_file(dir.path / ".results.lock") == pid);
+  // Another lock on the same folder (another open file: flock refuses it, in this process too).
+  try {
+    const study::FolderLock second(target, false);
+    FAIL("a second lock was granted");
+  } catch (const study::WriteError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("another study process (pid " + pid + ") is writing " + target.string() + " now"));
+  }
 }

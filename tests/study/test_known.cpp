@@ -18,6 +18,7 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -393,9 +394,13 @@ TEST_CASE("the stability search: where the iteration stops converging, the limit
 TEST_CASE("the thread pool: after a task throws, or once stop() is true, no new task starts", "[known]") {
   std::atomic<int> ran{0};
   auto quiet = [](std::size_t, std::size_t) {};
+  constexpr std::size_t none = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> order(1000);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  const std::vector<std::size_t> free(1000, none);  // no item waits for another
   // One thread takes the tasks in order: task 3 throws, so tasks 0 to 3 ran, and its exception reaches the caller.
-  CHECK_THROWS_WITH(study::parallel_for(
-                        1000, 1,
+  CHECK_THROWS_WITH(study::parallel_for_after(
+                        order, free, 1,
                         [&](std::size_t i) {
                           ++ran;
                           if (i == 3) throw std::runtime_error("task 3 failed");
@@ -405,11 +410,11 @@ TEST_CASE("the thread pool: after a task throws, or once stop() is true, no new 
   CHECK(ran == 4);
   // A stop flag that turns true after the fifth task: five ran.
   ran = 0;
-  study::parallel_for(1000, 1, [&](std::size_t) { ++ran; }, quiet, [&] { return ran.load() >= 5; });
+  study::parallel_for_after(order, free, 1, [&](std::size_t) { ++ran; }, quiet, [&] { return ran.load() >= 5; });
   CHECK(ran == 5);
   // Otherwise every task once, on any number of threads.
-  std::vector<std::atomic<int>> once(300);
-  study::parallel_for(once.size(), 2, [&](std::size_t i) { ++once[i]; }, quiet, [] { return false; });
+  std::vector<std::atomic<int>> once(order.size());
+  study::parallel_for_after(order, free, 2, [&](std::size_t i) { ++once[i]; }, quiet, [] { return false; });
   CHECK(std::all_of(once.begin(), once.end(), [](const auto& x) { return x.load() == 1; }));
 }
 
@@ -586,6 +591,20 @@ TEST_CASE("an automatic sweep stops once every order is decided over 4 points, n
   const auto [ns1, stop1] = f.run();
   CHECK(ns1 == std::vector<long>{4, 8, 16, 32});
   CHECK_THAT(stop1, Catch::StartsWith("every order is decided (global fail"));
+}
+
+TEST_CASE("an automatic sweep passes the accuracy asked for at an error equal to it, and not an ulp above", "[known]") {
+  FakeSweep f(12);
+  f.error = [](double dt) { return dt * dt / 8; };  // exact in binary: 1/2048 at N = 32 (dt 1/16), where the orders decide
+  f.spec.accuracy = {1.0 / 2048};
+  const auto [ns, stop] = f.run();
+  CHECK(ns == std::vector<long>{4, 8, 16, 32});
+  CHECK_THAT(stop, Catch::Contains("passed the accuracy 0.000488281 asked for"));
+  // The target an ulp below that error: not passed at N = 32, so one more halving (1/8192 at N = 64).
+  f.spec.accuracy = {std::nextafter(1.0 / 2048, 0.0)};
+  const auto [more, why] = f.run();
+  CHECK(more == std::vector<long>{4, 8, 16, 32, 64});
+  CHECK_THAT(why, Catch::Contains("passed the accuracy"));
 }
 
 TEST_CASE("an automatic sweep skips a level while the error is above 0.5, from the third run on", "[known]") {

@@ -17,6 +17,16 @@
 
 namespace {
 
+constexpr std::size_t none = static_cast<std::size_t>(-1);
+
+/// n items that wait for none, handed out in order.
+template <class Work, class Progress, class Stop>
+void parallel_for(std::size_t n, int jobs, Work&& work, Progress&& progress, Stop&& stop) {
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  study::parallel_for_after(order, std::vector<std::size_t>(n, none), jobs, work, progress, stop);
+}
+
 int passed = 0, failed = 0;
 void expect(bool ok, const char* what) {
   ok ? ++passed : ++failed;
@@ -41,7 +51,7 @@ int main(int argc, char** argv) {
     const auto main_id = std::this_thread::get_id();
     bool progress_on_main = true;
     std::size_t last_done = 0;
-    study::parallel_for(
+    parallel_for(
         slot.size(), jobs, [&](std::size_t i) { slot[i] = static_cast<long>(i) * static_cast<long>(i), ++calls; },
         [&](std::size_t done, std::size_t) { progress_on_main = progress_on_main && std::this_thread::get_id() == main_id, last_done = done; },
         never);
@@ -52,7 +62,7 @@ int main(int argc, char** argv) {
     std::string caught;
     std::atomic<int> after{0};
     try {
-      study::parallel_for(
+      parallel_for(
           200, jobs,
           [&](std::size_t i) {
             if (i == 17) throw std::runtime_error("task 17 failed");
@@ -65,7 +75,7 @@ int main(int argc, char** argv) {
     expect(caught == "task 17 failed", "the first exception reaches the caller once every thread has joined");
     std::atomic<bool> flag{false};
     std::atomic<int> ran{0};
-    study::parallel_for(
+    parallel_for(
         100000, jobs,
         [&](std::size_t i) {
           ++ran;
@@ -76,7 +86,7 @@ int main(int argc, char** argv) {
 
     // Items that wait for others (a spec's runs for its reference): 20 "references", each with 30 "runs" wait_for it,
     // handed out references first.  Every item runs once, none before the item it waits for is done.
-    constexpr std::size_t none = static_cast<std::size_t>(-1), refs = 20, per = 30;
+    constexpr std::size_t refs = 20, per = 30;
     std::vector<std::size_t> order, wait_for(refs, none);
     for (std::size_t r = 0; r < refs; ++r) order.push_back(r);
     for (std::size_t r = 0; r < refs; ++r)
