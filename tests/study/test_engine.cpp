@@ -838,6 +838,18 @@ expect = { kahan-li8 = { global = 8, local = 10 } }
   CHECK(none.at(0).wide_runs.empty());
   for (const study::WideSweep& w : none.at(0).wide_sweeps)
     if (!w.integrator.empty() && w.arithmetic == "long double") CHECK(w.stop == "not run: wide_budget = 0");
+  // An order round-off left undecided in double says why no wider arithmetic decided it; one decided in a wider
+  // arithmetic says nothing of the sweeps.
+  bool said = false;
+  for (const study::Order& o : none.at(0).orders)
+    if (o.arithmetic == "double" && o.verdict.action.find("(long double: not run: wide_budget = 0)") != std::string::npos) said = true;
+  CHECK(said);
+  for (const study::Order& o : r.orders)
+    if (o.arithmetic != "double") {
+      INFO(o.integrator << " " << o.metric << ": " << o.verdict.action);
+      CHECK(o.verdict.action.find("(long double:") == std::string::npos);
+      CHECK(o.verdict.action.find("(float128:") == std::string::npos);
+    }
 
   // wide_budget = 0.05: long double runs to its noise floor; float128 would need, to get where long double ended,
   // the halvings from the first to the smallest step long double ran at 100 weighted evaluations each (long double's

@@ -581,3 +581,21 @@ TEST_CASE("a folder's lock holds its holder's pid, and a second writer is refuse
     CHECK_THAT(e.what(), Catch::Contains("another study process (pid " + pid + ") is writing " + target.string() + " now"));
   }
 }
+
+TEST_CASE("two scans of one name from two spec files are refused, and two of two names are not", "[cli][known]") {
+  testing::TempDir dir("extend-two-scans");
+  const std::string head = "problem = \"kepler\"\nintegrators = [\"rk4\"]\ndt = [0.1]\n";
+  const std::string a = dir.file("a.toml", "name = \"fam\"\n" + head + "t_end = 1.0\nscan = { e = [0.1, 0.2] }\n").string();
+  // Its points are named apart (fam_t_end-...), but its page would be SCAN-fam.md too.
+  const std::string b = dir.file("b.toml", "name = \"fam\"\n" + head + "scan = { t_end = [1.0, 2.0] }\n").string();
+  const std::string c = dir.file("c.toml", "name = \"other\"\n" + head + "t_end = 1.0\nscan = { e = [0.1, 0.2] }\n").string();
+  study::cli::RunArgs args;
+  args.specs = {a, b};
+  CHECK_THROWS_WITH(study::cli::specs_to_run(args),
+                    Catch::Contains(b + ": name 'fam' is also the name of the scan in " + a + " (each scan's page is named after it)"));
+  args.specs = {a, c};
+  const auto specs = study::cli::specs_to_run(args);
+  REQUIRE(specs.size() == 4);
+  CHECK(specs[0].scan.scan == "fam");
+  CHECK(specs[3].scan.scan == "other");
+}
