@@ -77,6 +77,9 @@ TEST_CASE("a tolerance sweep's runs take Odeint's steps, and their errors are th
   for (const auto& r : res.adaptive_runs) {
     INFO(r.integrator << " tol " << r.tol);
     CHECK(r.status == "ok");
+    // The energy error: 0 at the start, its largest over the output times at least the end's.
+    CHECK(r.energy_max_rel > 0);
+    CHECK(r.energy_max_rel >= std::abs(r.energy_final_rel));
     // One timed repeat (repeats = 1): its seconds are both the least and the median.
     CHECK(r.seconds_min > 0);
     CHECK(r.seconds_median == r.seconds_min);

@@ -356,9 +356,15 @@ TEST_CASE("a user's step-size controller, registered by name, runs the adaptive 
   REQUIRE(study::extensions().errors.empty());
   study::register_controller<FixedFraction>("pi");  // taken: the shipped PI controller
   study::register_controller<FixedFraction>("Fixed");
-  REQUIRE(study::extensions().errors.size() == 2);
+  // A parameter named "kind" (the spec's key for the controller itself) or nothing cannot be given in a spec.
+  study::register_controller<FixedFraction>("with-kind", {"fraction", "kind"});
+  study::register_controller<FixedFraction>("with-empty", {""});
+  REQUIRE(study::extensions().errors.size() == 4);
   CHECK_THAT(study::extensions().errors[0], Catch::Contains("controller 'pi': a controller of that name exists already"));
   CHECK_THAT(study::extensions().errors[1], Catch::Contains("lowercase letters"));
+  CHECK(study::extensions().errors[2] == "controller 'with-kind': 'kind' cannot be a parameter's name");
+  CHECK(study::extensions().errors[3] == "controller 'with-empty': '' cannot be a parameter's name");
+  CHECK(study::find_user_controller("with-empty") == nullptr);
   study::extensions().errors.clear();
   testing::TempDir dir("extend-controller");
   const std::string head = "name = \"mine\"\nproblem = \"harmonic\"\nt_end = 5.0\nsamples = 8\nrepeats = 1\n"

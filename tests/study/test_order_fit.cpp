@@ -283,6 +283,20 @@ TEST_CASE("too few usable points leave the order undetermined with a reason and 
   }
 }
 
+TEST_CASE("an error of exactly 0.5 is not pre-asymptotic: only one above it counts as too large", "[verdict]") {
+  // 0.5 dt^2 / 0.01 at dt 0.1, 0.05, 0.025: 0.5, 0.125, 0.03125.
+  const std::vector<ErrorPoint> at{{0.1, 0.5, 1e-16}, {0.05, 0.125, 1e-16}, {0.025, 0.03125, 1e-16}};
+  const auto fit = study::fit_order(at);
+  CHECK(fit.finished == 3);
+  CHECK(fit.too_large == 0);
+  CHECK(fit.large_dt_min == 0);
+  auto above = at;
+  above[0].error = std::nextafter(0.5, 1.0);
+  const auto over = study::fit_order(above);
+  CHECK(over.too_large == 1);
+  CHECK(over.large_dt_min == 0.1);
+}
+
 TEST_CASE("an exact method's round-off errors say why no order is judged", "[verdict]") {
   std::vector<ErrorPoint> pts{{0.1, 1e-15, 1e-15}, {0.05, 2e-15, 1e-15}, {0.025, 1e-15, 1e-15}};
   const auto v = study::judge_order(study::fit_order(pts), {.expected = 2, .tolerance = 0.2, .periods = NAN,

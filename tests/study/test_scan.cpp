@@ -108,6 +108,9 @@ TEST_CASE("a point's name: the axis lower case, a dash, the shortest decimal wit
   CHECK(study::scan_point_name("s", {"G"}, {1500.0}) == "s_g-1500");
   CHECK(study::scan_point_name("s", {"a", "b"}, {0.5, -2.25}) == "s_a-0p5_b-m2p25");
   CHECK(study::scan_point_name("s", {"e"}, {1e+20}) == "s_e-1e20");
+  // An axis without its value, or a value without its axis, names nothing more.
+  CHECK(study::scan_point_name("s", {"a", "b"}, {0.5}) == "s_a-0p5");
+  CHECK(study::scan_point_name("s", {"a"}, {0.5, -2.25}) == "s_a-0p5");
 }
 
 TEST_CASE("a bad scan is refused before any work, naming the key, the line or the point", "[spec][scan]") {
