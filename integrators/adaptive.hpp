@@ -196,16 +196,17 @@ class EmbeddedStepper {
   /// as Odeint's Dormand-Prince evaluates the force at out.
   void try_step(const State& x, State& out, double h, const P& p, Vec& err_q, Vec& err_v) {
     switch (s_) {
-      case 4: return try_stages<4>(x, out, h, p, err_q, err_v);
       case 6: return try_stages<6>(x, out, h, p, err_q, err_v);
       case 7: return try_stages<7>(x, out, h, p, err_q, err_v);
-      case 9: return try_stages<9>(x, out, h, p, err_q, err_v);
       case 13: return try_stages<13>(x, out, h, p, err_q, err_v);
       default: return try_stages<0>(x, out, h, p, err_q, err_v);
     }
   }
-  /// The stage counts the kernels know at compile time (fixed_stages), 0 for any other.
-  static constexpr std::array<std::size_t, 5> fixed_stages{4, 6, 7, 9, 13};
+  /// The stage counts with a kernel of their own: those of the pairs `study bench` times against Boost.Odeint's
+  /// (Cash-Karp 6, Dormand-Prince 7, Fehlberg 7(8) 13), where being as fast as the peer is the claim.  Others run the
+  /// general loop (the same operations): a kernel per stage count, problem and controller was compiled whether it
+  /// paid or not (study/measure/adaptive.cpp took 134 s to compile with five).
+  static constexpr std::array<std::size_t, 3> fixed_stages{6, 7, 13};
   std::size_t stages() const { return s_; }
 
   /// try_step with the stage count S known at compile time (S = 0: any, the general loop).  The shipped pairs'
@@ -420,6 +421,10 @@ AdaptiveStats dispatch(std::index_sequence<S...>, EmbeddedStepper<P>& stepper, C
 }
 }  // namespace detail
 
+/// Which loop integrate_times runs: the kernel of the stepper's stage count where it has one (fixed_stages), else
+/// the general loop; or the general loop always.
+enum class Loop { kernels, general };
+
 /// Integrates from x (at times[0]) through every time of `times` (increasing) with first step dt, landing on each
 /// as Odeint's integrate_times does for a controlled stepper: a step is cut to reach the next time, and after an
 /// accepted cut step the step before the cut is kept if larger.  observe(j, x) is called at times[j] (the state's
@@ -427,7 +432,9 @@ AdaptiveStats dispatch(std::index_sequence<S...>, EmbeddedStepper<P>& stepper, C
 /// rejected and dt cut by 5.
 /// Control: StepController or a final class derived from it (OdeintController, PIController), whose calls are then
 /// direct (a tenth of a Dormand-Prince try's time on Kepler went to the virtual calls).
-template <Problem P, class Control, class Observe, class Poll>
+/// Loop::general runs the general loop whatever the stage count: where the run's speed is not measured (a counted
+/// accuracy run, a controller other than Odeint's), so that no kernel is compiled for it.
+template <Loop L = Loop::kernels, Problem P, class Control, class Observe, class Poll>
   requires std::derived_from<Control, StepController>
 AdaptiveStats integrate_times(EmbeddedStepper<P>& stepper, Control& control, typename P::State& x, const std::vector<double>& times,
                               double dt, const P& p, const AdaptiveLimits& limits, Observe&& observe, Poll&& poll) {
@@ -435,11 +442,15 @@ AdaptiveStats integrate_times(EmbeddedStepper<P>& stepper, Control& control, typ
   // Under the sanitizers the general loop only: the inlined, unrolled kernels of every stage count, for every problem
   // and controller, took one file 8 minutes to compile there (CI time).  The same operations (up to the sign of an
   // exact zero); the Release tests hold the kernels to Odeint's steps bit for bit.
-  return detail::integrate_times_s<0>(stepper, control, x, times, dt, p, limits, observe, poll);
+  constexpr bool general = true;
 #else
-  return detail::dispatch(std::make_index_sequence<EmbeddedStepper<P>::fixed_stages.size()>{}, stepper, control, x, times, dt, p, limits,
-                          observe, poll);
+  constexpr bool general = L == Loop::general;
 #endif
+  if constexpr (general)
+    return detail::integrate_times_s<0>(stepper, control, x, times, dt, p, limits, observe, poll);
+  else
+    return detail::dispatch(std::make_index_sequence<EmbeddedStepper<P>::fixed_stages.size()>{}, stepper, control, x, times, dt, p,
+                            limits, observe, poll);
 }
 
 /// Hairer & Wanner's starting step (HNW I, §II.4, "Starting step size"), with the PI controller's weights

@@ -97,9 +97,9 @@ void run_hand_written_task(TaskKind kind, const Spec& spec, const SpecIntegrator
                            StudyResult& res, std::size_t slot) {
   // An integrator or problem of a user's program: its registration compiled the pair (study/extend.hpp).
   if (const TaskRunner* user = find_runner(si.choice, spec.problem)) return (*user)(kind, spec, si, steps, ctx, res, slot);
-  if (!engine::run_hand_written_first(kind, spec, si, steps, ctx, res, slot) &&
-      !engine::run_hand_written_second(kind, spec, si, steps, ctx, res, slot))
-    with_problem<double>(spec.problem, spec.params, [](const auto&) {});  // throws UnknownProblem, naming the valid ids
+  for (const auto part : engine::hand_written_parts)
+    if (part(kind, spec, si, steps, ctx, res, slot)) return;
+  with_problem<double>(spec.problem, spec.params, [](const auto&) {});  // throws UnknownProblem, naming the valid ids
 }
 
 std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const EngineOptions& o, const TaskRunner& runner) {

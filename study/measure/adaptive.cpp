@@ -1,6 +1,7 @@
 // Stage 3, adaptive runs: one embedded pair under its controller at one tolerance (eps_abs = eps_rel = tol), landing on
 // the spec's output times (integrators/adaptive.hpp), its errors against the reference there, its counts and time.
 #include "study/measure/adaptive.hpp"
+#include "study/measure/adaptive_run.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,7 +10,6 @@
 #include <fmt/format.h>
 
 #include "integrators/adaptive.hpp"
-#include "reference/odeint_controlled.hpp"
 #include "study/common/interrupt.hpp"
 #include "study/measure/measure.hpp"
 #include "study/measure/stepper.hpp"
@@ -19,6 +19,8 @@
 
 namespace study::engine {
 namespace {
+
+using namespace adaptive_detail;
 
 /// Calls f with a fresh controller of the kind and parameters the spec gives, at tolerance tol, as its own type.
 template <class F>
@@ -56,75 +58,6 @@ const char* status_of(ode::AdaptiveStop s) {
   return "ok";
 }
 
-std::string step_limit_reason(const Spec& spec, double t) {
-  return fmt::format("{} steps (tol.max_steps) before t_end, at t = {:.6g}", spec.adaptive_max_steps, t);
-}
-
-/// The timed repeats' minimum and median, whole runs.
-void set_seconds(AdaptiveRun& r, std::vector<double> seconds) {
-  std::sort(seconds.begin(), seconds.end());
-  if (!seconds.empty()) r.seconds_min = seconds.front(), r.seconds_median = seconds[seconds.size() / 2];
-}
-
-/// Run r's errors at output time j (state s): the phase-space error against the reference there, its largest so far,
-/// and the energy's (against the start's, or for a dissipative problem the reference's).
-template <class P>
-void observe_at(const P& p, const std::vector<double>& times, std::size_t j, const typename P::State& s, const Context& ctx, AdaptiveRun& r) {
-  if (!ctx.ref.present()) return;
-  const auto [phase, position] = relative_error(s, ctx.ref.state(RefReal(times[j])), ctx.ref);
-  r.max = j == 0 || std::isnan(r.max) ? phase : std::max(r.max, phase);
-  if (j + 1 == times.size()) r.global = phase, r.position = position;
-  const double e0 = p.energy(p.initial());
-  const double energy_scale = std::abs(e0) > 0 ? std::abs(e0) : 1.0;
-  double energy;
-  if constexpr (P::conservative) {
-    energy = (p.energy(s) - e0) / energy_scale;
-  } else {
-    const auto& at = ctx.ref.state(RefReal(times[j]));
-    typename P::State exact;
-    for (std::size_t i = 0; i < P::dim; ++i) exact.q[i] = static_cast<double>(at.first[i]), exact.v[i] = static_cast<double>(at.second[i]);
-    energy = (p.energy(s) - p.energy(exact)) / energy_scale;
-  }
-  r.energy_max_rel = j == 0 ? std::abs(energy) : std::max(r.energy_max_rel, std::abs(energy));
-  if (j + 1 == times.size()) r.energy_final_rel = energy;
-}
-
-/// Boost.Odeint's own controlled stepper at the same tolerance, first step and output times, by its integrate_times.
-template <class P>
-AdaptiveRun measure_peer(const P& p, const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx, AdaptiveRun& r, double dt0,
-                         long start_evals) {
-  const std::vector<double> times = spec.adaptive_times();
-  const auto param = a.params.find("max_dt");
-  const double max_dt = param == a.params.end() ? 0 : param->second;
-  InterruptPoll poll;
-  reference::odeint::ControlledLimits limits{spec.adaptive_max_steps, [&] { poll(); }};
-  const auto run = reference::odeint::run_controlled(a.odeint, p, times, dt0, tol, tol, max_dt, false, limits);
-  r.accepted = run.accepted, r.rejected = run.rejected;
-  r.force_evals = static_cast<std::uint64_t>(run.evals + start_evals);
-  r.t_reached = run.t_reached;
-  if (run.accepted > 0) r.h_min = run.h_min, r.h_max = run.h_max;
-  for (std::size_t j = 0; j < run.at_times.size(); ++j) observe_at(p, times, j, run.at_times[j], ctx, r);
-  std::string stop = run.stop;
-  for (const auto& x : run.at_times)  // Odeint accepts a step whose error is NaN: a state that left the finite range diverged
-    if (stop.empty() && !finite_and_sane(x, 1e100 * std::max(ctx.ref.q_scale, ctx.ref.v_scale))) stop = "diverged";
-  if (!stop.empty()) {
-    r.status = stop;
-    r.global = r.position = r.max = r.energy_final_rel = not_measured;
-    r.reason = stop == "step-limit" ? step_limit_reason(spec, run.t_reached)
-               : stop == "diverged"  ? "the state left the finite range (Odeint accepted a step whose error was not finite)"
-                                     : "Odeint's failed_step_checker: 500 rejected steps in a row";
-    return r;
-  }
-  std::vector<double> seconds;
-  for (int rep = 0; rep < spec.repeats; ++rep) {
-    const auto t0 = std::chrono::steady_clock::now();
-    reference::odeint::run_controlled(a.odeint, p, times, dt0, tol, tol, max_dt, false, limits);
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  set_seconds(r, std::move(seconds));
-  return r;
-}
-
 template <class P>
 AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx) {
   AdaptiveRun r;
@@ -134,10 +67,7 @@ AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a
   limits.max_steps = spec.adaptive_max_steps;
   limits.blow_up = 1e100 * std::max(ctx.ref.q_scale, ctx.ref.v_scale);
   long start_evals = 0;
-  // The first step: Hairer and Wanner's estimate (HNW I, §II.4) at this tolerance; the same for every repeat.
-  const double dt0 = ode::starting_step(p.initial(), p, std::min(a.order, a.order_hat), tol, tol, times[1] - times[0], start_evals);
-
-  if (!a.odeint.empty()) return measure_peer(p, spec, a, tol, ctx, r, dt0, start_evals);
+  const double dt0 = first_step(p, a, tol, times, start_evals);
   // The counted run: errors at the output times, energy, counts.
   const Counted<P> counted(p);
   ode::EmbeddedStepper<Counted<P>> stepper(*a.choice.table);
@@ -147,7 +77,8 @@ AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a
   std::vector<typename P::State> at;  // the states at the output times, for the round-off replay
   const auto observe = [&](std::size_t j, const typename P::State& s) { observe_at(p, times, j, s, ctx, r), at.push_back(s); };
   const ode::AdaptiveStats st = with_controller(a, tol, [&](auto& control) {
-    return ode::integrate_times(stepper, control, x, times, dt0, counted, limits, observe, [&] { poll(); });
+    // The general loop: this run is not timed, and its steps are the kernels' (the same operations).
+    return ode::integrate_times<ode::Loop::general>(stepper, control, x, times, dt0, counted, limits, observe, [&] { poll(); });
   });
   r.accepted = st.accepted, r.rejected = st.rejected, r.cut = st.cut;
   r.force_evals = counted.evaluations() + static_cast<std::uint64_t>(start_evals);
@@ -194,7 +125,10 @@ AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a
     auto y = p.initial();
     const auto t0 = std::chrono::steady_clock::now();
     with_controller(a, tol, [&](auto& c) {
-      ode::integrate_times(timed, c, y, times, dt0, p, limits, [](std::size_t, const auto&) {}, [&] { poll(); });
+      // The kernels under Odeint's controller only, where `study bench` holds our time to Odeint's; the general loop
+      // under the others (the kernels for every controller were a third of this file's build).
+      constexpr auto loop = std::is_same_v<std::decay_t<decltype(c)>, ode::OdeintController> ? ode::Loop::kernels : ode::Loop::general;
+      ode::integrate_times<loop>(timed, c, y, times, dt0, p, limits, [](std::size_t, const auto&) {}, [&] { poll(); });
     });
     const auto t1 = std::chrono::steady_clock::now();
     volatile double sink = y.q[0];
@@ -210,6 +144,13 @@ AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a
 void adaptive_task(const Task& t, const Spec& spec, const Context& ctx, StudyResult& res) {
   const SpecAdaptive& a = spec.adaptive[t.integrator];
   const double tol = spec.tolerances[static_cast<std::size_t>(t.steps)];
+  if (!a.odeint.empty()) {
+    AdaptiveRun r;
+    r.integrator = a.label, r.id = a.choice.id, r.controller = a.controller, r.tol = tol;
+    measure_odeint_peer(spec, a, tol, ctx, r);
+    res.adaptive_runs[t.slot] = std::move(r);
+    return;
+  }
   with_problem<double>(spec.problem, spec.params, [&](const auto& p) { res.adaptive_runs[t.slot] = measure_adaptive(p, spec, a, tol, ctx); });
 }
 

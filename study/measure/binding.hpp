@@ -4,6 +4,7 @@
 /// A method's type is bound to the problem's here (study/measure/stepper.hpp) and goes no further; the stability
 /// search, which steps x'' = -x whatever the problem, is the one measurement compiled per method.
 
+#include <array>
 #include <stdexcept>
 #include <tuple>
 #include <type_traits>
@@ -68,11 +69,17 @@ bool run_task_part(TaskKind kind, const Spec& spec, const SpecIntegrator& si, lo
   return found;
 }
 
-/// The hand-written methods on the problems at [0, split) and [split, end) of AllProblems.
-inline constexpr std::size_t hand_written_split = 6;
-bool run_hand_written_first(TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps, const Context& ctx,
-                            StudyResult& res, std::size_t slot);
-bool run_hand_written_second(TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps, const Context& ctx,
-                             StudyResult& res, std::size_t slot);
+/// The hand-written methods on a quarter of AllProblems each: hand_written_<k>.cpp compiles part k (1 to 4), the
+/// problems at [hand_written_bounds[k - 1], hand_written_bounds[k]): four files keep two cores busy to the end of the
+/// build (two halves took 85 s each; docs/build.md).  Each returns false when the spec's problem is not in its part.
+inline constexpr std::array<std::size_t, 5> hand_written_bounds{0, 3, 6, 9, std::tuple_size_v<AllProblems<double>>};
+using HandWrittenPart = bool (*)(TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps, const Context& ctx,
+                                 StudyResult& res, std::size_t slot);
+bool run_hand_written_1(TaskKind, const Spec&, const SpecIntegrator&, long, const Context&, StudyResult&, std::size_t);
+bool run_hand_written_2(TaskKind, const Spec&, const SpecIntegrator&, long, const Context&, StudyResult&, std::size_t);
+bool run_hand_written_3(TaskKind, const Spec&, const SpecIntegrator&, long, const Context&, StudyResult&, std::size_t);
+bool run_hand_written_4(TaskKind, const Spec&, const SpecIntegrator&, long, const Context&, StudyResult&, std::size_t);
+inline constexpr std::array<HandWrittenPart, 4> hand_written_parts{&run_hand_written_1, &run_hand_written_2, &run_hand_written_3,
+                                                                   &run_hand_written_4};
 
 }  // namespace study::engine

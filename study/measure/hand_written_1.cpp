@@ -1,11 +1,11 @@
-// The hand-written methods' tasks on the first part of the problem list (see run_task_part).
+// The hand-written methods' tasks on part 1 of 4 of the problem list (see run_task_part, hand_written_bounds).
 #include "study/measure/binding.hpp"
 
 namespace study::engine {
 
-bool run_hand_written_first(TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps, const Context& ctx, StudyResult& res,
-                           std::size_t slot) {
-  return run_task_part<ode::AllMethods, 0, hand_written_split>(kind, spec, si, steps, ctx, res, slot);
+bool run_hand_written_1(TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps, const Context& ctx, StudyResult& res,
+                        std::size_t slot) {
+  return run_task_part<ode::AllMethods, hand_written_bounds[0], hand_written_bounds[1]>(kind, spec, si, steps, ctx, res, slot);
 }
 
 }  // namespace study::engine
