@@ -60,8 +60,8 @@ double first_step(const P& p, const SpecAdaptive& a, double tol, const std::vect
 
 }  // namespace adaptive_detail
 
-/// Boost.Odeint's controlled stepper a.odeint on the spec's problem at tolerance tol, from first step dt0 (whose
-/// estimate cost start_evals), into r (its label, id, controller and tolerance already set): adaptive_peers.cpp.
+/// Boost.Odeint's controlled stepper a.odeint on the spec's problem at tolerance tol, from first_step's estimate (its
+/// evaluations counted), into r (its label, id, controller and tolerance already set): adaptive_peers.cpp.
 void measure_odeint_peer(const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx, AdaptiveRun& r);
 
 }  // namespace study::engine

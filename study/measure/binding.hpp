@@ -19,6 +19,17 @@
 
 namespace study::engine {
 
+/// The stability search of the hand-written method or table c (x'' = -x, whatever the study's problem), compiled once
+/// (hand_written_stability.cpp), not in each part of the problem list.
+Stability hand_written_stability(const IntegratorChoice& c);
+
+/// The stability search of method m, chosen as c.
+template <class Methods, class M>
+Stability stability_of(const M& m, const IntegratorChoice& c) {
+  if constexpr (std::is_same_v<Methods, ode::AllMethods>) return hand_written_stability(c);
+  else return stability(m, c);
+}
+
 /// Measures one task (a run, the long energy run, or the stability search) of `si` on problem p.  The method's
 /// type ends here: runs are measured through MethodOn<P>, compiled once per problem (study/measure/measure.cpp).
 template <class Methods, class P>
@@ -30,7 +41,7 @@ void run_task_on(const P& p, TaskKind kind, const Spec& spec, const SpecIntegrat
       switch (kind) {
         case TaskKind::run: res.runs[slot] = reuse_or_measure(*bind<P>(m), p, spec, si.choice, steps, ctx); break;
         case TaskKind::energy: res.energy_long[slot] = energy_run(*bind<P>(m), p, spec, si.choice); break;
-        case TaskKind::stability: res.stability[slot] = stability(m, si.choice); break;
+        case TaskKind::stability: res.stability[slot] = stability_of<Methods>(m, si.choice); break;
         case TaskKind::wide_long_double:
         case TaskKind::wide_float128:
           res.wide_runs[slot] = reuse_or_measure_wide(*bind<P>(m), p, spec, si.choice, steps, ctx, arithmetic_of(kind));
@@ -71,8 +82,11 @@ bool run_task_part(TaskKind kind, const Spec& spec, const SpecIntegrator& si, lo
 
 /// The hand-written methods on a quarter of AllProblems each: hand_written_<k>.cpp compiles part k (1 to 4), the
 /// problems at [hand_written_bounds[k - 1], hand_written_bounds[k]): four files keep two cores busy to the end of the
-/// build (two halves took 85 s each; docs/build.md).  Each returns false when the spec's problem is not in its part.
-inline constexpr std::array<std::size_t, 5> hand_written_bounds{0, 3, 6, 9, std::tuple_size_v<AllProblems<double>>};
+/// build (two halves took 91 and 85 s; docs/build.md).  Each returns false when the spec's problem is not in its part.
+inline constexpr std::array<std::size_t, 5> hand_written_bounds{0, 2, 5, 8, std::tuple_size_v<AllProblems<double>>};
+static_assert(hand_written_bounds[0] < hand_written_bounds[1] && hand_written_bounds[1] < hand_written_bounds[2] &&
+                  hand_written_bounds[2] < hand_written_bounds[3] && hand_written_bounds[3] < hand_written_bounds[4],
+              "every part of the problem list holds a problem");
 using HandWrittenPart = bool (*)(TaskKind kind, const Spec& spec, const SpecIntegrator& si, long steps, const Context& ctx,
                                  StudyResult& res, std::size_t slot);
 bool run_hand_written_1(TaskKind, const Spec&, const SpecIntegrator&, long, const Context&, StudyResult&, std::size_t);

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "integrators/adaptive.hpp"
@@ -46,7 +47,8 @@ struct Tried {
 };
 
 /// Our pair under `control` through `times` from p's start with first step dt: every try, and the states at the times.
-template <class P>
+/// With ode::Loop::general, the general loop whatever the stage count (the counted accuracy runs take it).
+template <ode::Loop L = ode::Loop::kernels, class P>
 std::tuple<std::vector<Tried>, std::vector<typename P::State>, ode::AdaptiveStats> ours(const ode::MethodTable& t, ode::StepController& control,
                                                                                          const P& p, const std::vector<double>& times, double dt,
                                                                                          ode::AdaptiveLimits limits = {}) {
@@ -72,13 +74,14 @@ std::tuple<std::vector<Tried>, std::vector<typename P::State>, ode::AdaptiveStat
   rec.inner = &control, rec.tries = &tries;
   ode::EmbeddedStepper<P> stepper(t);
   auto x = p.initial();
-  const auto stats = ode::integrate_times(stepper, rec, x, times, dt, p, limits, [&](std::size_t, const auto& s) { at.push_back(s); }, [] {});
+  const auto stats = ode::integrate_times<L>(stepper, rec, x, times, dt, p, limits, [&](std::size_t, const auto& s) { at.push_back(s); }, [] {});
   return {tries, at, stats};
 }
 
 }  // namespace
 
-TEST_CASE("under Odeint's controller our Dormand-Prince, Cash-Karp and Fehlberg 7(8) take Odeint's steps, bit for bit", "[adaptive]") {
+TEST_CASE("under Odeint's controller our Dormand-Prince, Cash-Karp and Fehlberg 7(8) take Odeint's steps, bit for bit, in their kernels and "
+          "in the general loop", "[adaptive]") {
   const study::Kepler<double> kepler(study::ParamValues{{"e", "0.6"}});
   const study::DampedOscillator<double> damped(study::ParamValues{});  // a velocity-dependent force
   std::vector<double> times;
@@ -88,11 +91,12 @@ TEST_CASE("under Odeint's controller our Dormand-Prince, Cash-Karp and Fehlberg 
     for (const double tol : {1e-6, 1e-10})
       for (const double max_dt : {0.0, 0.05}) {
         INFO(ours_id << " tol " << tol << " max_dt " << max_dt);
-        auto compare = [&](const auto& p) {
+        auto compare = [&](const auto& p, auto loop) {
+          INFO((decltype(loop)::value == ode::Loop::general ? "the general loop" : "the kernel of its stage count"));
           ode::OdeintController control;
           control.eps_abs = control.eps_rel = tol, control.max_step = max_dt;
           // A first step of 1, too large: the sequence opens with rejections.
-          const auto [tries, at, stats] = ours(table(ours_id), control, p, times, 1.0);
+          const auto [tries, at, stats] = ours<decltype(loop)::value>(table(ours_id), control, p, times, 1.0);
           const auto theirs = reference::odeint::run_controlled(odeint_id, p, times, 1.0, tol, tol, max_dt);
           INFO("stop " << static_cast<int>(stats.stop) << " at " << stats.t_reached << ", tries " << tries.size());
           REQUIRE(tries.size() == theirs.tries.size());
@@ -122,8 +126,11 @@ TEST_CASE("under Odeint's controller our Dormand-Prince, Cash-Karp and Fehlberg 
             CHECK(stats.evals == theirs.evals - stats.rejected - theirs.refused);
           }
         };
-        compare(kepler);
-        compare(damped);
+        // The kernel of each pair's stage count (6, 7, 13: the timed runs), and the general loop (the counted runs).
+        const std::integral_constant<ode::Loop, ode::Loop::kernels> kernels;
+        const std::integral_constant<ode::Loop, ode::Loop::general> general;
+        compare(kepler, kernels), compare(damped, kernels);
+        compare(kepler, general), compare(damped, general);
       }
     CHECK(rejections > 0);  // the sequences hold rejections, not only acceptances
   }
