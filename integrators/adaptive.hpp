@@ -204,7 +204,7 @@ class EmbeddedStepper {
   }
   /// The stage counts with a kernel of their own: those of the pairs `study bench` times against Boost.Odeint's
   /// (Cash-Karp 6, Dormand-Prince 7, Fehlberg 7(8) 13), where being as fast as the peer is the claim.  Others run the
-  /// general loop (the same operations): a kernel per stage count, problem and controller was compiled whether it
+  /// general loop (the same values, up to the sign of an exact zero): a kernel per stage count, problem and controller was compiled whether it
   /// paid or not (study/measure/adaptive.cpp took 134 s to compile with five).
   static constexpr std::array<std::size_t, 3> fixed_stages{6, 7, 13};
   std::size_t stages() const { return s_; }

@@ -59,9 +59,7 @@ const char* status_of(ode::AdaptiveStop s) {
 }
 
 template <class P>
-AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx) {
-  AdaptiveRun r;
-  r.integrator = a.label, r.id = a.choice.id, r.controller = a.controller, r.tol = tol;
+void measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx, AdaptiveRun& r) {
   const std::vector<double> times = spec.adaptive_times();
   ode::AdaptiveLimits limits;
   limits.max_steps = spec.adaptive_max_steps;
@@ -93,7 +91,7 @@ AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a
                    ? fmt::format("the step fell below the resolution of t = {:.6g} (a singularity, or a tolerance below round-off)", st.t_reached)
                : st.stop == ode::AdaptiveStop::rejections ? fmt::format("{} rejected steps in a row at t = {:.6g}", limits.max_rejections, st.t_reached)
                                                           : fmt::format("the state left the finite range after t = {:.6g}", st.t_reached);
-    return r;
+    return;
   }
   // Round-off: the accepted steps again in long double, from the same start with the double-rounded parameters (the
   // truncation error is the same, so the distance is the double run's round-off), where the runs' errors are small
@@ -136,7 +134,6 @@ AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a
     seconds.push_back(std::chrono::duration<double>(t1 - t0).count());
   }
   set_seconds(r, std::move(seconds));
-  return r;
 }
 
 }  // namespace
@@ -144,14 +141,11 @@ AdaptiveRun measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a
 void adaptive_task(const Task& t, const Spec& spec, const Context& ctx, StudyResult& res) {
   const SpecAdaptive& a = spec.adaptive[t.integrator];
   const double tol = spec.tolerances[static_cast<std::size_t>(t.steps)];
-  if (!a.odeint.empty()) {
-    AdaptiveRun r;
-    r.integrator = a.label, r.id = a.choice.id, r.controller = a.controller, r.tol = tol;
-    measure_odeint_peer(spec, a, tol, ctx, r);
-    res.adaptive_runs[t.slot] = std::move(r);
-    return;
-  }
-  with_problem<double>(spec.problem, spec.params, [&](const auto& p) { res.adaptive_runs[t.slot] = measure_adaptive(p, spec, a, tol, ctx); });
+  AdaptiveRun r;
+  r.integrator = a.label, r.id = a.choice.id, r.controller = a.controller, r.tol = tol;
+  if (!a.odeint.empty()) measure_odeint_peer(spec, a, tol, ctx, r);
+  else with_problem<double>(spec.problem, spec.params, [&](const auto& p) { measure_adaptive(p, spec, a, tol, ctx, r); });
+  res.adaptive_runs[t.slot] = std::move(r);
 }
 
 }  // namespace study::engine

@@ -14,7 +14,7 @@ using namespace adaptive_detail;
 
 /// Boost.Odeint's own controlled stepper at the same tolerance, first step and output times, by its integrate_times.
 template <class P>
-AdaptiveRun measure_peer(const P& p, const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx, AdaptiveRun& r, double dt0,
+void measure_peer(const P& p, const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx, AdaptiveRun& r, double dt0,
                          long start_evals) {
   const std::vector<double> times = spec.adaptive_times();
   const auto param = a.params.find("max_dt");
@@ -36,7 +36,7 @@ AdaptiveRun measure_peer(const P& p, const Spec& spec, const SpecAdaptive& a, do
     r.reason = stop == "step-limit" ? step_limit_reason(spec, run.t_reached)
                : stop == "diverged"  ? "the state left the finite range (Odeint accepted a step whose error was not finite)"
                                      : "Odeint's failed_step_checker: 500 rejected steps in a row";
-    return r;
+    return;
   }
   std::vector<double> seconds;
   for (int rep = 0; rep < spec.repeats; ++rep) {
@@ -45,7 +45,6 @@ AdaptiveRun measure_peer(const P& p, const Spec& spec, const SpecAdaptive& a, do
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   set_seconds(r, std::move(seconds));
-  return r;
 }
 
 }  // namespace
