@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "integrators/implicit_rk.hpp"
@@ -57,6 +58,37 @@ template <bool Unroll, class F>
     for (std::size_t i = from; i < to; ++i) f(i);
   }
 }
+
+/// The shapes a table's timed loop has a fixed-size kernel for: those of the shipped tables (study/methods/*.toml,
+/// builtin.toml), whose kernels study bench times against their built-ins (docs/bench.md).  A kernel is compiled for
+/// every problem, each stage count and form a few seconds of the build (docs/build.md); a table of another shape is
+/// timed through the general loop (the same bits; kepler rk4 took 1.22 x its built-in's time rolled, 1.09 unrolled).
+/// Splittings: n operations, the first a kick or a drift; a kick-first one of odd n ends with a kick whose force
+/// the next step reuses (first same as last, as study/methods/ always sets it).  Runge–Kutta: s explicit stages,
+/// first same as last or not (a pair's b_hat run as a method, "dopri5-embedded", is not).  A test holds every shipped table of up to max_kernel_ops operations or
+/// max_kernel_stages stages to a kernel.
+struct KernelShape {
+  MethodTable::Kind kind;
+  std::size_t n;
+  bool first_kick, fsal;
+};
+inline constexpr std::size_t max_kernel_ops = 9, max_kernel_stages = 7;
+inline constexpr std::array<KernelShape, 17> kernel_shapes{{
+    {MethodTable::Kind::splitting, 2, false, false}, {MethodTable::Kind::splitting, 2, true, false},
+    {MethodTable::Kind::splitting, 3, false, false}, {MethodTable::Kind::splitting, 3, true, true},
+    {MethodTable::Kind::splitting, 6, false, false}, {MethodTable::Kind::splitting, 7, false, false},
+    {MethodTable::Kind::splitting, 7, true, true},   {MethodTable::Kind::splitting, 8, true, false},
+    {MethodTable::Kind::splitting, 9, false, false}, {MethodTable::Kind::runge_kutta, 1, false, false},
+    {MethodTable::Kind::runge_kutta, 2, false, false}, {MethodTable::Kind::runge_kutta, 3, false, false},
+    {MethodTable::Kind::runge_kutta, 4, false, false}, {MethodTable::Kind::runge_kutta, 4, false, true},
+    {MethodTable::Kind::runge_kutta, 6, false, false}, {MethodTable::Kind::runge_kutta, 7, false, false},
+    {MethodTable::Kind::runge_kutta, 7, false, true},
+}};
+static_assert([] {
+  for (const auto& k : kernel_shapes)
+    if (k.n > (k.kind == MethodTable::Kind::splitting ? max_kernel_ops : max_kernel_stages)) return false;
+  return true;
+}());
 }  // namespace table_detail
 
 /// A method table as an integrator (any table, one C++ type: the engine instantiates it once per problem).
@@ -130,10 +162,10 @@ struct TableMethod {
       }
     }
 
-    /// n steps of h, the same bits as n calls of step (ode::advance, which timed loops call).  Tables of up to 9
-    /// operations or 7 explicit stages take a path with their length known at compile time, their coefficients
-    /// times h and the state in locals across the steps: as a built-in's inlined loop keeps them in registers
-    /// (a table is within 1.2 x of its built-in's time: docs/bench.md).
+    /// n steps of h, the same bits as n calls of step (ode::advance, which timed loops call).  A table of a shape
+    /// in table_detail::kernel_shapes takes a path with its length known at compile time, its coefficients times h
+    /// and the state in locals across the steps: as a built-in's inlined loop keeps them in registers (a table is
+    /// within 1.2 x of its built-in's time: docs/bench.md).
     void advance(typename P::State& s, Real h, const P& p, long n) {
       if (n <= 0) return;  // the kernels would mark a force cached that no step computed
       if constexpr (fast_paths) {
@@ -144,35 +176,42 @@ struct TableMethod {
         if (implicit1_) return loop(implicit1_);
         if (implicit2_) return loop(implicit2_);
         if (implicit3_) return loop(implicit3_);
-        if (!implicit_ && kind_ == Kind::splitting) {
-          switch (ops_.size() * 2 + first_kick_) {
-#define ODE_TABLE_SPLITTING(N)                                \
-  case 2 * N: return splitting<N, false, false>(s, h, p, n); \
-  case 2 * N + 1: return fsal_ ? splitting<N, true, N % 2 == 1>(s, h, p, n) : splitting<N, true, false>(s, h, p, n);
-            ODE_TABLE_SPLITTING(2) ODE_TABLE_SPLITTING(3) ODE_TABLE_SPLITTING(4) ODE_TABLE_SPLITTING(5)
-            ODE_TABLE_SPLITTING(6) ODE_TABLE_SPLITTING(7) ODE_TABLE_SPLITTING(8) ODE_TABLE_SPLITTING(9)
-#undef ODE_TABLE_SPLITTING
-            default: break;
-          }
-        }
-        if (!implicit_ && kind_ == Kind::runge_kutta) {
-          switch (s_) {
-            case 1: return runge_kutta<1, false>(s, h, p, n);
-            case 2: return fsal_ ? runge_kutta<2, true>(s, h, p, n) : runge_kutta<2, false>(s, h, p, n);
-            case 3: return fsal_ ? runge_kutta<3, true>(s, h, p, n) : runge_kutta<3, false>(s, h, p, n);
-            case 4: return fsal_ ? runge_kutta<4, true>(s, h, p, n) : runge_kutta<4, false>(s, h, p, n);
-            case 5: return fsal_ ? runge_kutta<5, true>(s, h, p, n) : runge_kutta<5, false>(s, h, p, n);
-            case 6: return fsal_ ? runge_kutta<6, true>(s, h, p, n) : runge_kutta<6, false>(s, h, p, n);
-            case 7: return fsal_ ? runge_kutta<7, true>(s, h, p, n) : runge_kutta<7, false>(s, h, p, n);
-            default: break;
-          }
-        }
+        bool done = false;
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+          auto one = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
+            constexpr table_detail::KernelShape k = table_detail::kernel_shapes[K];
+            if (done || !is(k)) return;
+            done = true;
+            if constexpr (k.kind == Kind::splitting) splitting<k.n, k.first_kick, k.fsal>(s, h, p, n);
+            else runge_kutta<k.n, k.fsal>(s, h, p, n);
+          };
+          (one(std::integral_constant<std::size_t, I>{}), ...);
+        }(std::make_index_sequence<table_detail::kernel_shapes.size()>{});
+        if (done) return;
       }
       for (long k = 0; k < n; ++k) step(s, h, p);
+    }
+    /// Whether advance takes a kernel (fixed sizes) rather than the general loop.
+    bool has_kernel() const {
+      if constexpr (fast_paths) {
+        if (implicit1_ || implicit2_ || implicit3_) return true;
+        for (const auto& k : table_detail::kernel_shapes)
+          if (is(k)) return true;
+      }
+      return false;
     }
     void reset() { cached_ = false; }
 
    private:
+    /// Whether this (explicit) table has shape k: a splitting's first same as last is its last kick's force, kept
+    /// where it starts and ends with a kick (odd n); an explicit Runge–Kutta table's, its last stage's.
+    bool is(const table_detail::KernelShape& k) const {
+      if (implicit_ || k.kind != kind_) return false;
+      if (kind_ == Kind::splitting)
+        return ops_.size() == k.n && first_kick_ == k.first_kick && (first_kick_ && k.n % 2 == 1 && fsal_) == k.fsal;
+      return s_ == k.n && (fsal_ && s_ > 1) == k.fsal;
+    }
+
     // The operations in order (integrators/splitting.hpp's arithmetic), `steps` times, on local copies of the
     // state: the coefficients live on the heap, and only locals let the compiler keep q and v in registers.
     // N > 0: N operations, the first a kick if FirstKick, their coefficients times h in a local array (the same

@@ -824,6 +824,39 @@ TEST_CASE("a table's timed loop (ode::advance) takes the same steps as step, to 
   }
 }
 
+TEST_CASE("every shipped table short enough for a kernel takes one in its timed loop, a table of another shape the general loop") {
+  const study::Kepler<double> kepler(study::ParamValues{{"e", "0.6"}});
+  std::vector<const tables::Method*> all;
+  for (const auto& [id, m] : tables::builtin_tables()) all.push_back(&m);
+  for (const auto* m : tables::shipped_library().methods()) all.push_back(m);
+  int with = 0, longer = 0;
+  for (const auto* m : all) {
+    INFO(m->table->id);
+    const auto& t = *m->table;
+    const bool is_splitting = t.kind == ode::MethodTable::Kind::splitting;
+    const std::size_t n = is_splitting ? t.operations.size() : t.b.size();
+    if (t.kind == ode::MethodTable::Kind::nystrom) continue;
+    const auto stepper = ode::make_stepper<study::Kepler<double>>(ode::TableMethod{m->table});
+    if (n > (is_splitting ? ode::table_detail::max_kernel_ops : ode::table_detail::max_kernel_stages) && !t.implicit) {
+      CHECK_FALSE(stepper.has_kernel());
+      ++longer;
+      continue;
+    }
+    CHECK(stepper.has_kernel() == decltype(stepper)::fast_paths);  // none under the sanitizers: nothing is timed there
+    ++with;
+  }
+  // Counted from the tables: blanes-moan4 and yoshida6 (13 and 15 operations), mclachlan4 (11), the four compositions
+  // of leapfrog (11 operations and more), verner65 and fehlberg78 with their embedded weights (9 and 13 stages).
+  CHECK(longer == 11);
+  CHECK(with >= 30);
+  // A shape no shipped table has (an explicit tableau of 5 stages: RK4 and a zero fifth stage), timed through the
+  // general loop, the same bits as n steps (the test above).
+  auto five = std::make_shared<ode::MethodTable>(*tables::builtin_tables().at("rk4").table);
+  five->a.push_back({"0", "0", "0", "0"});
+  five->b.push_back("0");
+  CHECK_FALSE(ode::make_stepper<study::Kepler<double>>(ode::TableMethod{five}).has_kernel());
+}
+
 TEST_CASE("the shipped library: every method cites its source and has the order it declares") {
   const auto& lib = tables::shipped_library();
   for (const char* id : {"ruth3", "pefrl", "forest-ruth", "forest-ruth-kick", "suzuki4", "yoshida6-composition", "yoshida8",

@@ -21,21 +21,17 @@ int main(int argc, char** argv) {
   study::EngineOptions o;
   o.jobs = 2;
   std::vector<study::StudyResult> results;
-  const bool known = broken::with_gate_breakage(argv[1], [&](auto methods) {
-    using Methods = decltype(methods);
-    const std::string id(std::get<0>(Methods{}).info().id);
-    // The broken method stands in for its id; every other integrator is the hand-written one.
-    results = study::run_studies(specs, o, [&](study::TaskKind kind, const study::Spec& spec, const study::SpecIntegrator& si,
-                                               long steps, const study::engine::Context& ctx, study::StudyResult& res,
-                                               std::size_t slot) {
-      if (si.choice.id == id) broken::run_task<Methods>(kind, spec, si, steps, ctx, res, slot);
-      else study::run_hand_written_task(kind, spec, si, steps, ctx, res, slot);
-    });
-  });
-  if (!known) {
+  if (!broken::with_gate_breakage(argv[1], [](auto) {})) {
     std::cerr << "broken_study: unknown breakage '" << argv[1] << "'\n";
     return 2;
   }
+  const broken::Breakage breakage = broken::breakage(argv[1]);
+  // The broken method stands in for its id; every other integrator is the hand-written one.
+  results = study::run_studies(specs, o, [&](study::TaskKind kind, const study::Spec& spec, const study::SpecIntegrator& si,
+                                             long steps, const study::engine::Context& ctx, study::StudyResult& res, std::size_t slot) {
+    if (si.choice.id == breakage.id) breakage.run(kind, spec, si, steps, ctx, res, slot);
+    else study::run_hand_written_task(kind, spec, si, steps, ctx, res, slot);
+  });
   study::Meta meta = study::collect_meta();
   study::write_results(argv[2], results, meta);
   std::cout << "broken_study: " << argv[1] << " results in " << argv[2] << "\n";

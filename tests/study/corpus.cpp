@@ -24,6 +24,7 @@
 #include "study/reader/model.hpp"
 #include "study/check/check.hpp"
 #include "study/engine.hpp"
+#include "study/problems/all.hpp"
 #include "study/methods/library.hpp"
 #include "study/results/write.hpp"
 #include "tests/study/broken_methods.hpp"
@@ -199,24 +200,22 @@ int main(int argc, char** argv) {
   std::size_t caught = 0;
   for (const auto name : broken::caught_without_baseline) {
     std::set<std::string> by;
-    broken::with_breakage(name, [&](auto methods) {
-      using Methods = decltype(methods);
-      const std::string id(std::get<0>(Methods{}).info().id);
-      std::vector<study::Spec> mine;
-      for (const auto& s : broken_specs)
-        if (std::any_of(s.integrators.begin(), s.integrators.end(), [&](const auto& i) { return i.choice.id == id; })) mine.push_back(s);
-      // The broken method stands in for its id (with its default options); every other integrator is the hand-written one.
-      auto runner = [&](study::TaskKind kind, const study::Spec& spec, const study::SpecIntegrator& si, long steps,
-                        const study::engine::Context& ctx, study::StudyResult& res, std::size_t slot) {
-        if (si.choice.id == id && si.choice.start.empty() && si.choice.variant.empty())
-          broken::run_task<Methods>(kind, spec, si, steps, ctx, res, slot);
-        else
-          study::run_hand_written_task(kind, spec, si, steps, ctx, res, slot);
-      };
-      const check::Verdict b = judge(study::run_studies(mine, o, runner), out / std::string(name));
-      for (const auto& x : b.outcomes)
-        if (x.status == check::Outcome::fail && x.integrator == id) by.insert(x.study + ": " + x.metric);
-    });
+    const broken::Breakage breakage = broken::breakage(name);
+    const std::string& id = breakage.id;
+    std::vector<study::Spec> mine;
+    for (const auto& s : broken_specs)
+      if (std::any_of(s.integrators.begin(), s.integrators.end(), [&](const auto& i) { return i.choice.id == id; })) mine.push_back(s);
+    // The broken method stands in for its id (with its default options); every other integrator is the hand-written one.
+    auto runner = [&](study::TaskKind kind, const study::Spec& spec, const study::SpecIntegrator& si, long steps,
+                      const study::engine::Context& ctx, study::StudyResult& res, std::size_t slot) {
+      if (si.choice.id == id && si.choice.start.empty() && si.choice.variant.empty())
+        breakage.run(kind, spec, si, steps, ctx, res, slot);
+      else
+        study::run_hand_written_task(kind, spec, si, steps, ctx, res, slot);
+    };
+    const check::Verdict b = judge(study::run_studies(mine, o, runner), out / std::string(name));
+    for (const auto& x : b.outcomes)
+      if (x.status == check::Outcome::fail && x.integrator == id) by.insert(x.study + ": " + x.metric);
     std::string list;
     for (const auto& s : by) list += (list.empty() ? "" : ", ") + s;
     std::cout << fmt::format("broken {:<28} {}\n", name, by.empty() ? "NOT CAUGHT" : "caught by " + list);

@@ -30,7 +30,7 @@
 #include "study/results/orders.hpp"
 #include "study/results/write.hpp"
 #include "tests/study/broken_methods.hpp"
-#include "tests/study/broken_runner.hpp"
+#include "tests/study/broken_task.hpp"
 
 namespace fs = std::filesystem;
 
