@@ -62,7 +62,8 @@ template <bool Unroll, class F>
 /// The shapes a table's timed loop has a fixed-size kernel for: those of the shipped tables (study/methods/*.toml,
 /// builtin.toml), whose kernels study bench times against their built-ins (docs/bench.md).  A kernel is compiled for
 /// every problem, each stage count and form a few seconds of the build (docs/build.md); a table of another shape is
-/// timed through the general loop (the same bits; kepler rk4 took 1.22 x its built-in's time rolled, 1.09 unrolled).
+/// timed through the general loop (the same bits; before the kernels, RK4's table took 1.28 x its built-in's time on
+/// kepler, leapfrog's 1.82 x on harmonic: docs/bench.md).
 /// Splittings: n operations, the first a kick or a drift; a kick-first one of odd n ends with a kick whose force
 /// the next step reuses (first same as last, as study/methods/ always sets it).  Runge–Kutta: s explicit stages,
 /// first same as last or not (a pair's b_hat run as a method, "dopri5-embedded", is not).  A test holds every shipped table of up to max_kernel_ops operations or
