@@ -14,6 +14,7 @@ namespace report {
 /// What the pages need besides the results: the accuracy targets, the plots drawn, and how to name the results.
 struct PageContext {
   std::vector<double> targets;          ///< the user's (--accuracy), or empty: each study's decades
+  std::string vs;                       ///< the user's --vs, or empty: each study's own (its spec's `vs`)
   std::set<std::string> drawn;          ///< plots whose pictures exist
   std::map<std::string, std::vector<Plot>> plots;  ///< by study
   std::map<std::string, std::vector<Plot>> scan_plots;  ///< by scan
@@ -53,5 +54,9 @@ std::string claims_page(const Results& r, const PageContext& c);
 /// Which method for which accuracy, as terminal lines (study run prints them): per study, the cheapest method to
 /// each target by force evaluations, with its margin.
 std::string accuracy_lines(const Results& r, const std::vector<double>& targets);
+/// The head-to-head as terminal lines (study run and study report print them): per study with a method to measure
+/// against (`vs`, else the study's own), a line per target, each other method's cost over its by force evaluations,
+/// with the ratio's interval and verdict.  "" when no study has one.
+std::string versus_lines(const Results& r, const std::vector<double>& targets, const std::string& vs);
 
 }  // namespace report

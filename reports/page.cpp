@@ -136,6 +136,57 @@ void verdicts(std::ostringstream& md, const Results& res, const Study& s) {
   md << "<a id=\"diverged\"></a>" << (diverged.empty() ? "No run diverged.\n\n" : "Runs that diverged (integrator: step size, where, why):\n\n" + diverged + "\n");
 }
 
+/// The head-to-head table: every other method's cost over the chosen one's, per target, by force evaluations and by
+/// wall time.
+void versus(std::ostringstream& md, const Study& s, const PageContext& c, const std::vector<double>& targets) {
+  const std::string asked = c.vs.empty() ? s.vs : c.vs;
+  if (asked.empty()) return;
+  const std::string vs = versus_label(s, asked);
+  if (vs.empty()) {
+    md << "Head to head: `" << cell(asked) << "` is not one of this study's methods (" << cell(join_names(s.work_methods())) << ").\n\n";
+    return;
+  }
+  md << "<a id=\"versus\"></a>**Head to head against " << cell(vs) << "**: each method's cost to each target over " << cell(vs)
+     << "'s, with the ratio's interval (the two costs' uncertainties as above, and by wall time their timing noise too): "
+        "**cheaper** or **dearer** when the whole interval lies on one side of 1, a tie when it holds 1, \"cannot tell\" when "
+        "an upper bound leaves it open.\n\n";
+  for (const bool by_time : {false, true}) {
+    if (by_time && !s.wants("walltime")) continue;
+    md << "| " << (by_time ? "wall time" : "force evaluations") << " over " << cell(vs) << "'s |";
+    for (double t : targets) md << " " << target_text(t) << " |";
+    md << "\n|---|";
+    for (std::size_t k = 0; k < targets.size(); ++k) md << "---:|";
+    md << "\n| " << cell(vs) << "'s own |";
+    std::vector<bool> reached;
+    for (double t : targets) {
+      const CostToAccuracy own = cost_to_reach(s, vs, t);
+      reached.push_back(own.estimated());
+      md << " " << cost_cell(own, by_time) << spread_text(own) << " |";
+    }
+    md << "\n";
+    std::string notes;
+    std::set<std::string> noted;
+    for (const auto& m : s.work_methods()) {
+      if (m == vs) continue;
+      md << "| " << cell(m) << " |";
+      for (std::size_t k = 0; k < targets.size(); ++k) {
+        const double t = targets[k];
+        if (!reached[k]) {
+          md << " — |";
+          continue;
+        }
+        const HeadToHead h = head_to_head(s, m, vs, t, by_time);
+        const std::string text = versus_cell(h);
+        md << " " << (h.verdict == Versus::cheaper || h.verdict == Versus::dearer ? "**" + cell(text) + "**" : cell(text)) << " |";
+        if (!by_time && !h.why.empty() && !noted.count(m)) noted.insert(m), notes += "- " + cell(m) + ", " + target_text(t) + ": " + cell(h.why) + "\n";
+      }
+      md << "\n";
+    }
+    md << "\n";
+    if (!notes.empty()) md << "Where a cell is open, why (each method's first, by force evaluations):\n\n" << notes << "\n";
+  }
+}
+
 void accuracy(std::ostringstream& md, const Study& s, const PageContext& c) {
   if (!s.wants("global") || s.runs.empty()) return;
   const auto targets = study_targets(c, s);
@@ -158,7 +209,7 @@ void accuracy(std::ostringstream& md, const Study& s, const PageContext& c) {
   for (std::size_t k = 0; k < targets.size(); ++k) md << "---:|";
   md << "\n";
   std::map<std::string, std::string> why;  // the first reason a method did not reach a target
-  for (const auto& i : s.integrators) {
+  for (const auto& i : s.work_methods()) {
     md << "| " << cell(i) << " |";
     for (double t : targets) {
       const auto cost = cost_to_reach(s, i, t);
@@ -170,10 +221,11 @@ void accuracy(std::ostringstream& md, const Study& s, const PageContext& c) {
   md << "\n";
   if (!why.empty()) {
     md << "Where a method's curve ends, and why (its first target not reached):\n\n";
-    for (const auto& i : s.integrators)
+    for (const auto& i : s.work_methods())
       if (why.count(i)) md << "- " << cell(i) << ", " << cell(why[i]) << "\n";
     md << "\n";
   }
+  versus(md, s, c, targets);
   md << "**Pareto front** (the runs no other run beats on both error and cost): by force evaluations, "
      << cell(describe_front(pareto_front(s, false)));
   if (s.wants("walltime")) md << "; by wall time, " << cell(describe_front(pareto_front(s, true)));

@@ -39,6 +39,7 @@ Outcome render(const Options& options) {
   // Plots first (data and scripts always; pictures when gnuplot is there).
   PageContext c;
   c.targets = sorted_targets(options.accuracy);
+  c.vs = options.vs;
   c.shown_results = (options.shown_results.empty() ? options.results : options.shown_results).string();
   std::vector<std::string> names;
   c.point_plots = options.point_plots;

@@ -28,6 +28,9 @@ struct Options {
   /// Relative global errors to answer "which method reaches it at the least cost" for (empty: each study's decades
   /// from 1e-3 down to the smallest error reached); each in (0, 1).
   std::vector<double> accuracy;
+  /// A method to measure every other against (study report --vs): each one's cost over its to each target, a study's
+  /// own `vs` (its spec's) when empty.  A label, or an id naming one method of a study (versus_label).
+  std::string vs;
   unsigned jobs = 0;  ///< gnuplot processes at once (0: one per core)
   double max_memory = default_max_memory;  ///< of the results read (load)
 };

@@ -187,6 +187,30 @@ std::string claims_page(const Results& res, const PageContext& c) {
   return md.str();
 }
 
+std::string versus_lines(const Results& res, const std::vector<double>& targets, const std::string& vs) {
+  std::string out, against;  // against: the methods measured against, once each, for the heading
+  for (const auto& s : res.studies) {
+    if (!s.wants("global")) continue;
+    const std::string m = versus_label(s, vs.empty() ? s.vs : vs);
+    if (m.empty() || s.work_methods().size() < 2) continue;
+    if (against.find("'" + m + "'") == std::string::npos) against += (against.empty() ? "'" : ", '") + m + "'";
+    for (double t : targets) {
+      std::string line = "  " + s.name + " " + target_text(t) + ":";
+      if (const CostToAccuracy own = cost_to_reach(s, m, t); !own.estimated()) {
+        out += line + " " + m + " " + own.why + "\n";
+        continue;
+      }
+      for (const auto& other : s.work_methods())
+        if (other != m) line += " " + other + " " + versus_cell(head_to_head(s, other, m, t, false)) + ";";
+      line.back() = '\n';
+      out += line;
+    }
+  }
+  if (out.empty()) return out;
+  return "head to head against " + against + ": each method's force evaluations to each accuracy over its, with the ratio's interval "
+         "(each study's REPORT.md has wall time and why an open cell is open):\n" + out;
+}
+
 std::string accuracy_lines(const Results& res, const std::vector<double>& targets) {
   std::string out;
   for (const auto& s : res.studies) {

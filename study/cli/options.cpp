@@ -101,6 +101,12 @@ const CLI::Validator& accuracy_target() {
   return v;
 }
 
+const CLI::Validator& method_name() {
+  static const CLI::Validator v(
+      [](std::string& x) { return x.empty() ? "must name a method: a label such as \"dopri5 (adaptive)\", or an id" : ""; }, "METHOD");
+  return v;
+}
+
 std::vector<std::string> split_list(const std::string& text, const std::string& option) {
   std::vector<std::string> items;
   std::string item;

@@ -42,6 +42,8 @@ Command add_reference(CLI::App& app);
 const CLI::Validator& finite();
 /// An accuracy target: a relative error strictly between 0 and 1.
 const CLI::Validator& accuracy_target();
+/// A method's name for --vs: not empty (an empty one would silently mean "none").
+const CLI::Validator& method_name();
 
 /// The limits a command holds its work and memory to before it starts (raised by the user, never silently).
 struct Limits {

@@ -1,9 +1,12 @@
 // `study report [RESULTS]`: REPORT.md and the plots from a results folder, without recomputing anything.
 #include "study/cli/report.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
+#include "reports/markdown.hpp"
+#include "study/reader/accuracy.hpp"
 #include "study/reader/model.hpp"
 #include "study/cli/options.hpp"
 #include "study/common/interrupt.hpp"
@@ -25,6 +28,7 @@ report::Outcome render_report(const ReportArgs& a, const std::filesystem::path& 
   o.png = a.png;
   o.point_plots = a.point_plots;
   o.accuracy = a.accuracy;
+  o.vs = a.vs;
   o.max_memory = a.max_memory;
   o.gnuplot = a.plots.gnuplot;
   o.gnuplot_timeout = a.plots.timeout();
@@ -74,6 +78,13 @@ int run_report(const ReportArgs& a, bool quiet) {
   std::optional<study::FolderLock> out_lock;
   if (fs::weakly_canonical(out) != fs::weakly_canonical(a.results)) out_lock.emplace(out, true);
   const report::Results loaded = report::load(a.results, a.max_memory);  // a missing or malformed results file: an error before anything is staged
+  if (!a.vs.empty() && std::none_of(loaded.studies.begin(), loaded.studies.end(),
+                                    [&](const report::Study& s) { return !report::versus_label(s, a.vs).empty(); })) {
+    std::string methods;
+    for (const auto& s : loaded.studies) methods += (methods.empty() ? "" : "; ") + s.name + ": " + report::join_names(s.work_methods());
+    throw study::SpecError("--vs " + study::printable(a.vs) + ": names no method of these results (by label, or an id of exactly one "
+                           "method of a study); their methods: " + methods);
+  }
   (void)report::load_bench(a.results);
   std::vector<std::string> studies, scans;
   for (const auto& s : loaded.studies) {
@@ -99,6 +110,8 @@ int run_report(const ReportArgs& a, bool quiet) {
                             " plot(s) failed: " + r.problem);
   staged.publish();
   print_report(r, out, quiet);
+  if (!quiet)
+    std::cout << report::versus_lines(loaded, report::summary_targets(report::sorted_targets(a.accuracy), loaded), a.vs);
   return EXIT_SUCCESS;
 }
 
@@ -113,6 +126,11 @@ Command add_report(CLI::App& app) {
                                              "interpolated on each method's own runs (repeatable, e.g. --accuracy 1e-8; "
                                              "default: the decades from 1e-3 down to the smallest error reached)")
       ->check(accuracy_target());
+  cmd->add_option("--vs", a->vs, "a method to measure every other against: each one's cost to each accuracy over its, with "
+                                 "the ratio's interval and a verdict (cheaper, dearer, a tie), on each study's page and on the "
+                                 "terminal; a label (\"dopri5 (adaptive)\") or an id naming one method of a study (default: "
+                                 "each study's own, its spec's vs key)")
+      ->check(method_name());
   cmd->add_flag("--png", a->png, "draw a PNG beside each SVG plot (three times gnuplot's work)");
   cmd->add_flag("--point-plots", a->point_plots, "draw the plots of every study of a scan on its own page too (by default a "
                                                  "scan's studies are drawn on its page only)");

@@ -17,6 +17,7 @@ struct ReportArgs {
   bool png = false;
   bool point_plots = false;  ///< --point-plots
   std::vector<double> accuracy;
+  std::string vs;  ///< --vs: the method every other is measured against ("": each study's own `vs`)
   bool out_given = false;
   double max_memory = report::default_max_memory;  ///< --max-memory: of the results read
 };

@@ -339,6 +339,7 @@ int run_study(const RunArgs& a) {
       std::cout << "cheapest method to each accuracy (force evaluations, interpolated on its own runs; each study's REPORT.md has "
                    "wall time and more):\n"
                 << lines;
+    std::cout << report::versus_lines(written, report::summary_targets(targets, written), "");
   }
   return EXIT_SUCCESS;
 }
@@ -380,6 +381,10 @@ Command add_run(CLI::App& app) {
                                              "under dt = \"auto\" each method's halvings run on until its error passes the "
                                              "tightest, its noise floor or its budget (the spec key accuracy = [...] does the same)")
       ->check(accuracy_target());
+  cmd->add_option("--vs", a->vs, "a method to measure every other against, in the report and on the terminal: each one's cost "
+                                 "over its to each accuracy, with the ratio's interval and a verdict (cheaper, dearer, a tie); "
+                                 "a label (\"dopri5 (adaptive)\") or an id naming one method (the spec key vs = \"...\" does the same)")
+      ->check(method_name());
   cmd->add_option("--task-log", a->task_log, "after the run, write a CSV of every reference and run: the rank that ran it, its "
                                              "seconds and the plan's estimate of its cost; study/scripts/rank-model reads it to model "
                                              "the study's time on many ranks (docs/ranks.md). Its folder must exist");

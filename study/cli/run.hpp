@@ -24,6 +24,7 @@ struct RunArgs {
   Limits limits;  ///< --max-work, --max-memory
   bool no_cache = false, rerun = false, quiet = false, no_report = false, png = false, point_plots = false;
   std::vector<double> accuracy;  ///< --accuracy: the targets of "which method for which accuracy"
+  std::string vs;                ///< --vs: the method the report measures the others against, as a spec's `vs`
   std::string task_log;          ///< --task-log: a CSV of every item's rank and seconds
 };
 

@@ -140,6 +140,17 @@ std::vector<Spec> specs_to_run(const RunArgs& a) {
   }
   // --accuracy: asked of every study, as its `accuracy` key (automatic sweeps run on until each method passes it).
   for (auto& spec : specs) spec.accuracy.insert(spec.accuracy.end(), a.accuracy.begin(), a.accuracy.end());
+  // --vs: every study that has the method measures the others against it, as its `vs` key; one at least must.
+  if (!a.vs.empty()) {
+    std::string whys;
+    bool any = false;
+    for (auto& spec : specs) {
+      std::string why;
+      if (const std::string label = study::versus_method(spec, a.vs, why); !label.empty()) spec.vs = label, any = true;
+      else whys += (whys.empty() ? "" : "; ") + spec.name + ": '" + study::printable(a.vs) + "' " + why;
+    }
+    if (!any) throw study::SpecError("--vs " + study::printable(a.vs) + ": in no study: " + whys);
+  }
   if (specs.empty())  // an empty profile folder: results with no study would be refused by every reader
     throw study::SpecError(a.profile.empty() ? std::string("no spec to run: the shipped specs folder holds none")
                                              : "--profile " + a.profile + ": the profile holds no spec (*.toml) to run");

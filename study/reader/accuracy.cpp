@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace report {
 namespace {
@@ -88,6 +89,10 @@ CostToAccuracy cost_to_reach(const Study& s, const std::string& integrator, doub
   // From usable run `a` to the target along the fitted order, to a step strictly between dt_lo and dt_hi: "" when
   // done, else why not.
   auto extrapolate = [&](const RunRow& a, double dt_lo, double dt_hi, double floor) -> std::string {
+    if (!std::isfinite(p) && std::isfinite(a.tol))  // a pair's cost follows its controller, not a fitted order
+      return fmt::format("a run under step-size control is not extrapolated: its {} usable run, at tol {}, gave error {} (a {} "
+                         "tolerance in the spec's tol would reach it)", target < a.global ? "most accurate" : "least accurate", e3(a.tol),
+                         e3(a.global), target < a.global ? "tighter" : "looser");
     if (!std::isfinite(p)) return "its order is undetermined, so nothing is extrapolated";
     const double ratio = target / a.global;
     if (ratio > extrapolation_up || ratio < 1 / extrapolation_down || target > pre_asymptotic_error)
@@ -274,6 +279,80 @@ Ranking rank(const Study& s, double target, bool by_time) {
       if (least_cost < cost(r.order[0])) r.undecided.push_back(c.integrator);
     }
   return r;
+}
+
+HeadToHead head_to_head(const Study& s, const std::string& integrator, const std::string& against, double target, bool by_time) {
+  HeadToHead h;
+  h.integrator = integrator, h.against = against, h.target = target, h.by_time = by_time;
+  h.mine = cost_to_reach(s, integrator, target), h.theirs = cost_to_reach(s, against, target);
+  for (const CostToAccuracy* c : {&h.mine, &h.theirs})
+    if (!c->estimated()) {
+      h.why = c->integrator + ": " + c->why;
+      return h;
+    }
+  auto cost = [&](const CostToAccuracy& c) { return by_time ? c.seconds : c.evals; };
+  // Each cost's interval, timing noise aside: an estimate within a factor 1 + spread, an upper bound down to the cost
+  // of the larger step that did not reach the target.
+  struct Interval {
+    double lo, hi;
+  };
+  auto interval = [&](const CostToAccuracy& c) -> std::optional<Interval> {
+    if (c.how == Reach::at_most)
+      return Interval{by_time ? (c.lower > 0 && c.evals > 0 ? c.seconds * c.lower / c.evals : 0.0) : std::max(0.0, c.lower), cost(c)};
+    if (std::isnan(c.spread)) return std::nullopt;
+    return Interval{cost(c) / (1 + c.spread), cost(c) * (1 + c.spread)};
+  };
+  h.ratio = cost(h.mine) / cost(h.theirs);
+  const auto m = interval(h.mine), t = interval(h.theirs);
+  if (!m || !t) {
+    h.verdict = Versus::cannot_tell;
+    h.why = fmt::format("the uncertainty of {}'s cost is not known (only the two runs that bracket the target, and no order "
+                        "interval: a run more on either side would give it)", (!m ? h.mine : h.theirs).integrator);
+    return h;
+  }
+  // By wall time the two's timing noise too, as rank() weighs a margin.
+  const double noise = by_time && std::isfinite(h.mine.noise) && std::isfinite(h.theirs.noise) ? h.mine.noise + h.theirs.noise : 0;
+  h.lo = m->lo / t->hi / (1 + noise);
+  h.hi = t->lo > 0 ? m->hi / t->lo * (1 + noise) : INFINITY;
+  const bool bounded = h.mine.how == Reach::at_most || h.theirs.how == Reach::at_most;
+  if (h.hi < 1) h.verdict = Versus::cheaper;
+  else if (h.lo > 1) h.verdict = Versus::dearer;
+  else if (!bounded && std::isfinite(h.hi)) h.verdict = Versus::tie;
+  else {
+    h.verdict = Versus::cannot_tell;
+    const CostToAccuracy& b = h.mine.how == Reach::at_most ? h.mine : h.theirs;
+    h.why = bounded ? fmt::format("{}'s cost is only bounded ({}: {})", b.integrator, cost_cell(b, by_time), b.why)
+                    : "an interval of orders that reaches 0 bounds nothing";
+  }
+  return h;
+}
+
+std::string versus_cell(const HeadToHead& h) {
+  auto x = [](double v) { return std::isinf(v) ? std::string("∞") : fmt::format("{:.3g}", v); };
+  // An upper bound of mine bounds the ratio from above, one of theirs from below.
+  const bool mine_bound = h.mine.how == Reach::at_most, their_bound = h.theirs.how == Reach::at_most;
+  const std::string ratio = (mine_bound && !their_bound ? "≤" : their_bound && !mine_bound ? "≥" : "") + x(h.ratio) + "×";
+  const std::string range = std::isfinite(h.lo) ? " (" + x(h.lo) + "–" + x(h.hi) + ")" : "";
+  switch (h.verdict) {
+    case Versus::cheaper: return ratio + range + " cheaper";
+    case Versus::dearer: return ratio + range + " dearer";
+    case Versus::tie: return ratio + range + " tie";
+    case Versus::cannot_tell: return ratio + range + " cannot tell";
+    case Versus::not_reached: break;
+  }
+  return h.mine.estimated() ? h.against + " did not reach it" : "not reached";
+}
+
+std::string versus_label(const Study& s, const std::string& name) {
+  const auto methods = s.work_methods();
+  if (std::find(methods.begin(), methods.end(), name) != methods.end()) return name;
+  std::string found;
+  int count = 0;
+  for (const auto& d : s.declared)
+    if (d.id == name) found = d.label, ++count;
+  for (const auto& a : s.adaptive)
+    if (a.id == name) found = a.label, ++count;
+  return count == 1 ? found : std::string();
 }
 
 std::vector<double> default_targets(const Study& s) {

@@ -97,6 +97,37 @@ struct Ranking {
 };
 Ranking rank(const Study& s, double target, bool by_time);
 
+/// "Is mine cheaper than dopri5 here, by how much, and is it real?": one method's cost to a target against another's.
+enum class Versus {
+  cheaper,      ///< the ratio's whole interval lies below 1
+  dearer,       ///< above 1
+  tie,          ///< the interval holds 1: the difference is within the figures' uncertainty
+  cannot_tell,  ///< a cost is only bounded, or its uncertainty is not known, and the bounds leave it open
+  not_reached   ///< one of the two has no cost to this target
+};
+struct HeadToHead {
+  std::string integrator, against;
+  double target = 0;
+  bool by_time = false;
+  CostToAccuracy mine, theirs;
+  /// mine / theirs, the estimates' ratio (an upper bound's: the ratio of the bounds as they are).
+  double ratio = NAN;
+  /// The ratio's interval.  Two estimates: ratio / (1 + u) to ratio (1 + u), u the two costs' uncertainties combined
+  /// (combined_spread) and by wall time the two's timing noise too, as rank() weighs a margin.  An upper bound: its
+  /// cost lies between the larger step's that did not reach the target (Reach::at_most's lower) and its own.
+  double lo = NAN, hi = NAN;
+  Versus verdict = Versus::not_reached;
+  std::string why;  ///< cannot_tell and not_reached: why, in words
+};
+/// `integrator`'s cost to `target` against `against`'s, by force evaluations or wall time.
+HeadToHead head_to_head(const Study& s, const std::string& integrator, const std::string& against, double target, bool by_time);
+/// A head-to-head as a table cell: "0.93× (0.89–0.97) cheaper", "1.01× (0.97–1.05) tie", "≤0.5× (0–0.5) cheaper",
+/// "≥0.8× (0.8–2.4) cannot tell", "not reached" (mine), "dopri5 did not reach it" (theirs).
+std::string versus_cell(const HeadToHead& h);
+/// The method of study s that `name` means for a head-to-head: its label, else the one method whose id it is (a pair's
+/// id names its adaptive runs when the study has no fixed-step method of that label); "" when none or several.
+std::string versus_label(const Study& s, const std::string& name);
+
 /// The default targets of a study: the decades from 1e-3 down to the smallest error any of its runs reached (a run
 /// that ended well); 1e-3 alone when no run reached it.
 std::vector<double> default_targets(const Study& s);

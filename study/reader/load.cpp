@@ -741,7 +741,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
         row.seconds_min = x.at("seconds_min").nonnegative(), row.seconds_median = x.at("seconds_median").nonnegative();
         if (row.status == "ok" && row.accepted > 0 && std::isfinite(row.global)) {
           RunRow w;
-          w.integrator = row.integrator, w.status = "ok", w.steps = row.accepted;
+          w.integrator = row.integrator, w.status = "ok", w.steps = row.accepted, w.tol = row.tol;
           for (const auto& d : st.adaptive)
             if (d.label == row.integrator) w.id = d.id;
           w.dt = st.t_end / static_cast<double>(row.accepted);
@@ -772,6 +772,12 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
           row.points.push_back({pts.at(i).at(0).positive(), pts.at(i).at(1).nonnegative(), pts.at(i).at(2).nonnegative()});
         st.proportionality.push_back(std::move(row));
       }
+    }
+    if (s.has("vs")) {  // the method the report measures the others against: one of this study's
+      st.vs = s.at("vs").text();
+      const auto methods = st.work_methods();
+      if (std::find(methods.begin(), methods.end(), st.vs) == methods.end())
+        s.at("vs").fail("'" + study::printable(st.vs) + "' is not one of the study's methods (" + join_names(methods) + ")");
     }
     // The points of one scan agree on its axes and size, each index once.
     if (!st.scan.name.empty())

@@ -34,6 +34,7 @@ struct RunRow {
   double roundoff = 0;  ///< round-off in `global` (NaN: not measured)
   double force_evals = 0, jacobian_evals = 0, iterations = 0;
   long steps = 0;
+  double tol = NAN;  ///< a run under step-size control (Study::adaptive_work): its tolerance; NaN for a fixed step
   long diverged_step = -1;
   double diverged_t = NAN;
   std::vector<double> final_q, final_v;
@@ -170,6 +171,7 @@ struct Study {
   std::vector<WideSweepRow> wide_sweeps;
   double wide_budget = 1;                 ///< the spec's (schema 5)
   std::vector<double> accuracy;           ///< the accuracies the spec (or study run --accuracy) asked for; the report answers each
+  std::string vs;                         ///< the method the spec (or study run --vs) measures the others against ("": none)
   std::vector<AdaptiveIntegratorRow> adaptive;  ///< empty without adaptive integrators
   std::vector<double> tolerances;               ///< largest first
   std::vector<AdaptiveRow> adaptive_runs;

@@ -202,6 +202,7 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
                        {"position_scale", r.position_scale}, {"velocity_scale", r.velocity_scale}};
     st["wide_budget"] = s.wide_budget;
     if (!s.accuracy.empty()) st["accuracy"] = s.accuracy;  // asked for (the spec's key, study run --accuracy)
+    if (!s.vs.empty()) st["vs"] = s.vs;                     // the method the report measures the others against
     if (s.auto_dt)
       st["auto_dt"] = {{"runs", s.auto_dt->runs}, {"seconds", s.auto_dt->seconds > 0 ? Json(s.auto_dt->seconds) : Json(nullptr)},
                        {"ladder", [&] {

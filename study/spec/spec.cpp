@@ -101,7 +101,7 @@ class Reader {
 const std::vector<std::string> known_keys{"name", "title", "problem", "params", "t_end", "integrators", "dt",
                                           "metrics", "energy_t_end", "energy_dt", "repeats", "reference_tol",
                                           "samples", "local_points", "expect", "varying_dt", "plot_dt", "methods", "scan",
-                                          "wide_budget", "accuracy", "tol", "adaptive"};
+                                          "wide_budget", "accuracy", "tol", "adaptive", "vs"};
 
 /// What a point of a scan sets in place of the spec's own keys.
 struct Overrides {
@@ -779,6 +779,34 @@ void read_settings(const Reader& r, Spec& s) {
   }
 }
 
+}  // namespace
+
+std::string versus_method(const Spec& s, const std::string& name, std::string& why) {
+  std::vector<std::string> labels;
+  std::vector<std::pair<std::string, std::string>> ids;  // (id, label)
+  for (const auto& i : s.integrators) labels.push_back(i.choice.label()), ids.emplace_back(i.choice.id, i.choice.label());
+  for (const auto& a : s.adaptive) labels.push_back(a.label), ids.emplace_back(a.choice.id, a.label);
+  if (std::find(labels.begin(), labels.end(), name) != labels.end()) return name;
+  std::vector<std::string> hits;
+  for (const auto& [id, label] : ids)
+    if (id == name) hits.push_back(label);
+  if (hits.size() == 1) return hits.front();
+  why = hits.empty() ? "names none of the study's methods; they are: " + join(labels)
+                     : "is the id of " + std::to_string(hits.size()) + " of the study's methods; give one's label: " + join(hits);
+  return {};
+}
+
+namespace {
+
+/// vs: the method the report measures every other against, by its label or an id naming one method.
+void read_vs(const Reader& r, Spec& s) {
+  if (!r.get("vs")) return;
+  const std::string name = r.string("vs", false);
+  std::string why;
+  s.vs = versus_method(s, name, why);
+  if (s.vs.empty()) r.fail(r.get("vs"), "vs", "'" + printable(name) + "' " + why);
+}
+
 /// varying_dt: alternating steps, and the metrics they rule out.
 void read_varying_dt(const Reader& r, Spec& s) {
   if (const toml::node* v = r.get("varying_dt")) {
@@ -877,6 +905,7 @@ Spec parse_table(const toml::table& table, const std::string& text, const std::f
   read_integrators(r, s, tables, facts);
   read_adaptive(r, s, tables, facts);
   read_expect(r, s);
+  read_vs(r, s);
   read_settings(r, s);
   read_varying_dt(r, s);
   read_plot_dt(r, s);

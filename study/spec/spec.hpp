@@ -106,6 +106,11 @@ struct ScanPoint {
   bool operator==(const ScanPoint&) const = default;
 };
 
+struct Spec;
+/// The label of the method of spec s that `name` means as a spec's `vs` (or study run --vs): a label of its integrators
+/// or adaptive integrators, or an id naming exactly one of them; "" when none, with `why` saying so and listing them.
+std::string versus_method(const Spec& s, const std::string& name, std::string& why);
+
 /// A parsed and validated spec.
 struct Spec {
   std::filesystem::path file;
@@ -133,6 +138,8 @@ struct Spec {
   /// Relative global errors the user asks about (`accuracy`, and `study run --accuracy`): an automatic sweep runs on
   /// until each method's global error passes the smallest, its noise floor or its budget.  Empty: none.
   std::vector<double> accuracy;
+  /// The method the report measures every other against (`vs`, and study run --vs): its label, as results name it.
+  std::string vs;
   int samples = 64;                  ///< trajectory samples per run (max error, energy, plots)
   int local_points = 8;              ///< reference states the one-step error starts from
   double time_scale = 1;             ///< the problem's period or time scale (what the reference's cost scales with)

@@ -438,3 +438,117 @@ TEST_CASE("a winner is named only when its margin exceeds the two costs' uncerta
   CHECK(std::isnan(unknown.bound()));
   CHECK_FALSE(unknown.tie());
 }
+
+namespace {
+
+/// A head-to-head worked by hand.  "mine", a pair under step-size control (Study::adaptive_work, its tolerances set):
+/// errors 1e-4, 1e-6, 1e-8 at m / 2, m and 2 m force evaluations, a straight log-log line: m sqrt(2) at 1e-7, exactly.
+/// "theirs", a fixed-step method: errors 1e-4, 1e-6, 1e-8 at 1000, 2500, 5000.  At 1e-7 theirs lies between its
+/// second and third runs: 2500 sqrt(2) = 3535.5; its other segment's slope, ln 2.5 / ln 100 against ln 2 / ln 100,
+/// differs by ln 1.25 / ln 100, over ln 10 from the bracket's end to the target: a spread of exp(ln 1.25 / 2) - 1 =
+/// sqrt(1.25) - 1 = 11.8 %.  Each run takes 100 ns an evaluation (mine's median 10 % above its minimum).
+report::Study versus_fixture(double m) {
+  report::Study s;
+  s.name = "versus", s.ref_bound = 1e-20, s.t_end = 1;
+  s.integrators = {"theirs"};
+  s.runs = {run("theirs", 0.1, 1e-4, 1000, 1000), run("theirs", 0.04, 1e-6, 2500, 2500), run("theirs", 0.02, 1e-8, 5000, 5000)};
+  report::AdaptiveIntegratorRow pair;
+  pair.label = "mine (adaptive)", pair.id = "mine", pair.controller = "odeint";
+  s.adaptive = {pair};
+  const double evals[] = {m / 2, m, 2 * m}, errors[] = {1e-4, 1e-6, 1e-8}, tols[] = {1e-4, 1e-6, 1e-8};
+  for (int k = 0; k < 3; ++k) {
+    report::RunRow r = run("mine (adaptive)", 1 / evals[k], errors[k], evals[k], static_cast<long>(evals[k]), 100, 110);
+    r.tol = tols[k];
+    s.adaptive_work.push_back(r);
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("head to head: a method's cost over another's, with the interval of the two costs' uncertainties, and a verdict",
+          "[report][accuracy]") {
+  const double spread = std::sqrt(1.25) - 1;  // theirs at 1e-7 (versus_fixture); mine's line is straight: 0
+  // m = 2000: 2000 sqrt(2) at 1e-7, 0.8 of theirs, within 0.8 / sqrt(1.25) to 0.8 sqrt(1.25): cheaper.
+  const report::Study cheap = versus_fixture(2000);
+  const auto h = report::head_to_head(cheap, "mine (adaptive)", "theirs", 1e-7, false);
+  REQUIRE(h.mine.how == Reach::interpolated);
+  CHECK(h.mine.evals == Approx(2000 * std::sqrt(2.0)).epsilon(1e-12));
+  CHECK(h.mine.spread == Approx(0).margin(1e-12));
+  CHECK(h.theirs.evals == Approx(2500 * std::sqrt(2.0)).epsilon(1e-12));
+  CHECK(h.theirs.spread == Approx(spread).epsilon(1e-9));
+  CHECK(h.ratio == Approx(0.8).epsilon(1e-12));
+  CHECK(h.lo == Approx(0.8 / (1 + spread)).epsilon(1e-9));  // 0.7155
+  CHECK(h.hi == Approx(0.8 * (1 + spread)).epsilon(1e-9));  // 0.8944
+  CHECK(h.verdict == report::Versus::cheaper);
+  CHECK(report::versus_cell(h) == "0.8× (0.716–0.894) cheaper");
+  // By wall time the two's timing noise too: mine's repeats 10 % apart, theirs' none: 0.8 within a factor
+  // sqrt(1.25) * 1.1 either way, 0.6505 to 0.9839: still cheaper.
+  const auto t = report::head_to_head(cheap, "mine (adaptive)", "theirs", 1e-7, true);
+  CHECK(t.ratio == Approx(0.8).epsilon(1e-12));
+  CHECK(t.lo == Approx(0.8 / (1 + spread) / 1.1).epsilon(1e-9));
+  CHECK(t.hi == Approx(0.8 * (1 + spread) * 1.1).epsilon(1e-9));
+  CHECK(t.verdict == report::Versus::cheaper);
+  // Reversed, the same figures inverted: dearer by 1.25, within 1.118 to 1.398.
+  const auto back = report::head_to_head(cheap, "theirs", "mine (adaptive)", 1e-7, false);
+  CHECK(back.ratio == Approx(1.25).epsilon(1e-12));
+  CHECK(back.lo == Approx(1.25 / (1 + spread)).epsilon(1e-9));
+  CHECK(back.verdict == report::Versus::dearer);
+  // m = 2400: 0.96, within 0.8587 to 1.0733: a tie; by wall time too.
+  const report::Study close = versus_fixture(2400);
+  const auto tie = report::head_to_head(close, "mine (adaptive)", "theirs", 1e-7, false);
+  CHECK(tie.ratio == Approx(0.96).epsilon(1e-12));
+  CHECK(tie.hi == Approx(0.96 * (1 + spread)).epsilon(1e-9));
+  CHECK(tie.verdict == report::Versus::tie);
+  CHECK(report::head_to_head(close, "mine (adaptive)", "theirs", 1e-7, true).verdict == report::Versus::tie);
+  // m = 3000: 1.2, within 1.0733 to 1.3416: dearer.
+  CHECK(report::head_to_head(versus_fixture(3000), "mine (adaptive)", "theirs", 1e-7, false).verdict == report::Versus::dearer);
+  // Beyond mine's most accurate run a pair is not extrapolated: not reached, and the cell and the reason say whose.
+  const auto deep = report::head_to_head(cheap, "theirs", "mine (adaptive)", 1e-9, false);
+  CHECK(deep.verdict == report::Versus::not_reached);
+  CHECK_THAT(deep.why, Catch::StartsWith("theirs: not reached"));
+  const auto past = report::head_to_head(cheap, "mine (adaptive)", "theirs", 1e-9, false);
+  CHECK(past.verdict == report::Versus::not_reached);
+  CHECK_THAT(past.why, Catch::Contains("at tol 1e-08, gave error 1e-08 (a tighter tolerance in the spec's tol would reach it)"));
+  CHECK(report::versus_cell(past) == "not reached");
+}
+
+TEST_CASE("head to head with an upper bound: decided only when the bound's whole range lies on one side", "[report][accuracy]") {
+  // Mine's third run at its noise floor (round-off 1e-9 of an error of 1e-9): mine reaches 1e-7 there, at most 4000
+  // evaluations and at least the 2000 of its larger step.  Theirs 3535.5 within a factor sqrt(1.25): 3162.3 to 3952.8.
+  report::Study s = versus_fixture(2000);
+  s.adaptive_work[2].global = 1e-9, s.adaptive_work[2].roundoff = 1e-9;
+  const auto open = report::head_to_head(s, "mine (adaptive)", "theirs", 1e-7, false);
+  REQUIRE(open.mine.how == Reach::at_most);
+  CHECK(open.lo == Approx(2000 / (2500 * std::sqrt(2.0) * std::sqrt(1.25))).epsilon(1e-9));  // 0.506
+  CHECK(open.hi == Approx(4000 / (2500 * std::sqrt(2.0) / std::sqrt(1.25))).epsilon(1e-9));  // 1.265
+  CHECK(open.verdict == report::Versus::cannot_tell);
+  CHECK_THAT(open.why, Catch::StartsWith("mine (adaptive)'s cost is only bounded (≤4e+03"));
+  CHECK_THAT(report::versus_cell(open), Catch::StartsWith("≤1.13× (0.506–1.26) cannot tell"));
+  // Theirs twice as dear (5000 and 10000 at 1e-6 and 1e-8: 7071 at 1e-7, its spread sqrt(2.5) - 1 from the slopes
+  // ln 5 and ln 2 over ln 100): mine's 4000 lies below theirs' least, 4472: cheaper, bound and all.
+  s.runs[1].force_evals = 5000, s.runs[2].force_evals = 10000;
+  const auto sure = report::head_to_head(s, "mine (adaptive)", "theirs", 1e-7, false);
+  CHECK(sure.theirs.spread == Approx(std::sqrt(2.5) - 1).epsilon(1e-9));
+  CHECK(sure.hi == Approx(4000 / (5000 * std::sqrt(2.0) / std::sqrt(2.5))).epsilon(1e-9));  // 0.894
+  CHECK(sure.verdict == report::Versus::cheaper);
+  // Two bracketing runs and nothing beside them: the uncertainty is not known, and the verdict says so.
+  report::Study two = versus_fixture(2000);
+  two.runs.erase(two.runs.begin());  // theirs: 1e-6 and 1e-8 only
+  const auto unknown = report::head_to_head(two, "mine (adaptive)", "theirs", 1e-7, false);
+  CHECK(unknown.verdict == report::Versus::cannot_tell);
+  CHECK_THAT(unknown.why, Catch::Contains("the uncertainty of theirs's cost is not known"));
+}
+
+TEST_CASE("a head-to-head's method is named by its label, or by an id that names one method", "[report][accuracy]") {
+  report::Study s = versus_fixture(2000);
+  CHECK(report::versus_label(s, "theirs") == "theirs");
+  CHECK(report::versus_label(s, "mine (adaptive)") == "mine (adaptive)");
+  CHECK(report::versus_label(s, "mine") == "mine (adaptive)");  // the pair's id
+  CHECK(report::versus_label(s, "nobody").empty());
+  report::AdaptiveIntegratorRow pi = s.adaptive[0];
+  pi.label = "mine (adaptive, pi)", pi.controller = "pi";
+  s.adaptive.push_back(pi);
+  CHECK(report::versus_label(s, "mine").empty());  // two methods have that id: the label must say which
+  CHECK(report::versus_label(s, "mine (adaptive, pi)") == "mine (adaptive, pi)");
+}

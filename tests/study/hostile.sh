@@ -49,7 +49,7 @@ spec_case() {
     "$study" run "$tmp/s.toml" --out "$tmp/o" --no-cache -q --max-work 1e7
 }
 for key in name title problem params t_end integrators dt metrics energy_t_end energy_dt repeats reference_tol samples \
-           local_points expect varying_dt plot_dt methods accuracy; do
+           local_points expect varying_dt plot_dt methods accuracy vs; do
   for value in "${values[@]}"; do
     accepts "$key" "$value" || spec_case "$key" "$value"
   done
@@ -90,6 +90,7 @@ for v in 0 -1 257 nan abc 1.5 ''; do option_case "jobs" "${run_cli[@]}" --jobs "
 for v in 0 -1 nan inf abc 1e999 ''; do option_case "max-work|max-evaluations" "${run_cli[@]}" --max-work "$v"; done
 for v in 0 -1 nan abc 3x 1e99 ''; do option_case "max-memory" "${run_cli[@]}" --max-memory "$v"; done
 for v in 0 1 -1e-8 nan abc ''; do option_case "accuracy" "${run_cli[@]}" --accuracy "$v"; done
+for v in '' rk5 RK4 'rk4;ls' '../x' "$long"; do option_case "vs" "${run_cli[@]}" --vs "$v"; done
 for v in 0 -1 nan inf abc 1e400 ''; do
   option_case "t-end|t_end" run --problem kepler --integrators rk4 --t-end "$v" --dt 0.1 --out "$tmp/o" --no-cache -q
 done
@@ -121,6 +122,7 @@ option_case "study" check "$fixture" --study ''
 expect_case "check --integrator rk9 that the results lack is a failure" 1 "rk9 .*presence.*missing" "$study" check "$fixture" --integrator rk9
 expect_case "check --study nope that the results lack is a failure" 1 "nope .*presence.*missing" "$study" check "$fixture" --study nope
 for v in nan -1 abc ''; do option_case "gnuplot-timeout" report "$fixture" --gnuplot-timeout "$v" --out "$tmp/r"; done
+for v in '' nope RK4 'rk4;ls'; do option_case "vs" report "$fixture" --vs "$v" --out "$tmp/r"; done
 for v in nope '' '../x'; do option_case "profile" run --profile "$v" --out "$tmp/o" --no-cache -q; done
 for cmd in run report check compare history baseline bench method reference list; do
   # Either cause is named: the option nobody knows, or the argument the command needs first.
@@ -144,6 +146,8 @@ results_case "steps negative" "steps" '0,/"steps": [0-9]*/s//"steps": -4/'
 results_case "a global error a string" "global" '0,/"global": [0-9.e-]*/s//"global": "small"/'
 results_case "a global error negative" "global" '0,/"global": [0-9.e-]*/s//"global": -1e-3/'
 results_case "a status unknown" "status" '0,/"status": "ok"/s//"status": "fine"/'
+results_case "vs a method the study does not have" "vs: 'ghost' is not one of the study's methods" '0,/"plot_dt": /s//"vs": "ghost", "plot_dt": /'
+results_case "vs not a string" "vs" '0,/"plot_dt": /s//"vs": 4, "plot_dt": /'
 results_case "a study name with a slash" "name" '0,/"name": "fixture"/s//"name": "a\/b"/'
 results_case "a study name empty" "name" '0,/"name": "fixture"/s//"name": ""/'
 results_case "the problem unknown" "problem" '0,/"problem": "[a-z-]*"/s//"problem": 7/'

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The head-to-head answer as a user asks for it: "is mine cheaper than dopri5 here, by how much, and is it real?"
+# A spec's `vs`, study run --vs and study report --vs; the adaptive pairs in the report's cost table beside the
+# fixed-step method; a method named by id or label; every wrong name refused before anything is written.
+# Usage: versus.sh path/to/study.  Prints "N passed, M failed".
+set -u
+study=$1
+source "$(dirname "$0")/../support.sh"  # tmp, ok, bad, expect, finish
+export HOME="$tmp/home" STUDY_CACHE_DIR="$tmp/cache"
+mkdir -p "$HOME"
+cd "$tmp" || exit 1
+
+# Kepler e = 0.5 over one orbit (its exact solution: no reference to solve), rk4 at four steps, three pairs at 13
+# tolerances; one repeat (the wall-time figures are not what is tested).
+cat > versus.toml <<'SPEC'
+name = "versus"
+problem = "kepler"
+params = { e = 0.5 }
+t_end = 6.283185307179586
+integrators = ["rk4"]
+dt = [0.04908738521234052, 0.02454369260617026, 0.01227184630308513, 0.006135923151542565]
+adaptive = ["dopri5", "fehlberg78", "odeint-dopri5"]
+tol = { max = 1e-4, min = 1e-10, per_decade = 2 }
+samples = 8
+repeats = 1
+SPEC
+
+# study run --vs by id: the pair's, the study's one method of that id; the terminal says each other method's ratio.
+ratio='[0-9.]+× \([0-9.]+–[0-9.]+\) (cheaper|dearer|tie)'
+expect "study run --vs dopri5 names the pair and prints each other method's cost over its, with the interval and a verdict" 0 \
+  "head to head against 'dopri5 \(adaptive\)'.*versus 1e-03: rk4 $ratio; fehlberg78 \(adaptive\) $ratio; odeint-dopri5 $ratio" \
+  bash -o pipefail -c "'$study' run versus.toml --out res --vs dopri5 | tr '\n' ' '"
+page=res/versus/REPORT.md
+grep -q '"vs": "dopri5 (adaptive)"' res/results.json && ok "results.json keeps the method measured against, by its label" ||
+  bad "results.json has no vs: $(grep -o '"vs"[^,]*' res/results.json)"
+grep -qE '^\| fehlberg78 \(adaptive\) \| [0-9.e+]+ \|' "$page" && grep -qE '^\| rk4 \| ' "$page" &&
+  ok "the per-method cost table holds the adaptive pairs beside rk4" || bad "the cost table: $(grep -A8 'Force evaluations to reach' "$page")"
+grep -qF '**Head to head against dopri5 (adaptive)**' "$page" && grep -qE '^\| dopri5 \(adaptive\)'"'"'s own \| [0-9]' "$page" &&
+  grep -qE '^\| wall time over dopri5 \(adaptive\)'"'"'s \|' "$page" &&
+  ok "the study's page has the head-to-head, by force evaluations and by wall time, with the reference's own costs" ||
+  bad "no head-to-head on the page: $(grep -n -A6 'Head to head' "$page" | head -c 600)"
+# An identical pair (Odeint's dopri5 takes our steps to the bit) is a tie at exactly 1 wherever both have a cost.
+row=$(grep -A6 '^| force evaluations over dopri5' "$page" | grep -E '^\| odeint-dopri5 \| ')
+grep -qE '^(\| odeint-dopri5 |\| 1× \([0-9.]+–[0-9.]+\) tie |)+\|$' <<<"$row" &&
+  ok "Odeint's dopri5 against ours: 1× and a tie at every target" || bad "odeint-dopri5's row: $row"
+
+# study report --vs overrides the study's own; a label works as well as an id.
+expect "study report --vs with a label measures against that method instead" 0 "head to head against 'fehlberg78 \(adaptive\)'" \
+  "$study" report res --vs "fehlberg78 (adaptive)"
+grep -qF '**Head to head against fehlberg78 (adaptive)**' "$page" && ok "the page follows --vs" || bad "the page did not follow --vs"
+
+# Wrong names: usage errors (exit 2) naming the methods there are, nothing written.
+cp -r res before
+expect "study report --vs with a name of no method is refused, listing the methods" 2 \
+  "--vs nobody: names no method of these results.*versus: rk4, dopri5 \(adaptive\), fehlberg78 \(adaptive\), odeint-dopri5" \
+  "$study" report res --vs nobody
+diff -r before res > /dev/null && ok "a refused --vs leaves the report as it was" || bad "a refused --vs changed the report"
+expect "study run --vs with a name of no method is refused before anything runs" 2 "--vs rk5: in no study: versus: 'rk5' names none of the study's methods" \
+  "$study" run versus.toml --out refused --vs rk5
+printf 'vs = "odeint"\n' | cat versus.toml - > bad.toml
+expect "a spec's vs naming no method is refused, naming file, line and key" 2 "bad.toml:11: vs: 'odeint' names none of the study's methods; they are: rk4, dopri5 \(adaptive\)" \
+  "$study" run bad.toml --out refused
+printf 'adaptive = ["dopri5", { id = "dopri5", controller = "pi" }]\ntol = { max = 1e-4, min = 1e-6, per_decade = 1 }\nvs = "dopri5"\n' |
+  cat <(grep -v '^adaptive\|^tol' versus.toml) - > twice.toml
+expect "a spec's vs by an id two methods share asks for a label" 2 "vs: 'dopri5' is the id of 2 of the study's methods; give one's label: dopri5 \(adaptive\), dopri5 \(adaptive, pi\)" \
+  "$study" run twice.toml --out refused
+[ ! -e refused ] && ok "nothing is written for a refused vs" || bad "a refused vs left output"
+# results.json edited by hand to name a method the study does not have: refused, naming the field.
+sed -i 's/"vs": "dopri5 (adaptive)"/"vs": "tsit5"/' res/results.json
+expect "results.json whose vs names no method of its study is refused, naming the field" 2 \
+  "results.studies\[0\].vs: 'tsit5' is not one of the study's methods" "$study" report res
+finish
