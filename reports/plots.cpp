@@ -306,9 +306,7 @@ std::optional<Plot> work_precision_plot(const Study& s, bool by_time, const fs::
   const std::string name = s.name + (by_time ? "-work-time" : "-work");
   auto cost = [&](const RunRow& r) { return by_time ? r.ns_min * 1e-9 * static_cast<double>(r.steps) : r.force_evals; };
   // Timings differ between methods that compute the same: merged lines only where the evaluations are the measure.
-  auto lines = series_of(s, !by_time, true);
-  for (std::size_t k = 0; k < s.adaptive.size(); ++k)  // the adaptive methods, a family of their own
-    lines.push_back({{s.adaptive[k].label}, "adaptive", s.adaptive[k].order, s.integrators.size() + k});
+  auto lines = work_series_of(s, !by_time, true);  // the adaptive methods, a family of their own
   auto panels = panels_of(lines);
   if (!by_time)  // first, the best of each family on one panel (at most one line a family: 4)
     if (Panel best = best_of_families(s, lines); !best.series.empty()) panels.insert(panels.begin(), std::move(best));

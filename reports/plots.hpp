@@ -62,7 +62,16 @@ struct Extent {
   std::string ranges(bool log_x, bool log_y, double pad_y = 10) const {
     if (empty()) return "";
     auto range = [](double lo, double hi, bool log, double pad) {
-      if (log) return "[" + num17(lo / pad) + ":" + num17(hi * pad) + "]";
+      if (log) {
+        // A log axis labelled '10^{%L}' is read at its powers of ten: gnuplot labels only those, so a range holding
+        // fewer than two has one label or none.  Out to the whole decades around it.
+        double a = lo / pad, b = hi * pad;
+        if (std::floor(std::log10(b)) - std::ceil(std::log10(a)) < 1) {
+          a = std::pow(10.0, std::floor(std::log10(a))), b = std::pow(10.0, std::ceil(std::log10(b)));
+          if (!(b > a)) b = 10 * a;
+        }
+        return "[" + num17(a) + ":" + num17(b) + "]";
+      }
       const double d = hi > lo ? 0.05 * (hi - lo) : std::max(1e-300, std::abs(hi) * 0.05 + 1e-300);
       return "[" + num17(lo - d) + ":" + num17(hi + d) + "]";
     };

@@ -125,7 +125,8 @@ std::optional<Plot> quantity_plot(const ScanGroup& sg, const ScanQuantity& q, st
   Blocks data;
   Extent all;
   std::vector<PanelText> panels;
-  for (const auto& panel : panels_of(series_of(first, false))) {
+  // Costs are every method's, the pairs' too; the other quantities (orders, constants, energy, stability) fixed steps'.
+  for (const auto& panel : panels_of(q.key == "cost" ? work_series_of(first, false) : series_of(first, false))) {
     PanelText p{panel.title, "", {}};
     for (const auto& line : panel.series) {
       const std::string& m = line.members.front();
@@ -308,14 +309,42 @@ std::string scan_page(const Results& r, const ScanGroup& sg, const PageContext& 
   for (const Study* s : sg.points) {
     const VerdictCounts v = verdict_counts(r, *s);
     md << "| [" << cell(point_text(s->scan)) << "](" << s->name << "/REPORT.md) | " << v.pass << " | "
-       << (v.fail ? fmt::format("**{}**", v.fail) : "0") << " | " << v.undetermined << " | " << v.diverged << " | " << g(s->plot_dt) << " | "
+       << (v.fail ? fmt::format("**{}**", v.fail) : "0") << " | " << v.undetermined << " | " << v.diverged << " | "
+       << (s->plot_dt > 0 ? g(s->plot_dt) : "—") << " | "  // none: no fixed-step method
        << (s->wants("global") ? winner_cell(*s, target, false) : "—") << " |\n";
   }
   md << "\n`study report --accuracy X` asks for another accuracy.\n\n";
+  // The head-to-head across the scan: a line per point, each other method's cost to the target over the chosen one's.
+  if (!sg.points.empty() && sg.points.front()->wants("global")) {
+    const Study& first = *sg.points.front();
+    const std::string vs = versus_label(first, c.vs.empty() ? first.vs : c.vs);
+    if (!vs.empty()) {
+      md << "**Head to head against " << cell(vs) << "** at " << target_text(target) << ": each method's force evaluations over "
+         << cell(vs) << "'s, with the ratio's interval and its verdict ([the rule](" << first.name << "/REPORT.md#versus)).\n\n| point | "
+         << cell(vs) << "'s own |";
+      for (const auto& m : first.work_methods())
+        if (m != vs) md << " " << cell(m) << " |";
+      md << "\n|---|---:|";
+      for (std::size_t k = 1; k < first.work_methods().size(); ++k) md << "---:|";
+      md << "\n";
+      for (const Study* s : sg.points) {
+        const CostToAccuracy own = cost_to_reach(*s, vs, target);
+        md << "| " << cell(point_text(s->scan)) << " | " << cost_cell(own, false) << spread_text(own) << " |";
+        for (const auto& m : first.work_methods()) {
+          if (m == vs) continue;
+          const HeadToHead h = head_to_head(*s, m, vs, target, false);
+          const std::string text = own.estimated() ? versus_cell(h) : "—";
+          md << " " << (h.verdict == Versus::cheaper || h.verdict == Versus::dearer ? "**" + cell(text) + "**" : cell(text)) << " |";
+        }
+        md << "\n";
+      }
+      md << "\n";
+    }
+  }
   // Where a method's cost to the target is not drawn: not reached, or only bounded.
   if (!sg.points.empty() && sg.points.front()->wants("global")) {
     std::vector<std::string> missing;
-    for (const auto& m : sg.points.front()->integrators) {
+    for (const auto& m : sg.points.front()->work_methods()) {
       std::vector<std::string> at;
       for (const Study* s : sg.points) {
         const CostToAccuracy cost = cost_to_reach(*s, m, target);

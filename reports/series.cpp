@@ -104,6 +104,13 @@ std::vector<Series> series_of(const Study& s, bool merge, bool same_cost) {
   return out;
 }
 
+std::vector<Series> work_series_of(const Study& s, bool merge, bool same_cost) {
+  auto lines = series_of(s, merge, same_cost);
+  for (std::size_t k = 0; k < s.adaptive.size(); ++k)
+    lines.push_back({{s.adaptive[k].label}, "adaptive", s.adaptive[k].order, s.integrators.size() + k});
+  return lines;
+}
+
 std::vector<Panel> panels_of(const std::vector<Series>& series, std::size_t max) {
   std::vector<Panel> panels;
   std::vector<std::string> families = family_order;

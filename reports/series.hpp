@@ -41,6 +41,10 @@ std::string family_name(const std::string& family);
 /// where it was not measured) and, with `same_cost`, whose force evaluations are equal too, become one line.
 std::vector<Series> series_of(const Study& s, bool merge, bool same_cost = true);
 
+/// series_of, then the adaptive pairs as lines of their own family ("adaptive"), after the fixed-step methods: the
+/// lines of the plots of costs, where a pair has a curve like any method.
+std::vector<Series> work_series_of(const Study& s, bool merge, bool same_cost = true);
+
 /// The lines in panels: by family (in the order above), a family of more than `max` split by order into panels
 /// of nearly equal size.
 std::vector<Panel> panels_of(const std::vector<Series>& series, std::size_t max = max_series);

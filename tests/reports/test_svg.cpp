@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "reports/plots.hpp"
 #include "reports/process.hpp"
 #include "reports/render.hpp"
 #include "tests/support.hpp"
@@ -201,4 +202,26 @@ TEST_CASE("every SVG of a report holding every plot state follows the rules (run
     start = end + 1;
   }
   CHECK(n >= 20);
+}
+
+TEST_CASE("a log axis holds two powers of ten at least, the labels gnuplot writes on it", "[report][plots]") {
+  // Costs from 200 to 1000, padded by 3: 66.7 to 3000 holds 100 and 1000: as it is.
+  report::Extent narrow;
+  narrow.add(0.1, 200), narrow.add(0.8, 1000);
+  CHECK_THAT(narrow.ranges(false, true, 3), Catch::Contains("set yrange [66.666666666666671:3000]"));
+  // One value: 500 padded by 3 is 166.7 to 1500, holding 1000 only: out to 100 and 10^4.
+  report::Extent one;
+  one.add(1, 500);
+  CHECK_THAT(one.ranges(false, true, 3), Catch::Contains("set yrange [100:10000]"));
+  // 20 to 80 unpadded holds none: 10 to 100.  A single power of ten unpadded: a decade above it.
+  report::Extent tight;
+  tight.add(1, 20), tight.add(2, 80);
+  CHECK_THAT(tight.ranges(false, true, 1), Catch::Contains("set yrange [10:100]"));
+  report::Extent point;
+  point.add(1, 1000);
+  CHECK_THAT(point.ranges(false, true, 1), Catch::Contains("set yrange [1000:10000]"));
+  // Wide ranges keep their padding: 1e-8 to 1e-2 padded by 10.
+  report::Extent wide;
+  wide.add(1, 1e-8), wide.add(2, 1e-2);
+  CHECK_THAT(wide.ranges(true, true), Catch::Contains("set yrange [1.0000000000000001e-09:0.10000000000000001]"));
 }

@@ -69,4 +69,26 @@ expect "a spec's vs by an id two methods share asks for a label" 2 "vs: 'dopri5'
 sed -i 's/"vs": "dopri5 (adaptive)"/"vs": "tsit5"/' res/results.json
 expect "results.json whose vs names no method of its study is refused, naming the field" 2 \
   "results.studies\[0\].vs: 'tsit5' is not one of the study's methods" "$study" report res
+# A scan of adaptive pairs only: their costs drawn against the parameter, "—" for a plot step they do not have, and
+# the head-to-head as a line per point.
+cat > ascan.toml <<'SPEC'
+name = "ascan"
+problem = "kepler"
+t_end = 6.283185307179586
+adaptive = ["dopri5", "fehlberg78"]
+tol = { max = 1e-4, min = 1e-10, per_decade = 2 }
+samples = 8
+repeats = 1
+scan = { e = [0.1, 0.5, 0.8] }
+vs = "dopri5"
+SPEC
+expect "a scan of adaptive pairs runs, with a spec's vs" 0 "" "$study" run ascan.toml --out scan -q
+data=scan/plots/ascan-scan-cost-e.dat
+[ "$(grep -c '^# dopri5 (adaptive)$\|^# fehlberg78 (adaptive)$' "$data")" -eq 2 ] && [ "$(grep -c '^[0-9]' "$data")" -eq 6 ] &&
+  ok "the scan's cost plot draws both pairs at the three points" || bad "the scan's cost data: $(cat "$data")"
+grep -qE '^\| \[e = 0\.5\]\(ascan_e-0p5/REPORT\.md\) \| [0-9]+ \| 0 \| [0-9]+ \| 0 \| — \| fehlberg78' scan/SCAN-ascan.md &&
+  ok "the scan's table: no plot step without fixed steps, and the cheapest pair" || bad "the scan's table: $(grep -A5 '^| point' scan/SCAN-ascan.md)"
+[ "$(grep -A6 '^\*\*Head to head against dopri5 (adaptive)\*\*' scan/SCAN-ascan.md | grep -cE '^\| e = 0\.[158] \| [0-9.e+]+ ±[0-9.]+ % \| \**'"$ratio")" -eq 3 ] &&
+  ok "the scan's head-to-head: a line per point, the pair's own cost and the other's ratio with its verdict" ||
+  bad "the scan's head-to-head: $(grep -A6 'Head to head' scan/SCAN-ascan.md)"
 finish
