@@ -266,8 +266,25 @@ std::vector<Study> history_studies(const History& h) {
       for (const auto& d : s.declared)
         if (std::find(it->integrators.begin(), it->integrators.end(), d.label) == it->integrators.end())
           it->integrators.push_back(d.label), it->declared.push_back(d);
+      for (const auto& a : s.adaptive)
+        if (std::none_of(it->adaptive.begin(), it->adaptive.end(), [&](const auto& x) { return x.label == a.label; }))
+          it->adaptive.push_back(a);
     }
   return out;
+}
+
+/// Whether study x (a folder's) has method m, fixed-step or adaptive.
+bool has_method(const Study* x, const std::string& m) {
+  if (!x) return false;
+  const auto all = x->work_methods();
+  return std::find(all.begin(), all.end(), m) != all.end();
+}
+
+/// A pair's tolerance proportionality slope (NaN: none, or not a pair).
+double slope_of(const Study& x, const std::string& m) {
+  for (const auto& p : x.proportionality)
+    if (p.integrator == m) return p.observed;
+  return NAN;
 }
 
 }  // namespace
@@ -276,11 +293,24 @@ std::string history_text(const History& h) {
   std::ostringstream t;
   if (h.results.empty()) return "";
   for (const auto& s : history_studies(h)) {
-    t << s.name << " (" << s.problem << "): error constant / observed order / ns per step, in the order given\n";
+    t << s.name << " (" << s.problem << "): error constant / observed order / ns per step"
+      << (s.adaptive.empty() ? "" : "; a pair's slope of error on tolerance / force evaluations to an accuracy") << ", in the order given\n";
     for (std::size_t k = 0; k < h.results.size(); ++k)
       if (const Study* st = study_named(h.results[k], s.name))
         if (const std::string why = check::experiment_change(*st, s); !why.empty())
           t << "  warning: in " << h.names[k] << " another experiment under this name: " << why << " (not comparable)\n";
+    const auto targets = history_targets(h, s);
+    for (const auto& a : s.adaptive) {  // a pair: its slope and its cost to the middle target
+      const double target = targets[targets.size() / 2];
+      std::string row = fmt::format("  {:<36}", a.label);
+      for (const auto& r : h.results) {
+        const Study* x = study_named(r, s.name);
+        row += has_method(x, a.label) ? fmt::format(" | slope {} · {} to {}", fixed(slope_of(*x, a.label)),
+                                                    cost_cell(cost_to_reach(*x, a.label, target), false), target_text(target))
+                                      : " | (absent)";
+      }
+      t << row << "\n";
+    }
     for (const auto& method : s.integrators) {
       std::string row = fmt::format("  {:<36}", method);
       for (const auto& r : h.results) {
@@ -311,8 +341,9 @@ PagesOutcome render_history(const History& h, const fs::path& out, const Gnuplot
        << cell(h.results[k].date) << ")";
   md << ".\n\nPer study and method: the **error constant** (the median over its global fit's window of error / dt^p, p its "
         "expected order: comparable whatever the step sizes), the **observed global order**, the **time per step** (median of its runs' "
-        "minimum over the repeats) and the **force evaluations to reach** each accuracy target (interpolated on its own runs). A method "
-        "absent from a folder is left blank; — is not measured or not reached.\n\n";
+        "minimum over the repeats) and the **force evaluations to reach** each accuracy target (interpolated on its own runs); an "
+        "adaptive pair, its force evaluations to each target (interpolated across its tolerances) and its **tolerance proportionality** "
+        "slope. A method absent from a folder is left blank; — is not measured or not reached.\n\n";
   parts.emplace_back(md.str(), "");
   std::string tics;
   for (std::size_t k = 0; k < h.names.size(); ++k) tics += (k ? ", " : "") + quoted(std::to_string(k + 1) + ": " + h.names[k]) + " " + std::to_string(k + 1);
@@ -334,6 +365,9 @@ PagesOutcome render_history(const History& h, const fs::path& out, const Gnuplot
                               return c.how == Reach::interpolated || c.how == Reach::extrapolated ? c.evals : NAN;
                             },
                             [t](const Study& x, const std::string& m) { return cost_cell(cost_to_reach(x, m, t), false); }});
+    if (!s.adaptive.empty())
+      quantities.push_back({"slope", "tolerance proportionality (a pair's slope of error on tolerance)",
+                            "slope of log error on log tolerance (dimensionless)", false, slope_of});
     // A study of this name that is another experiment in some folder (a parameter, the span changed): said, since
     // its values across the folders are then not one method's history.
     std::string changes;
@@ -354,7 +388,10 @@ PagesOutcome render_history(const History& h, const fs::path& out, const Gnuplot
       table << "\n";
       std::vector<PanelText> panels;
       int index = 0;
-      for (const auto& panel : panels_of(series_of(s, false))) {
+      // Costs are every method's, the pairs' too; the slope the pairs' only; the rest the fixed-step methods'.
+      auto lines = q.key.rfind("cost", 0) == 0 || q.key == "slope" ? work_series_of(s, false) : series_of(s, false);
+      if (q.key == "slope") std::erase_if(lines, [](const Series& x) { return x.family != "adaptive"; });
+      for (const auto& panel : panels_of(lines)) {
         PanelText p{panel.title, "", {}};
         for (const auto& x : panel.series) {
           const std::string& method = x.members.front();
@@ -362,13 +399,13 @@ PagesOutcome render_history(const History& h, const fs::path& out, const Gnuplot
           std::string rows;
           for (std::size_t k = 0; k < h.results.size(); ++k) {
             const Study* st = study_named(h.results[k], s.name);
-            const bool has = st && std::find(st->integrators.begin(), st->integrators.end(), method) != st->integrators.end();
+            const bool has = has_method(st, method);
             const double v = has ? q.value(*st, method) : NAN;
             table << " "
                   << (!has         ? ""
                       : q.text     ? q.text(*st, method)
                       : !std::isfinite(v) ? "—"
-                      : q.key == "order" ? fixed(v)
+                      : q.key == "order" || q.key == "slope" ? fixed(v)
                       : q.key == "time"  ? fixed(v, 1)
                                          : fmt::format("{:.4g}", v))
                   << " |";

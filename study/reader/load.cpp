@@ -712,6 +712,11 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
         d.order = static_cast<int>(x.at("order").whole(1, 100)), d.order_hat = static_cast<int>(x.at("order_hat").whole(1, 100));
         d.evals_per_step = static_cast<int>(x.at("evals_per_step").whole(1, 100000));
         d.expected_slope = x.at("expected_slope").positive();
+        if (x.has("params")) {
+          const Node p = x.at("params");
+          for (const auto& key : p.keys()) d.params[key] = p.at(key).number();
+        }
+        if (x.has("coefficients")) d.coefficients = x.at("coefficients").text();
         for (const auto& other : st.adaptive)
           if (other.label == d.label) x.at("label").fail("'" + study::printable(d.label) + "' is listed twice");
         st.adaptive.push_back(std::move(d));
@@ -739,21 +744,9 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
         row.force_evals = x.at("force_evals").nonnegative();
         row.h_min = x.at("h_min").nonnegative(), row.h_max = x.at("h_max").nonnegative();
         row.seconds_min = x.at("seconds_min").nonnegative(), row.seconds_median = x.at("seconds_median").nonnegative();
-        if (row.status == "ok" && row.accepted > 0 && std::isfinite(row.global)) {
-          RunRow w;
-          w.integrator = row.integrator, w.status = "ok", w.steps = row.accepted, w.tol = row.tol;
-          for (const auto& d : st.adaptive)
-            if (d.label == row.integrator) w.id = d.id;
-          w.dt = st.t_end / static_cast<double>(row.accepted);
-          w.global = row.global, w.max = row.max, w.energy_max = row.energy_max, w.energy_final = row.energy_final;
-          w.force_evals = row.force_evals, w.evals_per_step = row.force_evals / static_cast<double>(row.accepted);
-          w.roundoff = row.roundoff;
-          w.ns_min = row.seconds_min * 1e9 / static_cast<double>(row.accepted);
-          w.ns_median = row.seconds_median * 1e9 / static_cast<double>(row.accepted);
-          st.adaptive_work.push_back(std::move(w));
-        }
         st.adaptive_runs.push_back(std::move(row));
       }
+      st.adaptive_work = adaptive_work_of(st);
       const Node prop = a.at("proportionality");
       for (std::size_t k = 0; k < prop.size(); ++k) {
         const Node x = prop.at(k);
@@ -791,6 +784,25 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
     r.studies.push_back(std::move(st));
   }
   return r;
+}
+
+std::vector<RunRow> adaptive_work_of(const Study& s) {
+  std::vector<RunRow> out;
+  for (const AdaptiveRow& row : s.adaptive_runs)
+    if (row.status == "ok" && row.accepted > 0 && std::isfinite(row.global)) {
+      RunRow w;
+      w.integrator = row.integrator, w.status = "ok", w.steps = row.accepted, w.tol = row.tol;
+      for (const auto& d : s.adaptive)
+        if (d.label == row.integrator) w.id = d.id;
+      w.dt = s.t_end / static_cast<double>(row.accepted);  // its mean step
+      w.global = row.global, w.max = row.max, w.energy_max = row.energy_max, w.energy_final = row.energy_final;
+      w.force_evals = row.force_evals, w.evals_per_step = row.force_evals / static_cast<double>(row.accepted);
+      w.roundoff = row.roundoff;
+      w.ns_min = row.seconds_min * 1e9 / static_cast<double>(row.accepted);
+      w.ns_median = row.seconds_median * 1e9 / static_cast<double>(row.accepted);
+      out.push_back(std::move(w));
+    }
+  return out;
 }
 
 std::optional<Bench> load_bench(const fs::path& dir) {

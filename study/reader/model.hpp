@@ -115,6 +115,8 @@ struct AdaptiveIntegratorRow {
   std::string label, id, controller, source;
   int order = 0, order_hat = 0, evals_per_step = 0;
   double expected_slope = 1;
+  std::map<std::string, double> params;  ///< the controller's parameters as the spec gave them
+  std::string coefficients;              ///< a digest of every coefficient of its table, b_hat too ("": Odeint's own stepper)
 };
 /// One adaptive run at one tolerance.
 struct AdaptiveRow {
@@ -191,6 +193,10 @@ struct Study {
     return false;
   }
 };
+/// Each adaptive run of s that reached t_end as a run of the work-precision answers (Study::adaptive_work): derived
+/// from s.adaptive_runs, its one copy.
+std::vector<RunRow> adaptive_work_of(const Study& s);
+
 struct Results {
   int schema_version = 1;  ///< of results.json (study/common/schema.hpp)
   std::string compiler, flags, cpu, revision, date, reference_solver;

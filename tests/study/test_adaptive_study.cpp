@@ -6,6 +6,7 @@
 #include "tests/support.hpp"
 #include "tests/study/results_text.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "integrators/adaptive.hpp"
@@ -222,7 +223,9 @@ TEST_CASE("study check judges tolerance proportionality against the pair's slope
 namespace {
 
 /// A study with one adaptive pair whose error is 0.3 tol at tolerances 1e-3 .. 1e-9 (a decade apart), round-off 1e-15.
-report::Study adaptive_study(double factor = 1.0) {
+/// A pair at tolerances 1e-3 .. 1e-9 with errors 0.3 tol (times `factor`) at 600 (1e-3 / tol)^(1/5) force evaluations
+/// (times `cost`): a straight log-log curve, so that its cost to an error X is 600 cost (3e-4 factor / X)^(1/5) exactly.
+report::Study adaptive_study(double factor = 1.0, double cost = 1.0) {
   report::Study s;
   s.name = "x", s.problem = "kepler", s.t_end = 1, s.ref_bound = 1e-25, s.metrics = {"global"};
   s.adaptive.push_back({"pair (adaptive)", "pair", "odeint", "", 5, 4, 6, 1.0});
@@ -231,11 +234,12 @@ report::Study adaptive_study(double factor = 1.0) {
   for (double tol = 1e-3; tol > 5e-10; tol /= 10) {
     report::AdaptiveRow r;
     r.integrator = "pair (adaptive)", r.status = "ok", r.tol = tol, r.global = r.max = 0.3 * tol * factor, r.roundoff = r.roundoff_max = 1e-15;
-    r.accepted = 100, r.force_evals = 600;
+    r.accepted = 100, r.force_evals = 600 * cost * std::pow(1e-3 / tol, 0.2);
     s.adaptive_runs.push_back(r);
     p.points.push_back({tol, r.max, 1e-15});
   }
   s.proportionality.push_back(p);
+  s.adaptive_work = report::adaptive_work_of(s);  // as the loader derives it
   return s;
 }
 
@@ -270,7 +274,7 @@ TEST_CASE("a baseline holds an adaptive pair's error at three of its tolerances,
   CHECK(status(0.97) == check::Outcome::fail);   // better is a change too: regenerate the baseline
 }
 
-TEST_CASE("study compare judges an adaptive pair: its error at each tolerance, its slope, runs that stop now", "[engine][adaptive]") {
+TEST_CASE("study compare judges an adaptive pair: its cost to each accuracy, its slope, runs that stop now", "[engine][adaptive]") {
   auto outcome = [](const report::Study& before, const report::Study& after, const std::string& metric) {
     const auto c = check::compare(results_of(before), results_of(after));
     for (const auto& o : c.verdict.outcomes)
@@ -278,9 +282,42 @@ TEST_CASE("study compare judges an adaptive pair: its error at each tolerance, i
     return check::Outcome{};
   };
   const auto same = adaptive_study();
-  CHECK(outcome(same, same, "error at tolerance").status == check::Outcome::pass);
-  CHECK(outcome(same, adaptive_study(1.02), "error at tolerance").status == check::Outcome::fail);  // 2 % > 1 %
-  CHECK(outcome(same, adaptive_study(1.005), "error at tolerance").status == check::Outcome::pass);
+  CHECK(outcome(same, same, "cost to accuracy").status == check::Outcome::pass);
+  // Errors 2 % larger at the same costs: the cost to an accuracy grows by 1.02^(1/5) = 0.40 %, within 1 %: not worse;
+  // the error at a tolerance is said, not judged.
+  const auto drift = check::compare(results_of(same), results_of(adaptive_study(1.02)));
+  REQUIRE(drift.methods.size() == 1);
+  CHECK(drift.methods[0].method == "pair (adaptive)");
+  CHECK(drift.verdict.count(check::Outcome::fail) == 0);
+  REQUIRE(drift.methods[0].notes.size() == 1);
+  CHECK_THAT(drift.methods[0].notes[0], Catch::StartsWith("error at tolerance: new / old 1.02 at tol"));
+  // 1e-6 lies between tol 1e-5 (error 3e-6) and 1e-6 (3e-7): 600 (300)^(1/5) = 1876.1 evaluations before.
+  const auto& at6 = drift.methods[0].costs;
+  const auto it = std::find_if(at6.begin(), at6.end(), [](const auto& c) { return std::abs(c.target - 1e-6) < 1e-18; });
+  REQUIRE(it != at6.end());
+  CHECK(it->old_cost.evals == Approx(600 * std::pow(300.0, 0.2)).epsilon(1e-12));
+  CHECK(it->new_cost.evals / it->old_cost.evals == Approx(std::pow(1.02, 0.2)).epsilon(1e-12));
+  // Errors 50 times larger at the same costs: 50^(1/5) = 2.19 times the evaluations to every accuracy: worse.
+  const auto fifty = outcome(same, adaptive_study(50), "cost to accuracy");
+  CHECK(fifty.status == check::Outcome::fail);
+  CHECK_THAT(fifty.off, Catch::StartsWith("× 2.19 force evaluations to reach"));
+  // The same errors at three times the evaluations: worse by 3 (the error at each tolerance unchanged).
+  const auto dear = outcome(same, adaptive_study(1, 3), "cost to accuracy");
+  CHECK(dear.status == check::Outcome::fail);
+  CHECK_THAT(dear.off, Catch::StartsWith("× 3 force evaluations to reach"));
+  // 1.5 % dearer fails, 0.5 % does not (the tolerance 1 %: the curve is straight, its uncertainty 0).
+  CHECK(outcome(same, adaptive_study(1, 1.015), "cost to accuracy").status == check::Outcome::fail);
+  CHECK(outcome(same, adaptive_study(1, 1.005), "cost to accuracy").status == check::Outcome::pass);
+  // A changed table (b_hat), controller or parameter is named.
+  auto table = adaptive_study(), tuned = adaptive_study();
+  table.adaptive[0].coefficients = std::string(32, 'a');
+  tuned.adaptive[0].coefficients = std::string(32, 'b');
+  tuned.adaptive[0].controller = "pi", tuned.adaptive[0].params = {{"beta", 0.08}};
+  const auto notes = check::compare(results_of(table), results_of(tuned)).methods.at(0).notes;
+  REQUIRE(notes.size() == 3);
+  CHECK(notes[0] == "its coefficients changed (b or b_hat: the table's digest aaaaaaaa -> bbbbbbbb)");
+  CHECK(notes[1] == "its controller changed (odeint -> pi)");
+  CHECK(notes[2] == "controller parameter beta default -> 0.08");
   auto stops = adaptive_study();
   stops.adaptive_runs.back().status = "step-limit", stops.adaptive_runs.back().reason = "1000 steps (tol.max_steps)";
   const auto stopped = outcome(same, stops, "adaptive run");

@@ -91,4 +91,29 @@ grep -qE '^\| \[e = 0\.5\]\(ascan_e-0p5/REPORT\.md\) \| [0-9]+ \| 0 \| [0-9]+ \|
 [ "$(grep -A6 '^\*\*Head to head against dopri5 (adaptive)\*\*' scan/SCAN-ascan.md | grep -cE '^\| e = 0\.[158] \| [0-9.e+]+ ±[0-9.]+ % \| \**'"$ratio")" -eq 3 ] &&
   ok "the scan's head-to-head: a line per point, the pair's own cost and the other's ratio with its verdict" ||
   bad "the scan's head-to-head: $(grep -A6 'Head to head' scan/SCAN-ascan.md)"
+# study compare and study history carry the pairs: one pair made three times as dear (results.json and adaptive.csv
+# alike) is worse by its cost to each accuracy; history tabulates each pair's cost and slope folder by folder.
+sed -i 's/"vs": "tsit5"/"vs": "dopri5 (adaptive)"/' res/results.json
+cp -r res dear
+python3 - dear <<'PY'
+import csv, json, sys
+d = sys.argv[1]
+doc = json.load(open(d + "/results.json"))
+for r in doc["studies"][0]["adaptive"]["runs"]:
+    if r["integrator"] == "fehlberg78 (adaptive)": r["force_evals"] *= 3
+json.dump(doc, open(d + "/results.json", "w"), indent=1)
+rows = list(csv.reader(open(d + "/versus/adaptive.csv")))
+k = rows[0].index("force_evals")
+for row in rows[1:]:
+    if row[0] == "fehlberg78 (adaptive)": row[k] = repr(float(row[k]) * 3)
+csv.writer(open(d + "/versus/adaptive.csv", "w", newline=""), lineterminator="\n").writerows(rows)
+PY
+expect "study compare: a pair three times as dear is worse by its cost to each accuracy (exit 1)" 1 \
+  "WORSE versus \(kepler\) \| fehlberg78 \(adaptive\) \| cost to accuracy .*\| × 3 force evaluations to reach.*comparisons of 4 methods" \
+  bash -o pipefail -c "'$study' compare res dear --out cmp | tr '\n' ' '"
+expect "study history: each pair's cost to an accuracy and its slope, folder by folder" 0 \
+  "fehlberg78 \(adaptive\) +\| slope [0-9.]+ · [0-9.e+]+ to 1e-0[0-9] \| slope [0-9.]+ · [0-9.e+]+ to" \
+  "$study" history res dear --out hist
+grep -qE '^\| fehlberg78 \(adaptive\) \| [0-9.]+ \| [0-9.]+ \|$' hist/HISTORY.md && ok "HISTORY.md tabulates each pair's slope" ||
+  bad "no slope row in HISTORY.md: $(grep -A6 'tolerance proportionality' hist/HISTORY.md)"
 finish
