@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 
 #include <boost/crc.hpp>
-#include <xxhash.h>
+#include "study/common/digest.hpp"
 
 namespace reference::cache {
 namespace {
@@ -32,12 +32,7 @@ std::string crc32_hex(const std::string& text) {
 
 }  // namespace
 
-std::string digest_hex(const std::string& text) {
-  const XXH128_hash_t h = XXH3_128bits(text.data(), text.size());
-  char buf[33];
-  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(h.high64), static_cast<unsigned long long>(h.low64));
-  return buf;
-}
+std::string digest_hex(const std::string& text) { return study::digest_hex(text); }
 
 namespace {
 

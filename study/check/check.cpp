@@ -167,6 +167,16 @@ void check_adaptive(const Study& s, const Options& o, Checks& c) {
                                      {" dt", " tol"}})
         for (std::size_t at = text->find(from); at != std::string::npos; at = text->find(from, at + to.size())) text->replace(at, from.size(), to);
   }
+  // A pair that ran with no fit (fewer than 3 tolerances): named, with what would decide it, never left out.
+  for (const auto& a : s.adaptive)
+    if (std::none_of(s.proportionality.begin(), s.proportionality.end(), [&](const auto& p) { return p.integrator == a.label; })) {
+      Outcome& x = c.add(Outcome::undetermined, a.label, "tolerance proportionality");
+      x.expected = fmt::format("slope {:g} +/- {}", a.expected_slope, o.order_tolerance);
+      x.observed = "no fit";
+      const std::string why = study::no_slope_reason(s.tolerances.size());
+      const auto cut = why.find("; to decide: ");
+      x.off = why.substr(0, cut), x.action = why.substr(cut + 13);
+    }
   for (const auto& r : s.adaptive_runs) {
     if (r.status == "ok") continue;
     Outcome& x = c.add(Outcome::undetermined, r.integrator, "adaptive run");

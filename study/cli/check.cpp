@@ -47,8 +47,11 @@ int run_check(const CheckArgs& a) {
                            baseline ? "; baseline " + a.baseline : "; error constants not checked (no --baseline)",
                            a.verbose ? "" : " (-v lists the passes too)");
   if (v.count(check::Outcome::pass) + v.count(check::Outcome::fail) == 0)
-    std::cout << "study check: FAIL: no check was judged (" << v.count(check::Outcome::undetermined)
-              << " undetermined): a gate that judged nothing does not pass; the lines above say what would decide them\n";
+    std::cout << "study check: FAIL: no check was judged (" << v.count(check::Outcome::undetermined) << " undetermined): a gate that "
+              << "judged nothing does not pass"
+              << (v.count(check::Outcome::undetermined) ? "; the lines above say what would decide them\n"
+                                                         : ": these results hold nothing the gate checks (no order fit, slope, energy or "
+                                                           "identity)\n");
   return v.passed(a.strict) ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 

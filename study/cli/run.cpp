@@ -93,6 +93,11 @@ void print_summary(const std::vector<StudyResult>& results, const Meta& meta, co
       std::cout << fmt::format("{} tolerances, {}..{} accepted steps", runs, accepted_lo, accepted_hi)
                 << (stopped ? fmt::format(", {} stopped before t_end", stopped) : std::string()) << "\n";
     }
+    // A pair with no fit (fewer than 3 tolerances): said, with what would give it one, never left out silently.
+    for (const auto& a : r.spec.adaptive)
+      if (std::none_of(r.proportionality.begin(), r.proportionality.end(), [&](const auto& p) { return p.integrator == a.label; }))
+        std::cout << "  " << fmt::format("{:<34} {:<6} {:<12} ", a.label, "tol", "undetermined") << no_slope_reason(r.spec.tolerances.size())
+                  << "\n";
     for (const auto& st : r.stability)
       std::cout << "  " << fmt::format("{:<34} stable up to omega h = {:.6g}{}", st.integrator, st.limit,
                                        st.beyond_search ? " (whole search range)" : "")

@@ -529,6 +529,13 @@ inline OrderVerdict judge_order(const OrderFit& f, const OrderContext& c) {
 /// order's rules, except that a slope steadily above the expected band fails too.  For an order that is a term
 /// vanishing (superconvergence); for a tolerance sweep it is a controller or pair that is not what it declares.
 /// `output_limited`: runs left out because the output times set their steps (said when the fit is undetermined).
+/// Why a pair has no slope when its sweep has fewer than 3 tolerances (study run's summary and study check say it).
+inline std::string no_slope_reason(std::size_t tolerances) {
+  return "no slope: the sweep has " + std::to_string(tolerances) + " tolerance" + (tolerances == 1 ? "" : "s") +
+         ", and a slope of error on tolerance needs 3 or more; to decide: tol = { max, min, per_decade } spanning 3 or more, "
+         "e.g. { max = 1e-4, min = 1e-8, per_decade = 1 }";
+}
+
 inline OrderVerdict judge_proportionality(const OrderFit& f, double expected, double tolerance, std::size_t output_limited = 0) {
   const std::string limited = output_limited ? fmt::format("; {} run(s) left out: most of their steps were cut to land on the output "
                                                            "times, which set their error whatever the tolerance", output_limited)

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <istream>
 #include <sstream>
 
@@ -324,6 +325,34 @@ Results load(const fs::path& dir, double max_memory) {
   return res;
 }
 
+/// adaptive.csv holds the study's adaptive runs in order (results.json adaptive.runs): which run each row is, its
+/// status, and the numbers the answers read (global error, accepted steps, force evaluations) to every digit.
+void check_adaptive_table(const Results& res, const Study& s) {
+  if (s.adaptive_runs.empty()) return;
+  const fs::path file = res.dir / s.name / "adaptive.csv";
+  const auto t = read_table(file);
+  if (!t) return;  // missing: said by the caller
+  if (t->rows.size() != s.adaptive_runs.size())
+    throw ReportError(fmt::format("{}: {} runs, but results.json has {} adaptive runs for {}: the table and the results disagree",
+                                  file.string(), t->rows.size(), s.adaptive_runs.size(), s.name));
+  for (std::size_t r = 0; r < t->rows.size(); ++r) {
+    const AdaptiveRow& run = s.adaptive_runs[r];
+    auto disagree = [&](const std::string& column, const std::string& csv, const std::string& json) {
+      throw ReportError(fmt::format("{}:{}: {} is {}, but results.json has {} (studies '{}', adaptive.runs[{}]): the table and the "
+                                    "results disagree (edited by hand?); run the study again",
+                                    file.string(), t->lines[r], column, csv, json, s.name, r));
+    };
+    auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+    if (t->text(r, "integrator") != run.integrator) disagree("integrator", t->text(r, "integrator"), run.integrator);
+    if (t->text(r, "status") != run.status) disagree("status", t->text(r, "status"), run.status);
+    if (!same(t->number(r, "tol"), run.tol)) disagree("tol", t->text(r, "tol"), num17(run.tol));
+    if (!same(t->number(r, "global"), run.global)) disagree("global", t->text(r, "global"), num17(run.global));
+    if (!same(t->number(r, "accepted"), static_cast<double>(run.accepted)))
+      disagree("accepted", t->text(r, "accepted"), std::to_string(run.accepted));
+    if (!same(t->number(r, "force_evals"), run.force_evals)) disagree("force_evals", t->text(r, "force_evals"), num17(run.force_evals));
+  }
+}
+
 void check_tables(const Results& res) {
   for (const Study& s : res.studies) {
     // What study run writes for a study: runs.csv and samples.csv when it has runs, energy_long.csv when it has
@@ -339,6 +368,8 @@ void check_tables(const Results& res) {
     missing("runs.csv", s.runs.size(), "runs");
     missing("samples.csv", s.runs.size(), "runs (their samples)");
     missing("energy_long.csv", s.energy_long.size(), "long energy runs");
+    missing("adaptive.csv", s.adaptive_runs.size(), "adaptive runs");
+    check_adaptive_table(res, s);
     if (s.runs.empty()) continue;
     const fs::path runs_csv = res.dir / s.name / "runs.csv";  // samples.csv's rows are checked as they are read (all_samples)
     const auto t = read_table(runs_csv);
@@ -742,6 +773,10 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
         row.accepted = x.at("accepted").whole(0, max_count), row.rejected = x.at("rejected").whole(0, max_count);
         if (x.has("cut")) row.cut = x.at("cut").whole(0, max_count);
         row.force_evals = x.at("force_evals").nonnegative();
+        // A run that took steps evaluated the force at least once a step: fewer is a number edited by hand.
+        if (row.status == "ok" && row.accepted > 0 && !(row.force_evals >= static_cast<double>(row.accepted)))
+          x.at("force_evals").fail(fmt::format("{} force evaluations for {} accepted steps: every step evaluates the force at least once",
+                                               row.force_evals, row.accepted));
         row.h_min = x.at("h_min").nonnegative(), row.h_max = x.at("h_max").nonnegative();
         row.seconds_min = x.at("seconds_min").nonnegative(), row.seconds_median = x.at("seconds_median").nonnegative();
         st.adaptive_runs.push_back(std::move(row));
@@ -763,8 +798,36 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
         const Node pts = x.at("points");
         for (std::size_t i = 0; i < pts.size(); ++i)
           row.points.push_back({pts.at(i).at(0).positive(), pts.at(i).at(1).nonnegative(), pts.at(i).at(2).nonnegative()});
+        for (const auto& other : st.proportionality)
+          if (other.integrator == row.integrator) x.at("integrator").fail("'" + study::printable(row.integrator) + "' has a fit already");
+        // One copy of each number: the slope's expected value is its integrator's, its points and the runs it left out
+        // are its runs' (as the engine derived them), or a hand edit would change the verdict.
+        const AdaptiveIntegratorRow* d = nullptr;
+        for (const auto& i : st.adaptive) d = i.label == row.integrator ? &i : d;
+        if (row.expected != d->expected_slope)
+          x.at("expected").fail(fmt::format("{} differs from the integrator's expected_slope {} (adaptive.integrators): one of the two "
+                                            "copies was edited", num17(row.expected), num17(d->expected_slope)));
+        const ProportionalityRow derived = proportionality_of(st, row.integrator);
+        if (row.output_limited != derived.output_limited)
+          x.at("output_limited").fail(fmt::format("{}, but {} of its runs (adaptive.runs) had most steps cut to an output time",
+                                                  row.output_limited, derived.output_limited));
+        if (row.points.size() != derived.points.size())
+          pts.fail(fmt::format("{} points, but its runs (adaptive.runs) give {}: one of the two copies was edited", row.points.size(),
+                               derived.points.size()));
+        for (std::size_t i = 0; i < pts.size(); ++i)
+          if (row.points[i] != derived.points[i])
+            pts.at(i).fail(fmt::format("[{}, {}, {}] is not its run's (tol, largest error, floor) [{}, {}, {}] (adaptive.runs): one "
+                                       "of the two copies was edited", num17(row.points[i][0]), num17(row.points[i][1]),
+                                       num17(row.points[i][2]), num17(derived.points[i][0]), num17(derived.points[i][1]),
+                                       num17(derived.points[i][2])));
         st.proportionality.push_back(std::move(row));
       }
+      // Every pair has its fit where the sweep has the tolerances for one (3 or more): a deleted one is an edit.
+      if (st.tolerances.size() >= 3)
+        for (const auto& i : st.adaptive)
+          if (std::none_of(st.proportionality.begin(), st.proportionality.end(), [&](const auto& p) { return p.integrator == i.label; }))
+            prop.fail("has no fit for '" + study::printable(i.label) + "', though its " + std::to_string(st.tolerances.size()) +
+                      " tolerances give one: an entry was deleted");
     }
     if (s.has("vs")) {  // the method the report measures the others against: one of this study's
       st.vs = s.at("vs").text();
@@ -784,6 +847,25 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
     r.studies.push_back(std::move(st));
   }
   return r;
+}
+
+ProportionalityRow proportionality_of(const Study& s, const std::string& label) {
+  // As the engine fits it (study/results/orders.cpp, fit_proportionality): the largest error over the output times of
+  // each run that reached t_end, its floor the reference's bound and the run's measured round-off, else a random walk
+  // of round-off over its accepted steps; a run most of whose steps were cut to an output time left out, and counted.
+  ProportionalityRow p;
+  p.integrator = label;
+  const double eps = std::numeric_limits<double>::epsilon();
+  for (const AdaptiveRow& r : s.adaptive_runs) {
+    if (r.integrator != label || r.status != "ok") continue;
+    if (2 * r.cut > r.accepted) {
+      ++p.output_limited;
+      continue;
+    }
+    const double roundoff = std::isfinite(r.roundoff_max) ? r.roundoff_max : eps * std::sqrt(static_cast<double>(std::max(1L, r.accepted)));
+    p.points.push_back({r.tol, r.max, std::max(s.ref_bound, roundoff)});
+  }
+  return p;
 }
 
 std::vector<RunRow> adaptive_work_of(const Study& s) {

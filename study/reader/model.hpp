@@ -196,6 +196,9 @@ struct Study {
 /// Each adaptive run of s that reached t_end as a run of the work-precision answers (Study::adaptive_work): derived
 /// from s.adaptive_runs, its one copy.
 std::vector<RunRow> adaptive_work_of(const Study& s);
+/// What adaptive pair `label`'s tolerance proportionality fit is made of, derived from its runs (s.adaptive_runs) as
+/// the engine derives it: its points (tolerance, largest error, noise floor) and the runs left out (output_limited).
+ProportionalityRow proportionality_of(const Study& s, const std::string& label);
 
 struct Results {
   int schema_version = 1;  ///< of results.json (study/common/schema.hpp)

@@ -1,7 +1,7 @@
 #include "study/results/write.hpp"
 
 #include "study/common/atomic_file.hpp"
-#include "reference/cache.hpp"
+#include "study/common/digest.hpp"
 
 #include <unistd.h>
 
@@ -131,7 +131,7 @@ Json adaptive_json(const StudyResult& r) {
                                 {"order", x.order}, {"order_hat", x.order_hat}, {"expected_slope", x.expected_slope},
                                 {"slope_given", x.slope_given}, {"evals_per_step", x.evals_per_step}, {"table", x.table}, {"source", x.source}});
     // Every coefficient of the pair, b_hat too, as a digest: compare names a changed table (Odeint's own steppers: none).
-    if (x.choice.table) a["integrators"].back()["coefficients"] = reference::cache::digest_hex(x.choice.table->identity);
+    if (x.choice.table) a["integrators"].back()["coefficients"] = digest_hex(x.choice.table->identity);
   }
   a["runs"] = Json::array();
   for (const AdaptiveRun& x : r.adaptive_runs) {

@@ -116,4 +116,37 @@ expect "study history: each pair's cost to an accuracy and its slope, folder by 
   "$study" history res dear --out hist
 grep -qE '^\| fehlberg78 \(adaptive\) \| [0-9.]+ \| [0-9.]+ \|$' hist/HISTORY.md && ok "HISTORY.md tabulates each pair's slope" ||
   bad "no slope row in HISTORY.md: $(grep -A6 'tolerance proportionality' hist/HISTORY.md)"
+# One copy of each number: an adaptive result edited by hand in one place is refused, naming both copies (exit 2).
+edit_case() {  # edit_case WHAT PATTERN PYTHON: the edit applied to a copy of res, then study check and study report
+  rm -rf edited && cp -r res edited
+  python3 -c "import json; d = json.load(open('edited/results.json')); a = d['studies'][0]['adaptive']; $3
+json.dump(d, open('edited/results.json', 'w'), indent=1)"
+  expect "$1: study check refuses it (exit 2)" 2 "$2" "$study" check edited
+}
+edit_case "a pair's slope fit deleted" "proportionality: has no fit for 'dopri5 \(adaptive\)', though its 13 tolerances give one" \
+  "del a['proportionality'][0]"
+edit_case "a slope's expected value edited" "proportionality\[0\]\.expected: 3 differs from the integrator's expected_slope 1" \
+  "a['proportionality'][0]['expected'] = 3"
+edit_case "a slope's points replaced (error = tol^3)" "proportionality\[0\]\.points\[0\]: .* is not its run's \(tol, largest error, floor\)" \
+  "[p.__setitem__(1, p[0] ** 3) for p in a['proportionality'][0]['points']]"
+edit_case "a run's force evaluations set to 0" "adaptive\.runs\[0\]\.force_evals: 0 force evaluations for [0-9]+ accepted steps" \
+  "a['runs'][0]['force_evals'] = 0"
+rm -rf edited && cp -r res edited && rm edited/versus/adaptive.csv
+expect "adaptive.csv deleted: refused (exit 2)" 2 "adaptive.csv: missing, but results.json has 39 adaptive runs" "$study" check edited
+rm -rf edited && cp -r res edited && sed -i '2s/^\([^,]*\),\([^,]*\),\([^,]*\),[^,]*,/\1,\2,\3,99,/' edited/versus/adaptive.csv
+expect "adaptive.csv edited (global = 99): refused, naming both copies (exit 2)" 2 \
+  "adaptive.csv:2: global is 99, but results.json has .* \(studies 'versus', adaptive.runs\[0\]\)" "$study" report edited
+# Nothing silent: a sweep of one tolerance gives its pair no slope, and study run and study check say so, with what
+# would decide it; a gate that judged nothing fails.
+sed 's/^tol = .*/tol = { max = 1e-6, min = 1e-6, per_decade = 1 }/' versus.toml > one.toml
+expect "study run names a pair of one tolerance: no slope, and what would give one" 0 \
+  "dopri5 \(adaptive\) +tol +undetermined no slope: the sweep has 1 tolerance, and a slope of error on tolerance needs 3 or more; to decide: tol = " \
+  "$study" run one.toml --out one
+expect "study check -v names it too, undetermined with its action" 0 \
+  "UNDETERMINED versus \(kepler\) \| fehlberg78 \(adaptive\) \| tolerance proportionality .* no slope: the sweep has 1 tolerance.*\| to decide: tol = " \
+  "$study" check one -v
+grep -v '^integrators\|^dt = ' one.toml > pairs-only.toml
+expect "pairs only, one tolerance: the gate judged nothing, and fails saying what would decide it (exit 1)" 1 \
+  "UNDETERMINED .*dopri5 \(adaptive\) \| tolerance proportionality.*no check was judged \(3 undetermined\).*the lines above say what would decide them" \
+  bash -o pipefail -c "'$study' run pairs-only.toml --out pairs -q && '$study' check pairs | tr '\n' ' '"
 finish
