@@ -104,8 +104,10 @@ void print_summary(const std::vector<StudyResult>& results, const Meta& meta, co
                 << "\n";
   }
   std::size_t runs = 0, reused = 0;
-  for (const auto& r : results)
+  for (const auto& r : results) {
     for (const auto& run : r.runs) ++runs, reused += run.reused;
+    for (const auto& run : r.adaptive_runs) ++runs, reused += run.reused;
+  }
   std::cout << "wrote " << (std::filesystem::path(out) / "results.json").string() << " in "
             << fmt::format("{:.1f}", meta.elapsed_seconds) << " s";
   if (reused) std::cout << " (" << reused << " of " << runs << " runs from the run cache, timed again; --rerun measures them anew)";

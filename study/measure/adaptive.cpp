@@ -58,14 +58,43 @@ const char* status_of(ode::AdaptiveStop s) {
   return "ok";
 }
 
+/// The wall time of the pair's run on the problem itself (no counters), a fresh stepper and controller each repeat.
 template <class P>
-void measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx, AdaptiveRun& r) {
+void time_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, double tol, const std::vector<double>& times, double dt0,
+                   ode::AdaptiveLimits limits, AdaptiveRun& r) {
+  InterruptPoll poll;
+  limits.record_steps = false;
+  std::vector<double> seconds;
+  ode::EmbeddedStepper<P> timed(*a.choice.table);  // its coefficients read once, as Odeint's are constants
+  for (int rep = 0; rep < spec.repeats; ++rep) {
+    timed.reset();
+    auto y = p.initial();
+    const auto t0 = std::chrono::steady_clock::now();
+    with_controller(a, tol, [&](auto& c) {
+      // The kernels under Odeint's controller only, where `study bench` holds our time to Odeint's; the general loop
+      // under the others (the kernels for every controller were a third of this file's build).
+      constexpr auto loop = std::is_same_v<std::decay_t<decltype(c)>, ode::OdeintController> ? ode::Loop::kernels : ode::Loop::general;
+      ode::integrate_times<loop>(timed, c, y, times, dt0, p, limits, [](std::size_t, const auto&) {}, [&] { poll(); });
+    });
+    const auto t1 = std::chrono::steady_clock::now();
+    volatile double sink = y.q[0];
+    static_cast<void>(sink);
+    seconds.push_back(std::chrono::duration<double>(t1 - t0).count());
+  }
+  set_seconds(r, std::move(seconds));
+}
+
+/// The pair's run at tolerance tol: its counted run (errors, energy, counts), its round-off, its time; with
+/// `time_only` (the rest from the run cache), its time.
+template <class P>
+void measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx, AdaptiveRun& r, bool time_only) {
   const std::vector<double> times = spec.adaptive_times();
   ode::AdaptiveLimits limits;
   limits.max_steps = spec.adaptive_max_steps;
   limits.blow_up = 1e100 * std::max(ctx.ref.q_scale, ctx.ref.v_scale);
   long start_evals = 0;
   const double dt0 = first_step(p, a, tol, times, start_evals);
+  if (time_only) return time_adaptive(p, spec, a, tol, times, dt0, limits, r);
   // The counted run: errors at the output times, energy, counts.
   const Counted<P> counted(p);
   ode::EmbeddedStepper<Counted<P>> stepper(*a.choice.table);
@@ -117,26 +146,7 @@ void measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, doubl
       if (j + 1 == at.size()) r.roundoff = d;
     }
   }
-  limits.record_steps = false;
-  // Wall time: the same run on the problem itself (no counters), a fresh stepper and controller each repeat.
-  std::vector<double> seconds;
-  ode::EmbeddedStepper<P> timed(*a.choice.table);  // its coefficients read once, as Odeint's are constants
-  for (int rep = 0; rep < spec.repeats; ++rep) {
-    timed.reset();
-    auto y = p.initial();
-    const auto t0 = std::chrono::steady_clock::now();
-    with_controller(a, tol, [&](auto& c) {
-      // The kernels under Odeint's controller only, where `study bench` holds our time to Odeint's; the general loop
-      // under the others (the kernels for every controller were a third of this file's build).
-      constexpr auto loop = std::is_same_v<std::decay_t<decltype(c)>, ode::OdeintController> ? ode::Loop::kernels : ode::Loop::general;
-      ode::integrate_times<loop>(timed, c, y, times, dt0, p, limits, [](std::size_t, const auto&) {}, [&] { poll(); });
-    });
-    const auto t1 = std::chrono::steady_clock::now();
-    volatile double sink = y.q[0];
-    static_cast<void>(sink);
-    seconds.push_back(std::chrono::duration<double>(t1 - t0).count());
-  }
-  set_seconds(r, std::move(seconds));
+  time_adaptive(p, spec, a, tol, times, dt0, limits, r);
 }
 
 }  // namespace
@@ -144,10 +154,20 @@ void measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, doubl
 void adaptive_task(const Task& t, const Spec& spec, const Context& ctx, StudyResult& res) {
   const SpecAdaptive& a = spec.adaptive[t.integrator];
   const double tol = spec.tolerances[static_cast<std::size_t>(t.steps)];
-  AdaptiveRun r;
+  // A run is a deterministic function of its key (this executable, the pair, its controller, the problem, the output
+  // times, the tolerance, the reference): from the run cache the same bytes, its wall time measured again.
+  const std::string key = ctx.run_cache ? adaptive_key(a, tol, spec, ctx) : std::string();
+  std::optional<AdaptiveRun> cached = !key.empty() && ctx.reuse_runs ? load_adaptive_run(*ctx.run_cache, key) : std::nullopt;
+  AdaptiveRun r = cached ? *cached : AdaptiveRun{};
   r.integrator = a.label, r.id = a.choice.id, r.controller = a.controller, r.tol = tol;
-  if (!a.odeint.empty()) measure_odeint_peer(spec, a, tol, ctx, r);
-  else with_problem<double>(spec.problem, spec.params, [&](const auto& p) { measure_adaptive(p, spec, a, tol, ctx, r); });
+  const bool time_only = cached.has_value();
+  if (!time_only || r.status == "ok") {
+    if (!a.odeint.empty()) measure_odeint_peer(spec, a, tol, ctx, r, time_only);
+    else with_problem<double>(spec.problem, spec.params, [&](const auto& p) { measure_adaptive(p, spec, a, tol, ctx, r, time_only); });
+  }
+  if (!key.empty() && !cached) store_adaptive_run(*ctx.run_cache, key, r);
+  r.reused = time_only;
+  ++runs_finished();
   res.adaptive_runs[t.slot] = std::move(r);
 }
 

@@ -15,12 +15,22 @@ using namespace adaptive_detail;
 /// Boost.Odeint's own controlled stepper at the same tolerance, first step and output times, by its integrate_times.
 template <class P>
 void measure_peer(const P& p, const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx, AdaptiveRun& r, double dt0,
-                         long start_evals) {
+                  long start_evals, bool time_only) {
   const std::vector<double> times = spec.adaptive_times();
   const auto param = a.params.find("max_dt");
   const double max_dt = param == a.params.end() ? 0 : param->second;
   InterruptPoll poll;
   reference::odeint::ControlledLimits limits{spec.adaptive_max_steps, [&] { poll(); }};
+  auto time_it = [&] {
+    std::vector<double> seconds;
+    for (int rep = 0; rep < spec.repeats; ++rep) {
+      const auto t0 = std::chrono::steady_clock::now();
+      reference::odeint::run_controlled(a.odeint, p, times, dt0, tol, tol, max_dt, false, limits);
+      seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    set_seconds(r, std::move(seconds));
+  };
+  if (time_only) return time_it();  // the rest from the run cache
   const auto run = reference::odeint::run_controlled(a.odeint, p, times, dt0, tol, tol, max_dt, false, limits);
   r.accepted = run.accepted, r.rejected = run.rejected;
   r.force_evals = static_cast<std::uint64_t>(run.evals + start_evals);
@@ -38,23 +48,17 @@ void measure_peer(const P& p, const Spec& spec, const SpecAdaptive& a, double to
                                      : "Odeint's failed_step_checker: 500 rejected steps in a row";
     return;
   }
-  std::vector<double> seconds;
-  for (int rep = 0; rep < spec.repeats; ++rep) {
-    const auto t0 = std::chrono::steady_clock::now();
-    reference::odeint::run_controlled(a.odeint, p, times, dt0, tol, tol, max_dt, false, limits);
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  set_seconds(r, std::move(seconds));
+  time_it();
 }
 
 }  // namespace
 
-void measure_odeint_peer(const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx, AdaptiveRun& r) {
+void measure_odeint_peer(const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx, AdaptiveRun& r, bool time_only) {
   with_problem<double>(spec.problem, spec.params, [&](const auto& p) {
     const std::vector<double> times = spec.adaptive_times();
     long start_evals = 0;
     const double dt0 = first_step(p, a, tol, times, start_evals);
-    measure_peer(p, spec, a, tol, ctx, r, dt0, start_evals);
+    measure_peer(p, spec, a, tol, ctx, r, dt0, start_evals, time_only);
   });
 }
 

@@ -62,6 +62,6 @@ double first_step(const P& p, const SpecAdaptive& a, double tol, const std::vect
 
 /// Boost.Odeint's controlled stepper a.odeint on the spec's problem at tolerance tol, from first_step's estimate (its
 /// evaluations counted), into r (its label, id, controller and tolerance already set): adaptive_peers.cpp.
-void measure_odeint_peer(const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx, AdaptiveRun& r);
+void measure_odeint_peer(const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx, AdaptiveRun& r, bool time_only = false);
 
 }  // namespace study::engine

@@ -117,6 +117,15 @@ void store_wide_run(const std::filesystem::path& dir, const std::string& key, co
 template <class P>
 EnergyLong energy_run(const MethodOn<P>& m, const P& p, const Spec& spec, const IntegratorChoice& choice);
 
+/// The cache key of an adaptive run (an AdaptiveRun): this executable (its GNU build ID: the pair's code, a program's
+/// own controller), the C library and CPU features, the pair's label, a digest of its coefficients (or Odeint's stepper),
+/// its controller and parameters, the problem and its exact parameters, t_end, the output times, tol.max_steps, the
+/// tolerance and the reference's digest (run_cache.cpp).  Empty when the executable has no build ID.
+std::string adaptive_key(const SpecAdaptive& a, double tol, const Spec& spec, const Context& ctx);
+/// The cached adaptive run under `key` (without its timing), if a sound entry is there; storing one.
+std::optional<AdaptiveRun> load_adaptive_run(const std::filesystem::path& dir, const std::string& key);
+void store_adaptive_run(const std::filesystem::path& dir, const std::string& key, const AdaptiveRun& run);
+
 /// Runs this process has finished (measured, or taken from the run cache): what progress counts.
 std::atomic<long>& runs_finished();
 

@@ -10,6 +10,7 @@
 #include <link.h>
 
 #include "reference/cache.hpp"
+#include "study/common/digest.hpp"
 #include "reference/decimal.hpp"
 #include "study/code_hash.hpp"  // generated: STUDY_SHADOW_CODE_HASH
 #include "study/registry/extensions.hpp"
@@ -127,6 +128,50 @@ std::string run_key(std::string_view method_type, const std::string& label, cons
                   " local_points " + std::to_string(grid.spec.local_points) + "\nmetrics";
   for (const auto& metric : grid.spec.metrics) k += " " + metric;
   return k + "\nreference " + ctx.ref_digest + "\n";
+}
+
+std::string adaptive_key(const SpecAdaptive& a, double tol, const Spec& spec, const Context& ctx) {
+  static const std::string build = executable_build_id();
+  if (build.empty()) return {};
+  std::string k = "ode-study adaptive run, format 1\nexecutable " + build + "\n" + machine_text() + "\npair " + a.label + "\n" +
+                  (a.choice.table ? "coefficients " + digest_hex(a.choice.table->identity) : "odeint " + a.odeint) + "\ncontroller " +
+                  a.controller;
+  char number[64];
+  for (const auto& [name, value] : a.params) std::snprintf(number, sizeof number, " %a", value), k += " " + name + number;
+  k += "\nproblem " + spec.problem + "\n";
+  for (const auto& [name, value] : ctx.exact_params) k += "param " + name + " " + value + "\n";
+  std::snprintf(number, sizeof number, "t_end %a tol %a", spec.t_end, tol);
+  k += std::string(number) + " outputs " + std::to_string(spec.samples + 1) + " max_steps " + std::to_string(spec.adaptive_max_steps);
+  return k + "\nreference " + ctx.ref_digest + "\n";
+}
+
+std::optional<AdaptiveRun> load_adaptive_run(const std::filesystem::path& dir, const std::string& key) {
+  const auto payload = reference::cache::load(dir, key);
+  if (!payload) return std::nullopt;
+  try {
+    const auto& j = *payload;
+    AdaptiveRun r;
+    r.integrator = j.at("integrator"), r.id = j.at("id"), r.controller = j.at("controller"), r.tol = exact(j.at("tol"));
+    r.status = j.at("status"), r.reason = j.at("reason"), r.t_reached = exact(j.at("t_reached"));
+    r.global = exact(j.at("global")), r.position = exact(j.at("position")), r.max = exact(j.at("max"));
+    r.energy_final_rel = exact(j.at("energy_final_rel")), r.energy_max_rel = exact(j.at("energy_max_rel"));
+    r.roundoff = exact(j.at("roundoff")), r.roundoff_max = exact(j.at("roundoff_max"));
+    r.accepted = j.at("accepted"), r.rejected = j.at("rejected"), r.cut = j.at("cut"), r.force_evals = j.at("force_evals");
+    r.h_min = exact(j.at("h_min")), r.h_max = exact(j.at("h_max"));
+    return r;
+  } catch (const std::exception&) {
+    return std::nullopt;  // a sound file with another layout: recompute (and overwrite) it
+  }
+}
+
+void store_adaptive_run(const std::filesystem::path& dir, const std::string& key, const AdaptiveRun& r) {
+  const nlohmann::json j{{"integrator", r.integrator}, {"id", r.id}, {"controller", r.controller}, {"tol", exact(r.tol)},
+                         {"status", r.status}, {"reason", r.reason}, {"t_reached", exact(r.t_reached)}, {"global", exact(r.global)},
+                         {"position", exact(r.position)}, {"max", exact(r.max)}, {"energy_final_rel", exact(r.energy_final_rel)},
+                         {"energy_max_rel", exact(r.energy_max_rel)}, {"roundoff", exact(r.roundoff)},
+                         {"roundoff_max", exact(r.roundoff_max)}, {"accepted", r.accepted}, {"rejected", r.rejected}, {"cut", r.cut},
+                         {"force_evals", r.force_evals}, {"h_min", exact(r.h_min)}, {"h_max", exact(r.h_max)}};
+  reference::cache::store(dir, key, j, -1);
 }
 
 std::string machine_identity() { return "executable " + executable_build_id() + "\n" + machine_text(); }

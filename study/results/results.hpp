@@ -154,6 +154,7 @@ struct AdaptiveRun {
   std::uint64_t force_evals = 0;
   double h_min = not_measured, h_max = not_measured;  ///< of the steps the controller chose (not those cut short)
   double seconds_min = not_measured, seconds_median = not_measured;  ///< one whole run's wall time (not reproducible)
+  bool reused = false;  ///< taken from the run cache (its timing measured again); not written to results
 };
 
 /// Tolerance proportionality: the slope of log global error on log tolerance over an adaptive integrator's sweep,

@@ -14,6 +14,7 @@
 #include "study/check/check.hpp"
 #include "study/check/compare.hpp"
 #include "study/engine.hpp"
+#include "study/measure/measure.hpp"
 #include "study/problems/all.hpp"
 #include "study/results/write.hpp"
 
@@ -380,4 +381,42 @@ tol = { max = 1e-3, min = 1e-8, per_decade = 1 }
   CHECK(doc["studies"][0]["adaptive"]["proportionality"][0]["output_limited"] == p.output_limited);
   study::write_results(dir.path / "out", res, study::Meta{});
   CHECK(report::load(dir.path / "out").studies.at(0).proportionality.at(0).output_limited == static_cast<long>(p.output_limited));
+}
+
+TEST_CASE("adaptive runs are cached like fixed-step ones: a re-run gives the same bytes and is timed again, and another tolerance "
+          "or controller parameter or pair has its own entry", "[engine][adaptive][cache]") {
+  testing::TempDir dir("adaptive-cache");
+  const auto spec = study::load_spec(dir.file("a.toml", adaptive_spec));
+  auto cached = adaptive_options(2);
+  cached.cache_dir = dir.path / "cache", cached.use_cache = true;
+  const auto fresh = study::run_studies({spec}, adaptive_options(2));
+  const auto cold = study::run_studies({spec}, cached);
+  const std::filesystem::path runs = dir.path / "cache" / "runs";
+  std::size_t stored = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(runs)) ++stored;
+  CHECK(stored == 18);  // 3 pairs at 6 tolerances (1e-4 .. 1e-9, one a decade)
+  const auto warm = study::run_studies({spec}, cached);
+  CHECK(testing::without_timings(cold) == testing::without_timings(fresh));
+  CHECK(testing::without_timings(warm) == testing::without_timings(fresh));
+  for (std::size_t i = 0; i < warm[0].adaptive_runs.size(); ++i) {
+    INFO(warm[0].adaptive_runs[i].integrator << " tol " << warm[0].adaptive_runs[i].tol);
+    CHECK(!cold[0].adaptive_runs[i].reused);
+    CHECK(warm[0].adaptive_runs[i].reused);
+    CHECK(warm[0].adaptive_runs[i].seconds_min > 0);  // measured again, not stored
+  }
+  // The key holds what decides the run: the tolerance, the controller's parameters, the pair; not the repeats.
+  const study::SpecAdaptive& pi = spec.adaptive[1];
+  const study::engine::Context ctx{};
+  const std::string key = study::engine::adaptive_key(pi, 1e-6, spec, ctx);
+  CHECK(key == study::engine::adaptive_key(pi, 1e-6, spec, ctx));
+  CHECK(key != study::engine::adaptive_key(pi, 1e-6 * (1 + 1e-15), spec, ctx));
+  study::SpecAdaptive tuned = pi;
+  tuned.params["beta"] = 0.09;
+  CHECK(key != study::engine::adaptive_key(tuned, 1e-6, spec, ctx));
+  CHECK(key != study::engine::adaptive_key(spec.adaptive[0], 1e-6, spec, ctx));
+  study::Spec more = spec;
+  more.repeats = 5;
+  CHECK(key == study::engine::adaptive_key(pi, 1e-6, more, ctx));
+  more.samples = 9;
+  CHECK(key != study::engine::adaptive_key(pi, 1e-6, more, ctx));
 }
