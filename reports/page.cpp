@@ -149,7 +149,8 @@ void versus(std::ostringstream& md, const Study& s, const PageContext& c, const 
   md << "<a id=\"versus\"></a>**Head to head against " << cell(vs) << "**: each method's cost to each target over " << cell(vs)
      << "'s, with the ratio's interval (the two costs' uncertainties as above, and by wall time their timing noise too): "
         "**cheaper** or **dearer** when the whole interval lies on one side of 1, a tie when it holds 1, \"cannot tell\" when "
-        "an upper bound leaves it open.\n\n";
+        "an upper bound leaves it open, a cost's uncertainty is not known, or (by wall time) a time is one measurement; — where "
+        << cell(vs) << " has no cost to the target.\n\n";
   for (const bool by_time : {false, true}) {
     if (by_time && !s.wants("walltime")) continue;
     md << "| " << (by_time ? "wall time" : "force evaluations") << " over " << cell(vs) << "'s |";
@@ -178,17 +179,17 @@ void versus(std::ostringstream& md, const Study& s, const PageContext& c, const 
         const HeadToHead h = head_to_head(s, m, vs, t, by_time);
         const std::string text = versus_cell(h);
         md << " " << (h.verdict == Versus::cheaper || h.verdict == Versus::dearer ? "**" + cell(text) + "**" : cell(text)) << " |";
-        if (!by_time && !h.why.empty() && !noted.count(m)) noted.insert(m), notes += "- " + cell(m) + ", " + target_text(t) + ": " + cell(h.why) + "\n";
+        if (!h.why.empty() && !noted.count(m)) noted.insert(m), notes += "- " + cell(m) + ", " + target_text(t) + ": " + cell(h.why) + "\n";
       }
       md << "\n";
     }
     md << "\n";
-    if (!notes.empty()) md << "Where a cell is open, why (each method's first, by force evaluations):\n\n" << notes << "\n";
+    if (!notes.empty()) md << "Where a cell is open, why (each method's first):\n\n" << notes << "\n";
   }
 }
 
 void accuracy(std::ostringstream& md, const Study& s, const PageContext& c) {
-  if (!s.wants("global") || s.runs.empty()) return;
+  if (!s.wants("global") || (s.runs.empty() && s.adaptive_work.empty())) return;
   const auto targets = study_targets(c, s);
   md << "<a id=\"accuracy\"></a>\n## Which method for which accuracy\n\n"
      << "The cost for each method to reach a relative global error, **interpolated** on its own log–log curve of error "

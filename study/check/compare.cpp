@@ -111,8 +111,10 @@ MethodChange compare_method(const Study& o, const Study& n, const std::string& m
       m.energy.push_back(fmt::format("dt {:.4g}: {} -> {} (largest error {:.2e} -> {:.2e})", r.dt, r.behaviour, x->behaviour, r.energy_max,
                                      x->energy_max));
   }
-  m.time_ratio = report::median(time_ratios);
-  if (!old_noise.empty() && !new_noise.empty()) m.time_noise = report::median(old_noise) + report::median(new_noise);
+  if (!time_ratios.empty()) {  // a fixed-step method's (a pair's, per tried step, above)
+    m.time_ratio = report::median(time_ratios);
+    if (!old_noise.empty() && !new_noise.empty()) m.time_noise = report::median(old_noise) + report::median(new_noise);
+  }
   const auto targets = options.targets.empty() ? report::default_targets(o) : options.targets;
   if (o.wants("global"))
     for (double t : targets) m.costs.push_back({t, report::cost_to_reach(o, method, t), report::cost_to_reach(n, method, t)});

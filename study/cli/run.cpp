@@ -57,9 +57,10 @@ void warn_coarse_references(const std::vector<StudyResult>& results) {
 
 void print_summary(const std::vector<StudyResult>& results, const Meta& meta, const std::string& out) {
   for (const auto& r : results) {
-    std::cout << r.spec.name << " (" << r.spec.problem << "): " << r.runs.size() << " runs";
+    std::cout << r.spec.name << " (" << r.spec.problem << "): " << r.runs.size() + r.adaptive_runs.size() << " runs";
     std::size_t diverged = 0, reused = 0;
     for (const auto& run : r.runs) diverged += run.status != "ok", reused += run.reused;
+    for (const auto& run : r.adaptive_runs) reused += run.reused;
     if (reused) std::cout << " (" << reused << " from the run cache)";
     if (diverged) std::cout << ", " << diverged << " diverged";
     std::cout << "; reference bound " << fmt::format("{:.1e}", r.reference_bound) << "\n";

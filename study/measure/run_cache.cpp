@@ -134,8 +134,11 @@ std::string adaptive_key(const SpecAdaptive& a, double tol, const Spec& spec, co
   static const std::string build = executable_build_id();
   if (build.empty()) return {};
   std::string k = "ode-study adaptive run, format 1\nexecutable " + build + "\n" + machine_text() + "\npair " + a.label + "\n" +
-                  (a.choice.table ? "coefficients " + digest_hex(a.choice.table->identity) : "odeint " + a.odeint) + "\ncontroller " +
-                  a.controller;
+                  (a.choice.table ? "coefficients " + digest_hex(a.choice.table->identity) : "odeint " + a.odeint) +
+                  // The declared orders set the controller's exponents and the first step (a table may declare less than
+                  // its coefficients give); the evaluations a try count its cost.
+                  "\norders " + std::to_string(a.order) + " " + std::to_string(a.order_hat) + " evaluations " +
+                  std::to_string(a.evals_per_step) + "\ncontroller " + a.controller;
   char number[64];
   for (const auto& [name, value] : a.params) std::snprintf(number, sizeof number, " %a", value), k += " " + name + number;
   k += "\nproblem " + spec.problem + "\n";

@@ -89,10 +89,17 @@ CostToAccuracy cost_to_reach(const Study& s, const std::string& integrator, doub
   // From usable run `a` to the target along the fitted order, to a step strictly between dt_lo and dt_hi: "" when
   // done, else why not.
   auto extrapolate = [&](const RunRow& a, double dt_lo, double dt_hi, double floor) -> std::string {
-    if (!std::isfinite(p) && std::isfinite(a.tol))  // a pair's cost follows its controller, not a fitted order
+    if (!std::isfinite(p) && std::isfinite(a.tol)) {  // a pair's cost follows its controller, not a fitted order
+      // Runs at the tolerances beyond it that ran and stopped before t_end: their stop is the limit, not the spec's range.
+      for (const auto& r : s.adaptive_runs)
+        if (r.integrator == integrator && r.status != "ok" && (target < a.global ? r.tol < a.tol : r.tol > a.tol))
+          return fmt::format("a run under step-size control is not extrapolated: its most accurate usable run, at tol {}, gave error "
+                             "{}, and its run at tol {} stopped before t_end ({}: {})", e3(a.tol), e3(a.global), e3(r.tol), r.status,
+                             r.reason);
       return fmt::format("a run under step-size control is not extrapolated: its {} usable run, at tol {}, gave error {} (a {} "
                          "tolerance in the spec's tol would reach it)", target < a.global ? "most accurate" : "least accurate", e3(a.tol),
                          e3(a.global), target < a.global ? "tighter" : "looser");
+    }
     if (!std::isfinite(p)) return "its order is undetermined, so nothing is extrapolated";
     const double ratio = target / a.global;
     if (ratio > extrapolation_up || ratio < 1 / extrapolation_down || target > pre_asymptotic_error)
@@ -315,6 +322,15 @@ HeadToHead head_to_head(const Study& s, const std::string& integrator, const std
   h.lo = m->lo / t->hi / (1 + noise);
   h.hi = t->lo > 0 ? m->hi / t->lo * (1 + noise) : INFINITY;
   const bool bounded = h.mine.how == Reach::at_most || h.theirs.how == Reach::at_most;
+  // By wall time a cost's timing noise must be measured: one repeat (its median is its minimum) says nothing of how
+  // much the next would differ, and two identical runs then read 0.85× cheaper and 5× dearer.
+  if (by_time)
+    for (const CostToAccuracy* c : {&h.mine, &h.theirs})
+      if (!(c->noise > 0)) {
+        h.verdict = Versus::cannot_tell;
+        h.why = c->integrator + "'s wall time is one measurement, its noise not known (spec key repeats: 3 or more measure it)";
+        return h;
+      }
   if (h.hi < 1) h.verdict = Versus::cheaper;
   else if (h.lo > 1) h.verdict = Versus::dearer;
   else if (!bounded && std::isfinite(h.hi)) h.verdict = Versus::tie;
@@ -344,6 +360,7 @@ std::string versus_cell(const HeadToHead& h) {
 }
 
 std::string versus_label(const Study& s, const std::string& name) {
+  if (name.empty()) return {};
   const auto methods = s.work_methods();
   if (std::find(methods.begin(), methods.end(), name) != methods.end()) return name;
   std::string found;

@@ -147,7 +147,7 @@ results_case "a global error a string" "global" '0,/"global": [0-9.e-]*/s//"glob
 results_case "a global error negative" "global" '0,/"global": [0-9.e-]*/s//"global": -1e-3/'
 results_case "a status unknown" "status" '0,/"status": "ok"/s//"status": "fine"/'
 results_case "vs a method the study does not have" "vs: 'ghost' is not one of the study's methods" '0,/"plot_dt": /s//"vs": "ghost", "plot_dt": /'
-results_case "vs not a string" "vs" '0,/"plot_dt": /s//"vs": 4, "plot_dt": /'
+results_case "vs not a string" "studies\\[0\\]\\.vs: must be a string" '0,/"plot_dt": /s//"vs": 4, "plot_dt": /'
 results_case "a study name with a slash" "name" '0,/"name": "fixture"/s//"name": "a\/b"/'
 results_case "a study name empty" "name" '0,/"name": "fixture"/s//"name": ""/'
 results_case "the problem unknown" "problem" '0,/"problem": "[a-z-]*"/s//"problem": 7/'

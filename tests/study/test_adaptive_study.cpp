@@ -319,6 +319,25 @@ TEST_CASE("study compare judges an adaptive pair: its cost to each accuracy, its
   CHECK(notes[0] == "its coefficients changed (b or b_hat: the table's digest aaaaaaaa -> bbbbbbbb)");
   CHECK(notes[1] == "its controller changed (odeint -> pi)");
   CHECK(notes[2] == "controller parameter beta default -> 0.08");
+  // With --time-tolerance, a pair's time per tried step, matched by tolerance: 1.5 ms against 1 ms a run of 100 tries
+  // (100 accepted, none rejected) is 1.5 times, its noise 1 % + 1 %: worse beyond 20 %.
+  auto timed = adaptive_study(), slower = adaptive_study();
+  for (auto& r : timed.adaptive_runs) r.seconds_min = 1e-3, r.seconds_median = 1.01e-3;
+  for (auto& r : slower.adaptive_runs) r.seconds_min = 1.5e-3, r.seconds_median = 1.515e-3;
+  check::CompareOptions with_time;
+  with_time.time_tolerance = 0.2;
+  const auto time = check::compare(results_of(timed), results_of(slower), with_time);
+  REQUIRE(time.methods.size() == 1);
+  CHECK(time.methods[0].time_ratio == Approx(1.5).epsilon(1e-12));
+  CHECK(time.methods[0].time_noise == Approx(0.02).epsilon(1e-9));
+  const auto* judged = [&]() -> const check::Outcome* {
+    for (const auto& o : time.verdict.outcomes)
+      if (o.metric == "time per step") return &o;
+    return nullptr;
+  }();
+  REQUIRE(judged);
+  CHECK(judged->status == check::Outcome::fail);
+  CHECK_THAT(judged->observed, Catch::StartsWith("new / old 1.500 (median over the tolerances, per tried step)"));
   auto stops = adaptive_study();
   stops.adaptive_runs.back().status = "step-limit", stops.adaptive_runs.back().reason = "1000 steps (tol.max_steps)";
   const auto stopped = outcome(same, stops, "adaptive run");
@@ -414,6 +433,9 @@ TEST_CASE("adaptive runs are cached like fixed-step ones: a re-run gives the sam
   tuned.params["beta"] = 0.09;
   CHECK(key != study::engine::adaptive_key(tuned, 1e-6, spec, ctx));
   CHECK(key != study::engine::adaptive_key(spec.adaptive[0], 1e-6, spec, ctx));
+  study::SpecAdaptive lower = pi;  // a table may declare a lower order than its coefficients give: other exponents
+  lower.order_hat -= 1;
+  CHECK(key != study::engine::adaptive_key(lower, 1e-6, spec, ctx));
   study::Spec more = spec;
   more.repeats = 5;
   CHECK(key == study::engine::adaptive_key(pi, 1e-6, more, ctx));

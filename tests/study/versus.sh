@@ -91,6 +91,13 @@ grep -qE '^\| \[e = 0\.5\]\(ascan_e-0p5/REPORT\.md\) \| [0-9]+ \| 0 \| [0-9]+ \|
 [ "$(grep -A6 '^\*\*Head to head against dopri5 (adaptive)\*\*' scan/SCAN-ascan.md | grep -cE '^\| e = 0\.[158] \| [0-9.e+]+ ±[0-9.]+ % \| \**'"$ratio")" -eq 3 ] &&
   ok "the scan's head-to-head: a line per point, the pair's own cost and the other's ratio with its verdict" ||
   bad "the scan's head-to-head: $(grep -A6 'Head to head' scan/SCAN-ascan.md)"
+# A study of pairs only has its costs and its head-to-head on its page too; with one repeat, wall time decides nothing.
+point=scan/ascan_e-0p5/REPORT.md
+grep -A4 '^| force evaluations over dopri5' "$point" | grep -qE '^\| fehlberg78 \(adaptive\) \| .*\*\*0\.[0-9]+× \([0-9.]+–[0-9.]+\) cheaper\*\* \|' &&
+  ok "a pairs-only study's page: the head-to-head by force evaluations" || bad "no head-to-head on $point: $(grep -A8 'Head to head' "$point")"
+grep -A4 '^| wall time over dopri5' "$point" | grep -E '^\| fehlberg78' | grep -q 'cannot tell' &&
+  grep -qF "fehlberg78 (adaptive), 1e-03: fehlberg78 (adaptive)'s wall time is one measurement" "$point" &&
+  ok "by wall time one repeat decides nothing, and the page says why" || bad "wall time with one repeat: $(grep -A4 '^| wall time over' "$point")"
 # study compare and study history carry the pairs: one pair made three times as dear (results.json and adaptive.csv
 # alike) is worse by its cost to each accuracy; history tabulates each pair's cost and slope folder by folder.
 sed -i 's/"vs": "tsit5"/"vs": "dopri5 (adaptive)"/' res/results.json
