@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "study/reader/accuracy.hpp"
 #include "study/reader/model.hpp"
 #include "reports/plots.hpp"
 
@@ -30,6 +31,8 @@ struct PageContext {
 
 /// Text for a Markdown table cell: a '|' would end the cell, a '<' start a tag.
 std::string cell(const std::string& text);
+/// A head-to-head as a Markdown table cell: versus_cell, in bold where it decides (cheaper or dearer).
+std::string versus_markdown(const HeadToHead& h);
 /// "4.01 (4) pass", "1.00 (2) **FAIL**", "5.18 (4) undetermined".
 std::string order_cell(const OrderRow* o);
 /// The targets a study's page uses: the user's, else its decades.

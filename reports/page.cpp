@@ -28,6 +28,11 @@ std::string cell(const std::string& text) {
   return out;
 }
 
+std::string versus_markdown(const HeadToHead& h) {
+  const std::string text = cell(versus_cell(h));
+  return h.verdict == Versus::cheaper || h.verdict == Versus::dearer ? "**" + text + "**" : text;
+}
+
 std::string order_cell(const OrderRow* o) {
   if (!o) return "—";
   const std::string verdict = o->verdict == "fail" ? "**FAIL**" : o->verdict;
@@ -177,8 +182,7 @@ void versus(std::ostringstream& md, const Study& s, const PageContext& c, const 
           continue;
         }
         const HeadToHead h = head_to_head(s, m, vs, t, by_time);
-        const std::string text = versus_cell(h);
-        md << " " << (h.verdict == Versus::cheaper || h.verdict == Versus::dearer ? "**" + cell(text) + "**" : cell(text)) << " |";
+        md << " " << versus_markdown(h) << " |";
         if (!h.why.empty() && !noted.count(m)) noted.insert(m), notes += "- " + cell(m) + ", " + target_text(t) + ": " + cell(h.why) + "\n";
       }
       md << "\n";

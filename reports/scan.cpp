@@ -332,9 +332,7 @@ std::string scan_page(const Results& r, const ScanGroup& sg, const PageContext& 
         md << "| " << cell(point_text(s->scan)) << " | " << cost_cell(own, false) << spread_text(own) << " |";
         for (const auto& m : first.work_methods()) {
           if (m == vs) continue;
-          const HeadToHead h = head_to_head(*s, m, vs, target, false);
-          const std::string text = own.estimated() ? versus_cell(h) : "—";
-          md << " " << (h.verdict == Versus::cheaper || h.verdict == Versus::dearer ? "**" + cell(text) + "**" : cell(text)) << " |";
+          md << " " << (own.estimated() ? versus_markdown(head_to_head(*s, m, vs, target, false)) : "—") << " |";
         }
         md << "\n";
       }

@@ -325,6 +325,27 @@ Results load(const fs::path& dir, double max_memory) {
   return res;
 }
 
+/// Row r of a table beside results.json (`file`) against results.json's copy of it (`where`: "studies 'x', runs[3]"):
+/// each check throws naming the file, the line, the column and both values.
+struct RowCheck {
+  const Table& t;
+  const fs::path& file;
+  std::size_t r;
+  std::string where;
+  [[noreturn]] void disagree(const std::string& column, const std::string& csv, const std::string& json) const {
+    throw ReportError(fmt::format("{}:{}: {} is {}, but results.json has {} ({}): the table and the results disagree (edited by hand?); "
+                                  "run the study again", file.string(), t.lines[r], column, csv, json, where));
+  }
+  void text(const std::string& column, const std::string& json) const {
+    if (t.text(r, column) != json) disagree(column, t.text(r, column), json);
+  }
+  /// To every digit (NaN equals NaN); `shown` writes results.json's value in the message (default: 17 digits).
+  void number(const std::string& column, double json, const std::string& shown = "") const {
+    const double csv = t.number(r, column);
+    if (!(csv == json || (std::isnan(csv) && std::isnan(json)))) disagree(column, t.text(r, column), shown.empty() ? num17(json) : shown);
+  }
+};
+
 /// adaptive.csv holds the study's adaptive runs in order (results.json adaptive.runs): which run each row is, its
 /// status, and the numbers the answers read (global error, accepted steps, force evaluations) to every digit.
 void check_adaptive_table(const Results& res, const Study& s) {
@@ -337,19 +358,11 @@ void check_adaptive_table(const Results& res, const Study& s) {
                                   file.string(), t->rows.size(), s.adaptive_runs.size(), s.name));
   for (std::size_t r = 0; r < t->rows.size(); ++r) {
     const AdaptiveRow& run = s.adaptive_runs[r];
-    auto disagree = [&](const std::string& column, const std::string& csv, const std::string& json) {
-      throw ReportError(fmt::format("{}:{}: {} is {}, but results.json has {} (studies '{}', adaptive.runs[{}]): the table and the "
-                                    "results disagree (edited by hand?); run the study again",
-                                    file.string(), t->lines[r], column, csv, json, s.name, r));
-    };
-    auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
-    if (t->text(r, "integrator") != run.integrator) disagree("integrator", t->text(r, "integrator"), run.integrator);
-    if (t->text(r, "status") != run.status) disagree("status", t->text(r, "status"), run.status);
-    if (!same(t->number(r, "tol"), run.tol)) disagree("tol", t->text(r, "tol"), num17(run.tol));
-    if (!same(t->number(r, "global"), run.global)) disagree("global", t->text(r, "global"), num17(run.global));
-    if (!same(t->number(r, "accepted"), static_cast<double>(run.accepted)))
-      disagree("accepted", t->text(r, "accepted"), std::to_string(run.accepted));
-    if (!same(t->number(r, "force_evals"), run.force_evals)) disagree("force_evals", t->text(r, "force_evals"), num17(run.force_evals));
+    const RowCheck row{*t, file, r, fmt::format("studies '{}', adaptive.runs[{}]", s.name, r)};
+    row.text("integrator", run.integrator), row.text("status", run.status);
+    row.number("tol", run.tol), row.number("global", run.global);
+    row.number("accepted", static_cast<double>(run.accepted), std::to_string(run.accepted));
+    row.number("force_evals", run.force_evals);
   }
 }
 
@@ -380,17 +393,10 @@ void check_tables(const Results& res) {
     // Row r is runs[r] (both written in one order): what says which run it is, and its global error, to every digit.
     for (std::size_t r = 0; r < t->rows.size(); ++r) {
       const RunRow& run = s.runs[r];
-      auto disagree = [&](const std::string& column, const std::string& csv, const std::string& json) {
-        throw ReportError(fmt::format("{}:{}: {} is {}, but results.json has {} (studies '{}', runs[{}]): the table and the "
-                                      "results disagree (edited by hand?); run the study again",
-                                      runs_csv.string(), t->lines[r], column, csv, json, s.name, r));
-      };
-      auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
-      if (t->text(r, "integrator") != run.integrator) disagree("integrator", t->text(r, "integrator"), run.integrator);
-      if (t->text(r, "status") != run.status) disagree("status", t->text(r, "status"), run.status);
-      if (!same(t->number(r, "dt"), run.dt)) disagree("dt", t->text(r, "dt"), num17(run.dt));
-      if (!same(t->number(r, "steps"), static_cast<double>(run.steps))) disagree("steps", t->text(r, "steps"), std::to_string(run.steps));
-      if (!same(t->number(r, "global"), run.global)) disagree("global", t->text(r, "global"), num17(run.global));
+      const RowCheck row{*t, runs_csv, r, fmt::format("studies '{}', runs[{}]", s.name, r)};
+      row.text("integrator", run.integrator), row.text("status", run.status);
+      row.number("dt", run.dt), row.number("steps", static_cast<double>(run.steps), std::to_string(run.steps));
+      row.number("global", run.global);
     }
   }
 }
