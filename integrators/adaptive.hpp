@@ -400,6 +400,8 @@ AdaptiveStats integrate_times_s(EmbeddedStepper<P>& stepper, Control& control, t
       for (std::size_t i = 0; i < D; ++i)
         if (!(std::abs(out.q[i]) < limits.blow_up && std::abs(out.v[i]) < limits.blow_up)) return stop(AdaptiveStop::diverged);
       st.t_reached = out.t;
+      // An observer that asks to see every accepted step (a long energy run's envelope) is shown it.
+      if constexpr (requires { observe.accepted(std::as_const(*now)); }) observe.accepted(std::as_const(*now));
       // After a step cut to land on a time, the step before the cut is kept if larger; Odeint keeps it after every
       // accepted step (max_abs(dt, current_dt)), which undoes its own shrink by 0.9 err^(-1/order) < 1 when err is
       // just under 0.5 (order 8: err > 0.43).
@@ -428,8 +430,8 @@ enum class Loop { kernels, general };
 /// Integrates from x (at times[0]) through every time of `times` (increasing) with first step dt, landing on each
 /// as Odeint's integrate_times does for a controlled stepper: a step is cut to reach the next time, and after an
 /// accepted cut step the step before the cut is kept if larger.  observe(j, x) is called at times[j] (the state's
-/// t set to it); poll() before every try may throw to interrupt.  A step of dt whose error is not finite is
-/// rejected and dt cut by 5.
+/// t set to it), and observe.accepted(x) after every accepted step where observe has it; poll() before every try
+/// may throw to interrupt.  A step of dt whose error is not finite is rejected and dt cut by 5.
 /// Control: StepController or a final class derived from it (OdeintController, PIController), whose calls are then
 /// direct (a tenth of a Dormand-Prince try's time on Kepler went to the virtual calls).
 /// Loop::general runs the general loop whatever the stage count: where the run's speed is not measured (a counted

@@ -48,6 +48,9 @@ struct ControlledRun {
 struct ControlledLimits {
   long max_tries = 0;
   std::function<void()> poll;
+  /// Called after every accepted step with the state (positions, then velocities) and its time: a long energy run's
+  /// envelope of every step.
+  std::function<void(const double*, double)> on_accept{};
 };
 
 namespace controlled_detail {
@@ -70,6 +73,7 @@ struct Recorder {
   double max_dt;
   long max_tries = 0;
   const std::vector<double>* times = nullptr;
+  const std::function<void(const double*, double)>* on_accept = nullptr;
   bool lands(double t) const {
     const auto it = std::lower_bound(times->begin(), times->end(), t - 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t)));
     return it != times->end() && std::abs(*it - t) <= 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t));
@@ -85,6 +89,7 @@ struct Recorder {
     ++*(r == oi::success ? accepted : rejected);
     // The step sizes the controller chose: not a step cut short to land on an output time (one that ends on one).
     if (r == oi::success && !lands(t0 + dt0)) *h_min = std::min(*h_min, dt0), *h_max = std::max(*h_max, dt0);
+    if (r == oi::success && on_accept && *on_accept) (*on_accept)(x.data(), t);
     return r;
   }
 };
@@ -105,7 +110,7 @@ ControlledRun<P> run(const P& p, const std::vector<double>& times, double dt, do
   };
   auto controlled = oi::make_controlled(eps_abs, eps_rel, max_dt, Stepper());
   Recorder<decltype(controlled)> recorder{&controlled, record ? &out.tries : nullptr, &out.accepted, &out.rejected, &out.refused, &out.h_min,
-                                          &out.h_max, max_dt, limits.max_tries, &times};
+                                          &out.h_max, max_dt, limits.max_tries, &times, &limits.on_accept};
   const auto start = p.initial();
   Flat x;
   for (std::size_t i = 0; i < D; ++i) x[i] = start.q[i], x[D + i] = start.v[i];

@@ -143,7 +143,7 @@ std::vector<StudyResult> run_studies(const std::vector<Spec>& specs, const Engin
              .work =
                  [&](std::size_t k) {
                    const engine::Task& t = tasks[k];
-                   if (t.kind == TaskKind::adaptive) engine::adaptive_task(t, specs[t.spec], contexts[t.spec], results[t.spec]);
+                   if (t.kind == TaskKind::adaptive || t.kind == TaskKind::adaptive_energy) engine::adaptive_task(t, specs[t.spec], contexts[t.spec], results[t.spec]);
                    else if (t.automatic) engine::auto_sweep(t, specs[t.spec], contexts[t.spec], results[t.spec], run_task);
                    else if (t.to_floor) engine::sweep_to_floor(t, specs[t.spec], contexts[t.spec], results[t.spec], run_task);
                    else run_task(t.kind, specs[t.spec], specs[t.spec].integrators[t.integrator], t.steps, contexts[t.spec], results[t.spec], t.slot);

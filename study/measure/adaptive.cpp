@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -58,6 +59,62 @@ const char* status_of(ode::AdaptiveStop s) {
   return "ok";
 }
 
+/// Why a run stopped before its end, with the number of its limit.
+std::string stop_reason(const Spec& spec, const ode::AdaptiveStats& st, const ode::AdaptiveLimits& limits) {
+  switch (st.stop) {
+    case ode::AdaptiveStop::step_limit: return step_limit_reason(spec, st.t_reached);
+    case ode::AdaptiveStop::underflow:
+      return fmt::format("the step fell below the resolution of t = {:.6g} (a singularity, or a tolerance below round-off)", st.t_reached);
+    case ode::AdaptiveStop::rejections: return fmt::format("{} rejected steps in a row at t = {:.6g}", limits.max_rejections, st.t_reached);
+    default: return fmt::format("the state left the finite range after t = {:.6g}", st.t_reached);
+  }
+}
+
+/// What the counted runs show the driver: the state at each output time, and (for a long run) every accepted step.
+/// One type for both, so that one loop per problem is compiled for them.
+template <class State>
+struct RunObserver {
+  std::function<void(std::size_t, const State&)> at_time;
+  std::function<void(const State&)> on_accept;  ///< empty: not asked
+  void operator()(std::size_t j, const State& s) const { at_time(j, s); }
+  void accepted(const State& s) const {
+    if (on_accept) on_accept(s);
+  }
+};
+
+/// The counted run of the pair under its controller (the general loop, every controller through its base class:
+/// not timed, so one loop per problem serves them all; the tests hold this path to Odeint's, bit for bit, under its
+/// controller).
+template <class P>
+ode::AdaptiveStats counted_run(const Counted<P>& counted, const SpecAdaptive& a, double tol, const std::vector<double>& times, double dt0,
+                               const ode::AdaptiveLimits& limits, RunObserver<typename P::State>& observe) {
+  ode::EmbeddedStepper<Counted<P>> stepper(*a.choice.table);
+  auto x = counted.initial();
+  InterruptPoll poll;
+  return with_controller(a, tol, [&](auto& control) {
+    ode::StepController& any = control;
+    return ode::integrate_times<ode::Loop::general>(stepper, any, x, times, dt0, counted, limits, observe, poll);
+  });
+}
+
+/// The pair's long energy run at spec.energy_tol (a conservative problem): landing on long_run_times, the energy error
+/// of every accepted step.
+template <class P>
+void long_run(const P& p, const Spec& spec, const SpecAdaptive& a, const Context& ctx, EnergyLong& e) {
+  const std::vector<double> times = long_run_times(spec);
+  ode::AdaptiveLimits limits;
+  limits.max_steps = spec.adaptive_max_steps;
+  limits.blow_up = 1e100 * std::max(ctx.ref.q_scale, ctx.ref.v_scale);
+  long start_evals = 0;
+  const double dt0 = first_step(p, a, spec.energy_tol, times, start_evals);
+  LongRecord record(times, e, p.energy(p.initial()));
+  RunObserver<typename P::State> observe{[](std::size_t, const auto&) {}, [&](const auto& s) { record.step(s.t, p.energy(s)); }};
+  const ode::AdaptiveStats st = counted_run(Counted<P>(p), a, spec.energy_tol, times, dt0, limits, observe);
+  record.finish(spec, st.accepted, st.t_reached);
+  if (st.stop != ode::AdaptiveStop::none)
+    e.status = status_of(st.stop), e.reason = stop_reason(spec, st, limits), e.diverged_t = st.t_reached;
+}
+
 /// The wall time of the pair's run on the problem itself (no counters), a fresh stepper and controller each repeat.
 template <class P>
 void time_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, double tol, const std::vector<double>& times, double dt0,
@@ -97,19 +154,11 @@ void measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, doubl
   if (time_only) return time_adaptive(p, spec, a, tol, times, dt0, limits, r);
   // The counted run: errors at the output times, energy, counts.
   const Counted<P> counted(p);
-  ode::EmbeddedStepper<Counted<P>> stepper(*a.choice.table);
-  auto x = counted.initial();
   InterruptPoll poll;
   limits.record_steps = true;
   std::vector<typename P::State> at;  // the states at the output times, for the round-off replay
-  const auto observe = [&](std::size_t j, const typename P::State& s) { observe_at(p, times, j, s, ctx, r), at.push_back(s); };
-  const auto poll_now = [&] { poll(); };
-  const ode::AdaptiveStats st = with_controller(a, tol, [&](auto& control) {
-    // The general loop, every controller through its base class: this run is not timed, so one loop per problem
-    // serves them all (the same steps: the tests hold this path to Odeint's, bit for bit, under its controller).
-    ode::StepController& any = control;
-    return ode::integrate_times<ode::Loop::general>(stepper, any, x, times, dt0, counted, limits, observe, poll_now);
-  });
+  RunObserver<typename P::State> observe{[&](std::size_t j, const auto& s) { observe_at(p, times, j, s, ctx, r), at.push_back(s); }, {}};
+  const ode::AdaptiveStats st = counted_run(counted, a, tol, times, dt0, limits, observe);
   r.accepted = st.accepted, r.rejected = st.rejected, r.cut = st.cut;
   r.force_evals = counted.evaluations() + static_cast<std::uint64_t>(start_evals);
   r.t_reached = st.t_reached;
@@ -117,12 +166,7 @@ void measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, doubl
   r.status = status_of(st.stop);
   if (st.stop != ode::AdaptiveStop::none) {
     r.global = r.position = r.max = r.energy_final_rel = not_measured;
-    r.reason = st.stop == ode::AdaptiveStop::step_limit
-                   ? step_limit_reason(spec, st.t_reached)
-               : st.stop == ode::AdaptiveStop::underflow
-                   ? fmt::format("the step fell below the resolution of t = {:.6g} (a singularity, or a tolerance below round-off)", st.t_reached)
-               : st.stop == ode::AdaptiveStop::rejections ? fmt::format("{} rejected steps in a row at t = {:.6g}", limits.max_rejections, st.t_reached)
-                                                          : fmt::format("the state left the finite range after t = {:.6g}", st.t_reached);
+    r.reason = stop_reason(spec, st, limits);
     return;
   }
   // Round-off: the accepted steps again in long double, from the same start with the double-rounded parameters (the
@@ -153,6 +197,16 @@ void measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, doubl
 
 void adaptive_task(const Task& t, const Spec& spec, const Context& ctx, StudyResult& res) {
   const SpecAdaptive& a = spec.adaptive[t.integrator];
+  if (t.kind == TaskKind::adaptive_energy) {  // its long energy run: not cached, as a fixed-step long run is not
+    EnergyLong e;
+    e.integrator = a.label, e.tol = spec.energy_tol;
+    if (!a.odeint.empty()) odeint_peer_long_run(spec, a, ctx, e);
+    else with_problem<double>(spec.problem, spec.params, [&](const auto& p) {
+      if constexpr (std::decay_t<decltype(p)>::conservative) long_run(p, spec, a, ctx, e);  // the spec refuses the others
+    });
+    res.energy_long[t.slot] = std::move(e);
+    return;
+  }
   const double tol = spec.tolerances[static_cast<std::size_t>(t.steps)];
   // A run is a deterministic function of its key (this executable, the pair, its controller, the problem, the output
   // times, the tolerance, the reference): from the run cache the same bytes, its wall time measured again.

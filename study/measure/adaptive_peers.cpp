@@ -51,7 +51,40 @@ void measure_peer(const P& p, const Spec& spec, const SpecAdaptive& a, double to
   time_it();
 }
 
+/// Its long energy run at spec.energy_tol: Odeint's integrate_times through long_run_times, the energy error of every
+/// accepted step.
+template <class P>
+void peer_long_run(const P& p, const Spec& spec, const SpecAdaptive& a, EnergyLong& e) {
+  const std::vector<double> times = long_run_times(spec);
+  long start_evals = 0;
+  const double dt0 = first_step(p, a, spec.energy_tol, times, start_evals);
+  const auto param = a.params.find("max_dt");
+  InterruptPoll poll;
+  LongRecord record(times, e, p.energy(p.initial()));
+  reference::odeint::ControlledLimits limits{spec.adaptive_max_steps, [&] { poll(); }, [&](const double* x, double t) {
+                                               typename P::State s;
+                                               for (std::size_t i = 0; i < P::dim; ++i) s.q[i] = x[i], s.v[i] = x[P::dim + i];
+                                               record.step(t, p.energy(s));
+                                             }};
+  const auto run = reference::odeint::run_controlled(a.odeint, p, times, dt0, spec.energy_tol, spec.energy_tol,
+                                                     param == a.params.end() ? 0 : param->second, false, limits);
+  record.finish(spec, run.accepted, run.t_reached);
+  std::string stop = run.stop;
+  if (stop.empty() && !(std::isfinite(e.max_rel) && e.max_rel < 1e100)) stop = "diverged";  // Odeint accepts a step whose error is NaN
+  if (!stop.empty())
+    e.status = stop, e.diverged_t = run.t_reached,
+    e.reason = stop == "step-limit" ? step_limit_reason(spec, run.t_reached)
+               : stop == "diverged"  ? "the state left the finite range (Odeint accepted a step whose error was not finite)"
+                                     : "Odeint's failed_step_checker: 500 rejected steps in a row";
+}
+
 }  // namespace
+
+void odeint_peer_long_run(const Spec& spec, const SpecAdaptive& a, const Context&, EnergyLong& e) {
+  with_problem<double>(spec.problem, spec.params, [&](const auto& p) {
+    if constexpr (std::decay_t<decltype(p)>::conservative) peer_long_run(p, spec, a, e);  // the spec refuses the others
+  });
+}
 
 void measure_odeint_peer(const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx, AdaptiveRun& r, bool time_only) {
   with_problem<double>(spec.problem, spec.params, [&](const auto& p) {

@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "integrators/adaptive.hpp"
+#include "study/fit/order_fit.hpp"
 #include "study/measure/measure.hpp"
 #include "study/plan/context.hpp"
 #include "study/results/results.hpp"
@@ -49,7 +51,47 @@ void observe_at(const P& p, const std::vector<double>& times, std::size_t j, con
   }
   r.energy_max_rel = j == 0 ? std::abs(energy) : std::max(r.energy_max_rel, std::abs(energy));
   if (j + 1 == times.size()) r.energy_final_rel = energy;
+  r.sample_error.push_back(phase), r.sample_energy.push_back(energy);
 }
+
+/// The output times of a pair's long energy run: 0, then 120 log-uniform times over four decades to energy_t_end
+/// (the samples of its energy error; the run lands on them, the other steps are its controller's).
+inline std::vector<double> long_run_times(const Spec& spec) {
+  const double end = *spec.energy_t_end;
+  std::vector<double> t{0};
+  for (int i = 0; i < 120; ++i) t.push_back(end * std::pow(1e-4, (120 - i) / 120.0));
+  t.push_back(end);
+  return t;
+}
+
+/// A pair's long energy run as it goes (a conservative problem): the relative energy error of every accepted step,
+/// its envelope (the largest so far: a close approach's spike lasts a few steps, and samples far apart would find
+/// higher ones by chance, a false drift), and at each output time that error and envelope.
+struct LongRecord {
+  const std::vector<double>& times;
+  EnergyLong& e;
+  double e0, scale;
+  double peak = 0;
+  std::size_t next = 1;  ///< the next output time to record
+  LongRecord(const std::vector<double>& t, EnergyLong& out, double energy0) : times(t), e(out), e0(energy0), scale(std::abs(energy0) > 0 ? std::abs(energy0) : 1.0) {}
+  /// An accepted step that ended at time t with energy E.
+  void step(double t, double energy) {
+    const double error = (energy - e0) / scale;
+    peak = std::isfinite(error) ? std::max(peak, std::abs(error)) : std::numeric_limits<double>::infinity();
+    if (next < times.size() && std::abs(t - times[next]) <= 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t)))
+      e.t.push_back(times[next]), e.rel_error.push_back(error), e.envelope.push_back(peak), ++next;
+  }
+  /// After the run: its counts, its largest error, and its growth exponent (from 3 of the problem's time scales on,
+  /// as a fixed-step long run's).
+  void finish(const Spec& spec, long accepted, double t_reached) {
+    e.steps = accepted;
+    // Its mean step over the way it went (none taken: energy_t_end, which the loader can hold as a step).
+    e.dt = accepted > 0 && t_reached > 0 ? t_reached / static_cast<double>(accepted) : *spec.energy_t_end;
+    e.max_rel = peak;
+    const Growth g = energy_growth(e.t, e.envelope, not_measured, 0.99, 3 * spec.time_scale);
+    e.growth_exponent = g.exponent, e.growth_lo = g.lo, e.growth_hi = g.hi;
+  }
+};
 
 /// The first step: Hairer and Wanner's estimate (HNW I, §II.4) at this tolerance, the same for every repeat and for
 /// our pair and Odeint's peer; its force evaluations are added to `evals`.
@@ -63,5 +105,7 @@ double first_step(const P& p, const SpecAdaptive& a, double tol, const std::vect
 /// Boost.Odeint's controlled stepper a.odeint on the spec's problem at tolerance tol, from first_step's estimate (its
 /// evaluations counted), into r (its label, id, controller and tolerance already set): adaptive_peers.cpp.
 void measure_odeint_peer(const Spec& spec, const SpecAdaptive& a, double tol, const Context& ctx, AdaptiveRun& r, bool time_only = false);
+/// Its long energy run at spec.energy_tol into e (its label set).
+void odeint_peer_long_run(const Spec& spec, const SpecAdaptive& a, const Context& ctx, EnergyLong& e);
 
 }  // namespace study::engine

@@ -46,7 +46,8 @@ void run_task_on(const P& p, TaskKind kind, const Spec& spec, const SpecIntegrat
         case TaskKind::wide_float128:
           res.wide_runs[slot] = reuse_or_measure_wide(*bind<P>(m), p, spec, si.choice, steps, ctx, arithmetic_of(kind));
           break;
-        case TaskKind::adaptive: throw std::logic_error("an adaptive task is run by adaptive_task (study/measure/adaptive.cpp)");
+        case TaskKind::adaptive:
+        case TaskKind::adaptive_energy: throw std::logic_error("an adaptive task is run by adaptive_task (study/measure/adaptive.cpp)");
       }
     } else {
       throw std::invalid_argument(si.choice.id + " cannot integrate " + spec.problem + ": it needs a position-only force");

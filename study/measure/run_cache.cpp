@@ -133,7 +133,7 @@ std::string run_key(std::string_view method_type, const std::string& label, cons
 std::string adaptive_key(const SpecAdaptive& a, double tol, const Spec& spec, const Context& ctx) {
   static const std::string build = executable_build_id();
   if (build.empty()) return {};
-  std::string k = "ode-study adaptive run, format 1\nexecutable " + build + "\n" + machine_text() + "\npair " + a.label + "\n" +
+  std::string k = "ode-study adaptive run, format 2\nexecutable " + build + "\n" + machine_text() + "\npair " + a.label + "\n" +
                   (a.choice.table ? "coefficients " + digest_hex(a.choice.table->identity) : "odeint " + a.odeint) +
                   // The declared orders set the controller's exponents and the first step (a table may declare less than
                   // its coefficients give); the evaluations a try count its cost.
@@ -161,6 +161,7 @@ std::optional<AdaptiveRun> load_adaptive_run(const std::filesystem::path& dir, c
     r.roundoff = exact(j.at("roundoff")), r.roundoff_max = exact(j.at("roundoff_max"));
     r.accepted = j.at("accepted"), r.rejected = j.at("rejected"), r.cut = j.at("cut"), r.force_evals = j.at("force_evals");
     r.h_min = exact(j.at("h_min")), r.h_max = exact(j.at("h_max"));
+    r.sample_error = exact_vector(j.at("sample_error")), r.sample_energy = exact_vector(j.at("sample_energy"));
     return r;
   } catch (const std::exception&) {
     return std::nullopt;  // a sound file with another layout: recompute (and overwrite) it
@@ -173,7 +174,8 @@ void store_adaptive_run(const std::filesystem::path& dir, const std::string& key
                          {"position", exact(r.position)}, {"max", exact(r.max)}, {"energy_final_rel", exact(r.energy_final_rel)},
                          {"energy_max_rel", exact(r.energy_max_rel)}, {"roundoff", exact(r.roundoff)},
                          {"roundoff_max", exact(r.roundoff_max)}, {"accepted", r.accepted}, {"rejected", r.rejected}, {"cut", r.cut},
-                         {"force_evals", r.force_evals}, {"h_min", exact(r.h_min)}, {"h_max", exact(r.h_max)}};
+                         {"force_evals", r.force_evals}, {"h_min", exact(r.h_min)}, {"h_max", exact(r.h_max)},
+                         {"sample_error", exact(r.sample_error)}, {"sample_energy", exact(r.sample_energy)}};
   reference::cache::store(dir, key, j, -1);
 }
 

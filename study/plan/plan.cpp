@@ -52,6 +52,9 @@ std::vector<Task> plan(const std::vector<Spec>& specs, std::vector<StudyResult>&
     for (std::size_t i = 0; i < spec.adaptive.size(); ++i)
       for (std::size_t k = 0; k < spec.tolerances.size(); ++k)
         tasks.push_back({TaskKind::adaptive, s, i, static_cast<long>(k), res.adaptive_runs.size()}), res.adaptive_runs.emplace_back();
+    if (spec.energy_t_end && spec.energy_tol > 0)  // each pair's long energy run, after the fixed-step integrators'
+      for (std::size_t i = 0; i < spec.adaptive.size(); ++i)
+        tasks.push_back({TaskKind::adaptive_energy, s, i, 0, res.energy_long.size()}), res.energy_long.emplace_back();
   }
   // Longest first, so that the pool (and the ranks, study/ranks/) does not end waiting on one big run (the order of
   // results is fixed by slots).
@@ -75,6 +78,9 @@ double task_cost(const Task& t, const std::vector<Spec>& specs) {
   if (t.kind == TaskKind::adaptive)  // its steps unknown: as many as a fixed step of the tolerance's tenth root would take
     return spec.adaptive[t.integrator].evals_per_step * spec.evaluation_cost * (1 + spec.repeats) * spec.t_end / spec.time_scale /
            std::pow(spec.tolerances[static_cast<std::size_t>(t.steps)], 0.2) * 10;
+  if (t.kind == TaskKind::adaptive_energy)  // the same guess over energy_t_end, one run
+    return spec.adaptive[t.integrator].evals_per_step * spec.evaluation_cost * *spec.energy_t_end / spec.time_scale /
+           std::pow(spec.energy_tol, 0.2) * 10;
   const double per_step = spec.integrators[t.integrator].evals_per_step * spec.evaluation_cost;
   if (t.automatic) return 2.0 * per_step * static_cast<double>(spec.steps[std::min<std::size_t>(spec.steps.size(), spec.auto_dt->runs) - 1]);
   if (t.to_floor && spec.past_floor > 0) return 2.0 * per_step * static_cast<double>(spec.steps.back());  // about the range at 4 per decade
@@ -95,9 +101,9 @@ std::string plan_digest(const std::vector<Spec>& specs, const std::vector<Task>&
   char buf[400];
   for (const Spec& spec : specs) {
     std::snprintf(buf, sizeof buf,
-                  " t_end %a samples %d local %d tol %a repeats %d past_floor %d pattern '%s' %a energy %a %a plot %a auto %d %a wide %a\n",
+                  " t_end %a samples %d local %d tol %a repeats %d past_floor %d pattern '%s' %a energy %a %a %a plot %a auto %d %a wide %a\n",
                   spec.t_end, spec.samples, spec.local_points, spec.reference_tol, spec.repeats, spec.past_floor, spec.dt_pattern.c_str(),
-                  spec.dt_amplitude, spec.energy_t_end.value_or(-1), spec.energy_dt, spec.plot_dt, spec.auto_dt ? spec.auto_dt->runs : -1,
+                  spec.dt_amplitude, spec.energy_t_end.value_or(-1), spec.energy_dt, spec.energy_tol, spec.plot_dt, spec.auto_dt ? spec.auto_dt->runs : -1,
                   spec.auto_dt ? spec.auto_dt->seconds : -1, spec.wide_budget);
     text.append(spec.name).append(" ").append(spec.problem).append(buf);
     for (double x : spec.accuracy) std::snprintf(buf, sizeof buf, " accuracy %a", x), text.append(buf);
@@ -127,6 +133,8 @@ std::string plan_digest(const std::vector<Spec>& specs, const std::vector<Task>&
 
 std::string describe(const Task& t, const std::vector<Spec>& specs) {
   const Spec& spec = specs[t.spec];
+  if (t.kind == TaskKind::adaptive_energy)
+    return spec.name + ": " + spec.adaptive[t.integrator].label + " long energy run, tol=" + fmt::format("{:g}", spec.energy_tol);
   if (t.kind == TaskKind::adaptive)
     return spec.name + ": " + spec.adaptive[t.integrator].label + " tol=" + fmt::format("{:g}", spec.tolerances[static_cast<std::size_t>(t.steps)]);
   return spec.name + ": " + spec.integrators[t.integrator].choice.label() +

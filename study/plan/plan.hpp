@@ -13,7 +13,8 @@ namespace study {
 
 /// What one unit of work measures: a run (or a sweep of them), the long energy run, the stability search; and one
 /// run in a wider arithmetic, which a sweep makes where round-off ended its orders' range (study/fit/wide.hpp).
-enum class TaskKind { run, energy, stability, wide_long_double, wide_float128, adaptive };
+/// adaptive: one adaptive pair at one tolerance; adaptive_energy: a pair's long energy run (energy_tol).
+enum class TaskKind { run, energy, stability, wide_long_double, wide_float128, adaptive, adaptive_energy };
 
 /// The wide arithmetic of a wide run's kind ("long double", "float128"), and back.
 inline const char* arithmetic_of(TaskKind k) { return k == TaskKind::wide_float128 ? "float128" : "long double"; }

@@ -142,7 +142,7 @@ Sweep sweep_of(const json& j) {
 json energy_json(const EnergyLong& e) {
   return {{"integrator", e.integrator}, {"steps", e.steps}, {"status", e.status}, {"t", bits(e.t)}, {"rel_error", bits(e.rel_error)},
           {"envelope", bits(e.envelope)},
-          {"numbers", bits(std::vector<double>{e.dt, e.diverged_t, e.growth_exponent, e.growth_lo, e.growth_hi, e.max_rel})}};
+          {"reason", e.reason}, {"numbers", bits(std::vector<double>{e.dt, e.diverged_t, e.growth_exponent, e.growth_lo, e.growth_hi, e.max_rel, e.tol})}};
 }
 EnergyLong energy_of(const json& j) {
   EnergyLong e;
@@ -150,8 +150,9 @@ EnergyLong energy_of(const json& j) {
   e.t = vector_of<double>(j.at("t")), e.rel_error = vector_of<double>(j.at("rel_error"));
   e.envelope = vector_of<double>(j.at("envelope"));
   const auto n = vector_of<double>(j.at("numbers"));
-  if (n.size() != 6) throw std::runtime_error("an energy run's message holds the wrong count of numbers");
-  e.dt = n[0], e.diverged_t = n[1], e.growth_exponent = n[2], e.growth_lo = n[3], e.growth_hi = n[4], e.max_rel = n[5];
+  if (n.size() != 7) throw std::runtime_error("an energy run's message holds the wrong count of numbers");
+  e.dt = n[0], e.diverged_t = n[1], e.growth_exponent = n[2], e.growth_lo = n[3], e.growth_hi = n[4], e.max_rel = n[5], e.tol = n[6];
+  e.reason = j.at("reason");
   return e;
 }
 
@@ -159,7 +160,8 @@ json adaptive_json(const AdaptiveRun& r) {
   return {{"integrator", r.integrator}, {"id", r.id}, {"controller", r.controller}, {"status", r.status}, {"reason", r.reason},
           {"counts", {r.accepted, r.rejected, r.force_evals, r.cut}},
           {"numbers", bits(std::vector<double>{r.tol, r.t_reached, r.global, r.position, r.max, r.energy_final_rel, r.energy_max_rel, r.h_min,
-                                               r.h_max, r.seconds_min, r.seconds_median, r.roundoff, r.roundoff_max})}};
+                                               r.h_max, r.seconds_min, r.seconds_median, r.roundoff, r.roundoff_max})},
+          {"sample_error", bits(r.sample_error)}, {"sample_energy", bits(r.sample_energy)}};
 }
 AdaptiveRun adaptive_of(const json& j) {
   AdaptiveRun r;
@@ -170,6 +172,7 @@ AdaptiveRun adaptive_of(const json& j) {
   if (n.size() != 13) throw std::runtime_error("an adaptive run's message holds the wrong count of numbers");
   r.tol = n[0], r.t_reached = n[1], r.global = n[2], r.position = n[3], r.max = n[4], r.energy_final_rel = n[5], r.energy_max_rel = n[6];
   r.h_min = n[7], r.h_max = n[8], r.seconds_min = n[9], r.seconds_median = n[10], r.roundoff = n[11], r.roundoff_max = n[12];
+  r.sample_error = vector_of<double>(j.at("sample_error")), r.sample_energy = vector_of<double>(j.at("sample_energy"));
   return r;
 }
 
@@ -263,7 +266,7 @@ std::string pack_task(const Task& t, const Spec& spec, const StudyResult& res) {
     auto& sweeps = j["wide_sweeps"] = json::array();
     for (std::size_t k = t.wide_sweep; k < t.wide_sweep + wide_arithmetics().size(); ++k) sweeps.push_back(wide_sweep_json(res.wide_sweeps.at(k)));
   }
-  if (t.kind == TaskKind::energy) j["energy"] = energy_json(res.energy_long.at(t.slot));
+  if (t.kind == TaskKind::energy || t.kind == TaskKind::adaptive_energy) j["energy"] = energy_json(res.energy_long.at(t.slot));
   if (t.kind == TaskKind::stability) j["stability"] = stability_json(res.stability.at(t.slot));
   if (t.kind == TaskKind::adaptive) j["adaptive"] = adaptive_json(res.adaptive_runs.at(t.slot));
   return encode(j);
@@ -288,7 +291,7 @@ void unpack_task(std::string_view bytes, const Task& t, const Spec& spec, StudyR
       for (std::size_t k = 0; k < runs.size(); ++k) res.wide_runs[t.wide_slot + k] = wide_run_of(runs[k]);
       for (std::size_t k = 0; k < sweeps.size(); ++k) res.wide_sweeps[t.wide_sweep + k] = wide_sweep_of(sweeps[k]);
     }
-    if (t.kind == TaskKind::energy) res.energy_long.at(t.slot) = energy_of(j.at("energy"));
+    if (t.kind == TaskKind::energy || t.kind == TaskKind::adaptive_energy) res.energy_long.at(t.slot) = energy_of(j.at("energy"));
     if (t.kind == TaskKind::stability) res.stability.at(t.slot) = stability_of(j.at("stability"));
     if (t.kind == TaskKind::adaptive) res.adaptive_runs.at(t.slot) = adaptive_of(j.at("adaptive"));
   });

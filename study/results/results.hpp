@@ -100,9 +100,11 @@ struct Order {
 /// The long energy run of one integrator.
 struct EnergyLong {
   std::string integrator;
-  double dt = 0;
-  long steps = 0;
-  std::string status = "ok";
+  double dt = 0;  ///< its step; an adaptive pair's: its mean step (energy_t_end / steps)
+  long steps = 0;  ///< an adaptive pair's: its accepted steps
+  double tol = 0;  ///< an adaptive pair's long run: its tolerance (energy_tol); 0: a fixed-step run
+  std::string status = "ok";  ///< "ok", "diverged"; an adaptive pair's may stop too ("step-limit", "underflow", "rejections")
+  std::string reason;         ///< why an adaptive pair's run stopped
   double diverged_t = not_measured;
   std::vector<double> t, rel_error;  ///< log-uniform samples
   std::vector<double> envelope;      ///< at each sample, the largest |relative energy error| of every step so far
@@ -146,6 +148,9 @@ struct AdaptiveRun {
   double t_reached = 0;
   double global = not_measured, position = not_measured, max = not_measured;  ///< as a fixed-step Run's
   double energy_final_rel = not_measured, energy_max_rel = not_measured;
+  /// At each output time (Spec::adaptive_times, up to where the run stopped): the phase-space error and the relative
+  /// energy error (against E0, or on a dissipative problem the reference's energy there).
+  std::vector<double> sample_error, sample_energy;
   /// Round-off in `global` and `max`: the distance to the same steps taken in long double (a replay of the accepted
   /// steps: the truncation error is the same), at t_end and the largest over the output times.
   double roundoff = not_measured, roundoff_max = not_measured;

@@ -123,6 +123,7 @@ Json adaptive_json(const StudyResult& r) {
   a["tolerances"] = s.tolerances;
   a["max_steps"] = s.adaptive_max_steps;
   a["output_times"] = s.samples + 1;
+  a["samples"] = "adaptive_samples.csv";  // each run's errors at its output times (absent in results of earlier versions)
   a["integrators"] = Json::array();
   for (const SpecAdaptive& x : s.adaptive) {
     Json params = Json::object();
@@ -253,6 +254,10 @@ Json to_json(const std::vector<StudyResult>& results, const Meta& meta) {
                                      {"growth_interval", std::isfinite(e.growth_lo) ? Json::array({e.growth_lo, e.growth_hi}) : Json(nullptr)},
                                      {"final_rel", e.rel_error.empty() ? Json(nullptr) : number(e.rel_error.back())},
                                      {"max_rel", number(e.max_rel)}});
+      for (std::size_t k = 0; k < r.energy_long.size(); ++k) {  // an adaptive pair's: its tolerance, and why it stopped
+        if (r.energy_long[k].tol > 0) st["energy_long"][k]["tol"] = r.energy_long[k].tol;
+        if (!r.energy_long[k].reason.empty()) st["energy_long"][k]["reason"] = r.energy_long[k].reason;
+      }
     }
     if (!r.stability.empty()) {
       st["stability"] = Json::array();
@@ -337,6 +342,15 @@ void write_results(const std::filesystem::path& dir, const std::vector<StudyResu
           << num(x.max) << ',' << num(x.energy_final_rel) << ',' << num(x.energy_max_rel) << ',' << x.accepted << ',' << x.rejected << ','
           << x.cut << ',' << x.force_evals << ',' << num(x.h_min) << ',' << num(x.h_max) << ',' << num(x.seconds_min) << ',' << num(x.seconds_median) << '\n';
     write_atomic(dir / r.spec.name / "adaptive.csv", csv.str());
+    // Each run's errors at its output times (results.json adaptive.output_times of them, up to where it stopped).
+    std::ostringstream samples;
+    samples << "integrator,tol,t,error,energy_rel\n";
+    const std::vector<double> times = r.spec.adaptive_times();
+    for (const AdaptiveRun& x : r.adaptive_runs)
+      for (std::size_t k = 0; k < x.sample_energy.size() && k < times.size(); ++k)
+        samples << csv_field(x.integrator) << ',' << num(x.tol) << ',' << num(times[k]) << ',' << num(x.sample_error[k]) << ','
+                << num(x.sample_energy[k]) << '\n';
+    write_atomic(dir / r.spec.name / "adaptive_samples.csv", samples.str());
   }
   write_atomic(dir / "results.json", to_json(results, meta).dump(1) + "\n");
 }

@@ -99,7 +99,7 @@ class Reader {
 };
 
 const std::vector<std::string> known_keys{"name", "title", "problem", "params", "t_end", "integrators", "dt",
-                                          "metrics", "energy_t_end", "energy_dt", "repeats", "reference_tol",
+                                          "metrics", "energy_t_end", "energy_dt", "energy_tol", "repeats", "reference_tol",
                                           "samples", "local_points", "expect", "varying_dt", "plot_dt", "methods", "scan",
                                           "wide_budget", "accuracy", "tol", "adaptive", "vs"};
 
@@ -852,23 +852,36 @@ void read_plot_dt(const Reader& r, Spec& s) {
   }
 }
 
-/// energy_t_end and energy_dt: the long energy run.
+/// energy_t_end, energy_dt and energy_tol: the long energy run, of each fixed-step integrator at energy_dt and, where
+/// energy_tol is given, of each adaptive pair at that tolerance.
 void read_energy_run(const Reader& r, Spec& s, const ProblemFacts& f) {
+  const toml::node* tol_key = r.get("energy_tol");
   if (auto v = r.number("energy_t_end")) {
     if (!(*v > 0) || !std::isfinite(*v)) r.fail("energy_t_end", "must be a finite number > 0");
     if (!f.conservative)
       r.fail("energy_t_end", "the long energy run measures how well energy is conserved, but " + s.problem +
                                  " is dissipative (its energy error is measured against the reference's, with metric energy)");
     s.energy_t_end = *v;
-    if (s.integrators.empty())
-      r.fail("energy_t_end", "the long energy run is a fixed-step integrator's, but the spec lists none (an adaptive run's energy error is "
-                             "measured at its output times): give integrators and dt, or leave energy_t_end out");
-    s.energy_dt = r.number("energy_dt").value_or(s.steps.empty() ? 0.0 : s.dt(0));
-    // Named after the key the user gave: energy_t_end alone takes the sweep's largest step.
-    const bool own_dt = r.get("energy_dt") != nullptr;
-    r.steps_for(s.energy_dt, *v, own_dt ? r.get("energy_dt") : r.get("energy_t_end"), own_dt ? "energy_dt" : "energy_t_end");
-  } else if (r.get("energy_dt")) {
-    r.fail("energy_dt", "is the step of the long energy run: give energy_t_end too");
+    if (tol_key) {
+      if (s.adaptive.empty()) r.fail("energy_tol", "is the adaptive pairs' tolerance in the long energy run, but the spec lists no adaptive pairs");
+      const auto tol = r.number("energy_tol");
+      if (!tol || !(*tol >= 1e-15) || !(*tol < 1))
+        r.fail("energy_tol", "must be a number from 1e-15 to below 1 (eps_abs = eps_rel of the pairs' long run), as tol's are");
+      s.energy_tol = *tol;
+    } else if (s.integrators.empty()) {
+      r.fail("energy_t_end", "the spec lists adaptive pairs only: give energy_tol, the tolerance their long run takes (for example "
+                             "energy_tol = " + shortest_decimal(s.tolerances.empty() ? 1e-8 : s.tolerances.front()) + "), or leave energy_t_end out");
+    }
+    if (!s.integrators.empty()) {
+      s.energy_dt = r.number("energy_dt").value_or(s.steps.empty() ? 0.0 : s.dt(0));
+      // Named after the key the user gave: energy_t_end alone takes the sweep's largest step.
+      const bool own_dt = r.get("energy_dt") != nullptr;
+      r.steps_for(s.energy_dt, *v, own_dt ? r.get("energy_dt") : r.get("energy_t_end"), own_dt ? "energy_dt" : "energy_t_end");
+    } else if (r.get("energy_dt")) {
+      r.fail("energy_dt", "is the fixed-step integrators' step in the long energy run, but the spec lists none (the pairs' long run takes energy_tol)");
+    }
+  } else if (r.get("energy_dt") || tol_key) {
+    r.fail(r.get("energy_dt") ? "energy_dt" : "energy_tol", "is a setting of the long energy run: give energy_t_end too");
   }
 }
 
@@ -1191,6 +1204,10 @@ CostEstimate estimate_cost(const Spec& s) {
         fmt::format("{}'s {} tolerances (at most tol.max_steps = {} steps each)", a.label, s.tolerances.size(), s.adaptive_max_steps));
     c.runs += s.tolerances.size();
     c.held_bytes += static_cast<double>(s.tolerances.size()) * (s.samples + 1) * (16 * dim + 104);
+    if (s.energy_t_end && s.energy_tol > 0)  // one run, not timed, at most tol.max_steps tries
+      add(static_cast<double>(s.adaptive_max_steps) * a.evals_per_step,
+          fmt::format("{}'s long energy run at tol {} (at most tol.max_steps = {} steps to t = {})", a.label, shortest_decimal(s.energy_tol),
+                      s.adaptive_max_steps, shortest_decimal(*s.energy_t_end)));
   }
   // While a run is measured it keeps its accepted steps for the replay (8 bytes each, at most tol.max_steps).
   if (!s.adaptive.empty()) c.held_bytes += 8.0 * static_cast<double>(s.adaptive_max_steps);

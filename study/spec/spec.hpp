@@ -129,6 +129,7 @@ struct Spec {
   double dt_amplitude = 0;
   std::optional<double> energy_t_end;  ///< long energy run, sampled log-uniformly
   double energy_dt = 0;              ///< its step (default: the largest dt of the sweep)
+  double energy_tol = 0;             ///< the adaptive pairs' tolerance in it (0: the pairs have no long run)
   double plot_dt = 0;                ///< the step whose trajectories and energy the report plots (one of the sweep's)
   int repeats = 3;                   ///< timed repetitions per run
   double reference_tol = 1e-28;

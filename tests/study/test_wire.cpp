@@ -182,6 +182,34 @@ TEST_CASE("a run, a sweep, a long energy run and a stability search cross as byt
   CHECK(same_bits(e.t, awkward));
   CHECK(same_bits(e.rel_error, {1e-3, 2e-3}));
   CHECK(same_bits(e.envelope, {1e-3, 3e-3}));
+  CHECK(e.tol == 0);
+  // An adaptive pair's long run: its tolerance and why it stopped cross too.
+  from.energy_long[0].integrator = "dopri5 (adaptive)", from.energy_long[0].tol = awkward[2], from.energy_long[0].status = "step-limit";
+  from.energy_long[0].reason = "1000 steps (tol.max_steps) before t_end";
+  const study::engine::Task pair_energy_task{study::TaskKind::adaptive_energy, 0, 0, 0, 0};
+  study::engine::unpack_task(study::engine::pack_task(pair_energy_task, spec, from), pair_energy_task, spec, to);
+  CHECK(to.energy_long[0].integrator == "dopri5 (adaptive)");
+  CHECK(bits(to.energy_long[0].tol) == bits(awkward[2]));
+  CHECK(to.energy_long[0].status == "step-limit");
+  CHECK(to.energy_long[0].reason == "1000 steps (tol.max_steps) before t_end");
+  CHECK(same_bits(to.energy_long[0].envelope, {1e-3, 3e-3}));
+
+  // An adaptive run: its counts, numbers and samples at the output times, every bit.
+  study::AdaptiveRun a;
+  a.integrator = "dopri5 (adaptive)", a.id = "dopri5", a.controller = "pi", a.tol = awkward[3], a.status = "ok", a.reason = "";
+  a.accepted = 12, a.rejected = 3, a.cut = 2, a.force_evals = 92, a.global = awkward[0], a.energy_final_rel = -awkward[1];
+  a.sample_error = awkward, a.sample_energy = {0.0, -0.0, awkward[2]};
+  from.adaptive_runs = {a};
+  to.adaptive_runs.resize(1);
+  const study::engine::Task adaptive_task{study::TaskKind::adaptive, 0, 0, 0, 0};
+  study::engine::unpack_task(study::engine::pack_task(adaptive_task, spec, from), adaptive_task, spec, to);
+  const study::AdaptiveRun& b = to.adaptive_runs[0];
+  CHECK(b.integrator == a.integrator);
+  CHECK(b.controller == "pi");
+  CHECK((b.accepted == 12 && b.rejected == 3 && b.cut == 2 && b.force_evals == 92));
+  CHECK(same_bits({b.tol, b.global, b.energy_final_rel}, {awkward[3], awkward[0], -awkward[1]}));
+  CHECK(same_bits(b.sample_error, awkward));
+  CHECK(same_bits(b.sample_energy, {0.0, -0.0, awkward[2]}));
 
   from.stability = {{"leapfrog", 2.0, true, "a note", std::numeric_limits<double>::infinity(), "A-stable"}};
   to.stability.resize(1);
