@@ -396,13 +396,18 @@ void adaptive(std::ostringstream& md, const Study& s, const PageContext& c) {
        << (stopped.empty() ? "none" : cell(stopped)) << " |\n";
   }
   md << "\n" << image(c, s, "tolerance");
+  if (const Plot* p = c.plot(s, "adaptive-energy"))  // each pair's energy error in time, at its tolerances
+    md << "The energy error of each pair in time at its tolerances" << (s.conservative ? "" : " (against the reference's energy)")
+       << ": a tighter tolerance lowers it; whether it grows in time is for the long energy run (energy_t_end with energy_tol) to "
+          "judge.\n\n![" << cell(p->title) << "](../plots/" << p->name << ".svg)\n\n";
   md << "Every run: its error at t_end and the largest over the output times, steps accepted and rejected, force "
-        "evaluations (the first step's estimate included), the smallest and largest step, and the whole run's wall time "
-        "(minimum of the repeats).\n\n| method | tol | status | error at t_end | largest error | accepted | rejected | force evaluations | "
-        "steps | wall time (s) |\n|---|---:|---|---:|---:|---:|---:|---:|---|---:|\n";
+        "evaluations (the first step's estimate included), the smallest and largest step, the largest relative energy "
+        "error over the output times" << (s.conservative ? "" : " (against the reference's energy)") << ", and the whole run's wall time "
+        "(minimum of the repeats).\n\n| method | tol | status | error at t_end | largest error | largest energy error | accepted | rejected | "
+        "force evaluations | steps | wall time (s) |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|\n";
   for (const auto& r : s.adaptive_runs)
     md << "| " << cell(r.integrator) << " | " << g(r.tol) << " | " << r.status << " | " << sci(r.global) << " | " << sci(r.max) << " | "
-       << r.accepted << " | " << r.rejected << " | " << g(r.force_evals) << " | "
+       << sci(r.energy_max) << " | " << r.accepted << " | " << r.rejected << " | " << g(r.force_evals) << " | "
        << (std::isfinite(r.h_min) ? g(r.h_min) + ".." + g(r.h_max) : "—") << " | " << sci(r.seconds_min) << " |\n";
   md << "\n";
 }
@@ -448,11 +453,20 @@ std::string study_page(const Results& res, const Study& s, const PageContext& c)
     md << "\n![" << cell(p->title) << "](../plots/" << p->name << ".svg)\n\n";
   }
   if (!s.energy_long.empty()) {
-    md << "## Long energy run\n\n| integrator | dt | status | final relative energy error | growth exponent a (error ∝ t^a), 99 % interval |\n"
-       << "|---|---|---|---|---|\n";
+    const bool pairs = std::any_of(s.energy_long.begin(), s.energy_long.end(), [](const LongRow& e) { return e.tol > 0; });
+    md << "## Long energy run\n\n"
+       << (pairs ? "A fixed-step method at its step dt; an adaptive pair under its controller at its tolerance (energy_tol), landing "
+                   "on 121 log-uniform times, its mean step beside it. "
+                 : "")
+       << "Behaviour, by the rule `study check` applies: bounded where the growth exponent's 99 % interval lies below ½, "
+          "drift where it lies above, round-off where the error stays within 100 ε √steps.\n\n"
+       << "| integrator | dt | status | final relative energy error | largest | growth exponent a (error ∝ t^a), 99 % interval | behaviour |\n"
+       << "|---|---|---|---|---|---|---|\n";
     for (const auto& e : s.energy_long)
-      md << "| " << cell(e.integrator) << " | " << g(e.dt) << " | " << e.status << " | " << sci(e.final_rel) << " | " << fixed(e.growth)
-         << (std::isfinite(e.growth_lo) ? " [" + fixed(e.growth_lo) + ", " + fixed(e.growth_hi) + "]" : "") << " |\n";
+      md << "| " << cell(e.integrator) << " | " << (e.tol > 0 ? "tol " + g(e.tol) + ", mean step " + g(e.dt) : g(e.dt)) << " | "
+         << (e.reason.empty() ? e.status : cell(e.status + ": " + e.reason)) << " | " << sci(e.final_rel) << " | " << sci(e.max_rel) << " | "
+         << fixed(e.growth) << (std::isfinite(e.growth_lo) ? " [" + fixed(e.growth_lo) + ", " + fixed(e.growth_hi) + "]" : "") << " | "
+         << behaviour_word(long_run_behaviour(e)) << " |\n";
     md << "\na ≈ 0: bounded (symplectic methods on a compact energy surface); a ≈ ½: the random walk of round-off "
           "(Brouwer's law), no method error left; a ≈ 1: a linear drift; above 1: faster than linear (explicit Euler "
           "multiplies a harmonic energy by 1 + ω²h² per step).\n\n"

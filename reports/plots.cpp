@@ -398,7 +398,7 @@ std::optional<Plot> energy_long_plot(const Results& res, const Study& s, const f
   std::vector<PanelText> out;
   // Lines merged where the long runs agree too (final relative energy error within 1 %); else one line each.
   std::vector<Series> lines;
-  for (const auto& x : series_of(s, true)) {
+  for (const auto& x : work_series_of(s, true)) {  // the adaptive pairs' long runs too (energy_tol), a panel of their own
     auto final_of = [&](const std::string& m) -> double {
       for (const auto& e : s.energy_long)
         if (e.integrator == m) return e.final_rel;
@@ -426,7 +426,7 @@ std::optional<Plot> energy_long_plot(const Results& res, const Study& s, const f
       p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with lines lw 1.5 lc rgb '{}' title {}", name, data.add(x.label(), rows),
                                        colour(x.colour), quoted(x.label())));
     }
-    out.push_back(std::move(p));
+    if (!p.elements.empty()) out.push_back(std::move(p));  // the pairs' panel only where they had a long run
   }
   if (all.empty()) return std::nullopt;
   // Guides through the middle of the plot: t^1/2 (random walk of round-off) and t^1 (drift), written on the plot.
@@ -442,10 +442,58 @@ std::optional<Plot> energy_long_plot(const Results& res, const Study& s, const f
   const std::string axes = "  set logscale xy\n  set format x '10^{%L}'\n  set format y '10^{%L}'\n  set key outside right top\n" +
                            all.ranges(false, true) + "  set logscale x\n  set xrange [" + num17(all.x_lo) + ":" + num17(all.x_hi) + "]\n" +
                            axis_title("x", time_axis(s, "time t")) + axis_title("y", "|relative energy error| (dimensionless)");
-  write_plot(dir, name, "long-run energy error at dt = " + g(s.energy_long.front().dt) + " — " + s.problem + ", t_end = " +
-                                g(static_cast<double>(s.energy_long.front().steps) * s.energy_long.front().dt), axes, out,
-             data.data.str());
+  // The fixed-step runs' step, the pairs' tolerance, and how long they ran.
+  std::string at;
+  for (const auto& e : s.energy_long)
+    if (e.tol > 0 ? at.find("tol") == std::string::npos : at.find("dt") == std::string::npos)
+      at += (at.empty() ? "" : ", ") + (e.tol > 0 ? "tol = " + g(e.tol) : "dt = " + g(e.dt));
+  const auto& first = s.energy_long.front();
+  const double span = static_cast<double>(first.steps) * first.dt;  // a pair's: accepted steps times its mean step
+  write_plot(dir, name, "long-run energy error at " + at + " — " + s.problem + ", t_end = " + g(span), axes, out, data.data.str());
   return Plot{name, s.title + ": long-run energy error against time (log-log: flat = bounded, slope 1 = drift)"};
+}
+
+std::optional<Plot> adaptive_energy_plot(const Results& res, const Study& s, const fs::path& dir) {
+  if (!s.adaptive_samples) return std::nullopt;
+  const auto samples = adaptive_samples(res, s);
+  const std::string name = s.name + "-adaptive-energy";
+  Blocks data;
+  Extent all;
+  std::vector<PanelText> out;
+  // At most 6 tolerances a panel, evenly spread from the loosest to the tightest: more lines than that on one panel
+  // cannot be told apart.  The same tolerances, in the same colours, on every panel.
+  std::vector<std::size_t> shown;
+  const std::size_t n = s.tolerances.size(), most = 6;
+  for (std::size_t k = 0; k < std::min(n, most); ++k) shown.push_back(n <= most ? k : (k * (n - 1) + (most - 1) / 2) / (most - 1));
+  for (const auto& a : s.adaptive) {
+    const auto it = samples.find(a.label);
+    if (it == samples.end()) continue;
+    PanelText p{a.label, "", {}};
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+      const auto at = it->second.find(s.tolerances[shown[k]]);
+      if (at == it->second.end()) continue;
+      std::string rows;
+      int count = 0;
+      for (const auto& x : at->second)
+        if (std::abs(x.energy) > 0 && std::isfinite(x.energy))  // exactly 0 (the start) has no place on a log axis
+          rows += num17(x.t) + ' ' + num17(std::abs(x.energy)) + '\n', all.add(x.t, std::abs(x.energy)), ++count;
+      if (count < 2) continue;
+      const std::string title = "tol " + g(s.tolerances[shown[k]]);
+      p.elements.push_back(fmt::format("'{}.dat' index {} using 1:2 with lines lw 1.5 lc rgb '{}' title {}", name,
+                                       data.add(a.label + " " + title, rows), colour(k), quoted(title)));
+    }
+    if (!p.elements.empty()) out.push_back(std::move(p));
+  }
+  if (all.empty()) return std::nullopt;
+  const std::string y = s.conservative ? "|relative energy error| |E - E0| / |E0| (dimensionless)"
+                                       : "|E - E_ref(t)| / |E0|, against the reference's energy (dimensionless)";
+  const std::string axes = "  set logscale y\n  set format y '10^{%L}'\n  set key outside right top\n" + all.ranges(false, true) +
+                           axis_title("x", time_axis(s, "time t")) + axis_title("y", y);
+  write_plot(dir, name,
+             "energy error against time, each adaptive pair at " + (n > most ? fmt::format("{} of its {} tolerances", most, n) : "its tolerances") +
+                 " — " + problem_context(s),
+             axes, out, data.data.str());
+  return Plot{name, s.title + ": each adaptive pair's relative energy error against time, at its tolerances"};
 }
 
 std::optional<Plot> trajectory_plot(const Study& s, const StudySamples& samples, const fs::path& dir) {

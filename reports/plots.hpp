@@ -48,6 +48,9 @@ std::optional<Plot> energy_long_plot(const Results& res, const Study& s, const s
 std::optional<Plot> trajectory_plot(const Study& s, const StudySamples& samples, const std::filesystem::path& dir);
 /// Measured largest stable omega h against the theoretical value.
 std::optional<Plot> stability_plot(const Study& s, const std::filesystem::path& dir);
+/// Each adaptive pair's |relative energy error| against time at (up to 6 of) its tolerances, a panel a pair
+/// (adaptive_samples.csv).
+std::optional<Plot> adaptive_energy_plot(const Results& res, const Study& s, const std::filesystem::path& dir);
 /// Each adaptive method's largest error against the tolerance, its slope and verdict on its label.
 std::optional<Plot> tolerance_plot(const Study& s, const std::filesystem::path& dir);
 

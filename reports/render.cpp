@@ -55,7 +55,7 @@ Outcome render(const Options& options) {
     const StudySamples samples = s.wants("energy") || s.plot_dt > 0 ? read_samples(results, s) : StudySamples{};
     for (auto p : {work_precision_plot(s, false, plots_dir), work_precision_plot(s, true, plots_dir), energy_dt_plot(s, plots_dir),
                    energy_time_plot(s, samples, plots_dir), energy_long_plot(results, s, plots_dir), trajectory_plot(s, samples, plots_dir),
-                   stability_plot(s, plots_dir), tolerance_plot(s, plots_dir)})
+                   stability_plot(s, plots_dir), tolerance_plot(s, plots_dir), adaptive_energy_plot(results, s, plots_dir)})
       if (p) list.push_back(*p);
     for (const auto& p : list) names.push_back(p.name);
   }

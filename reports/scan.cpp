@@ -125,8 +125,9 @@ std::optional<Plot> quantity_plot(const ScanGroup& sg, const ScanQuantity& q, st
   Blocks data;
   Extent all;
   std::vector<PanelText> panels;
-  // Costs are every method's, the pairs' too; the other quantities (orders, constants, energy, stability) fixed steps'.
-  for (const auto& panel : panels_of(q.key == "cost" ? work_series_of(first, false) : series_of(first, false))) {
+  // Costs and the long run's energy growth are every method's, the pairs' too (their long run at energy_tol); the other
+  // quantities (orders, constants, stability) fixed steps'.
+  for (const auto& panel : panels_of(q.key == "cost" || q.key == "energy-growth" ? work_series_of(first, false) : series_of(first, false))) {
     PanelText p{panel.title, "", {}};
     for (const auto& line : panel.series) {
       const std::string& m = line.members.front();
@@ -171,7 +172,7 @@ std::optional<Plot> quantity_plot(const ScanGroup& sg, const ScanQuantity& q, st
           p.elements.push_back(fmt::format("'{}.dat' index {} using 1:($5 == {} ? $2 : 1/0) with points pt {} ps 1.8 lw 1.5 lc rgb '{}' notitle",
                                            name, index, mark, pt, colour(line.colour)));
     }
-    panels.push_back(std::move(p));
+    if (!p.elements.empty() || q.key != "energy-growth") panels.push_back(std::move(p));  // no pair's long run: no panel
   }
   if (all.empty()) {
     if (q.key != "cost" || !first.wants("global")) return std::nullopt;

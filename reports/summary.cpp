@@ -21,17 +21,25 @@ std::string more_answers(const Results& res, double target) {
   std::ostringstream md;
   for (const auto& s : res.studies) {
     if (s.energy_long.empty() || !s.scan.name.empty()) continue;  // a scan's page draws its points
-    // Bounded: flat in time (exponent < 1/4) and small; an error of order one that no longer grows is a lost orbit.
+    // By the gate's rule (report::long_run_behaviour): bounded or at round-off; a drift; a run that stopped or whose
+    // error passed 0.1 (an orbit lost); the rest cannot be told.
     std::vector<std::string> flat, drift;
+    std::string dt, tol;
     for (const auto& e : s.energy_long) {
-      if (e.status != "ok") drift.push_back(e.integrator + " (diverged)");
-      else if (!(std::abs(e.final_rel) < 1e-2)) drift.push_back(e.integrator + fmt::format(" (error {:.2g} at the end)", e.final_rel));
-      else if (std::isfinite(e.growth) && e.growth < 0.25) flat.push_back(e.integrator);
-      else if (std::isfinite(e.growth) && e.growth > 0.75) drift.push_back(e.integrator + fmt::format(" (t^{:.2f})", e.growth));
+      (e.tol > 0 ? tol : dt) = g(e.tol > 0 ? e.tol : e.dt);
+      switch (long_run_behaviour(e)) {
+        case LongBehaviour::bounded:
+        case LongBehaviour::roundoff: flat.push_back(e.integrator); break;
+        case LongBehaviour::drifting: drift.push_back(e.integrator + fmt::format(" (t^{:.2f})", e.growth)); break;
+        case LongBehaviour::stopped: drift.push_back(e.integrator + (e.status == "diverged" ? " (diverged)" : " (stopped: " + e.status + ")")); break;
+        case LongBehaviour::too_large: drift.push_back(e.integrator + fmt::format(" (error {:.2g})", e.max_rel)); break;
+        default: break;
+      }
     }
     auto join = [](const std::vector<std::string>& v) { return v.empty() ? std::string("none") : join_names(v); };
-    md << "- **Long conservative runs** ([" << cell(s.title) << "](" << page_link(s) << "), dt = " << g(s.energy_long.front().dt)
-       << "): energy error flat in time for " << cell(join(flat)) << "; growing for " << cell(join(drift)) << ".\n";
+    md << "- **Long conservative runs** ([" << cell(s.title) << "](" << page_link(s) << "), "
+       << (dt.empty() ? "" : "dt = " + dt) << (dt.empty() || tol.empty() ? "" : ", ") << (tol.empty() ? "" : "adaptive pairs at tol = " + tol)
+       << "): energy error bounded for " << cell(join(flat)) << "; growing for " << cell(join(drift)) << ".\n";
   }
   for (const auto& s : res.studies) {
     if (s.stability.empty() || !s.scan.name.empty()) continue;

@@ -194,9 +194,7 @@ const report::LongRow* find_long_run(const Study& s, const std::string& label) {
   return nullptr;
 }
 
-/// The growth exponent that tells a drift from a bounded error: |dE| ~ t^g, 0 bounded, 1 a linear drift (and 1/2 the
-/// random walk of round-off, Brouwer's law, which the round-off test keeps out).
-constexpr double drift_exponent = 0.5;
+using report::drift_exponent;
 
 /// "energy bounded" on the long energy run (energy_t_end): the growth exponent of its energy error, with its 99 %
 /// interval (results.json), passes wholly below 1/2 and fails wholly above it.  Undetermined where the run is not the
@@ -212,40 +210,43 @@ void judge_long_energy(const Study& s, const report::LongRow& e, Outcome& x) {
   const std::string growth = std::isfinite(e.growth_lo)
                                  ? fmt::format("growth exponent {:.2f} in [{:.2f}, {:.2f}] (99%)", e.growth, e.growth_lo, e.growth_hi)
                                  : "no growth exponent";
-  if (e.status != "ok") {
-    x.status = Outcome::undetermined;
-    x.observed = fmt::format("diverged at t = {}", g(e.diverged_t));
-    x.off = "the long energy run diverged: its step is beyond the method's stability on this problem";
-    x.action = fmt::format("give the long run a smaller step (energy_dt below {})", g(e.dt));
-    return;
-  }
-  if (std::isfinite(e.max_rel) && e.max_rel > 0.1) {
-    x.status = Outcome::undetermined;
-    x.observed = fmt::format("largest energy error {:.2e}, {}", e.max_rel, growth);
-    x.off = fmt::format("the energy error reaches {:.2g}, above 0.1: at dt {} the step is too large for the energy to be the "
-                        "method's to keep (backward error analysis bounds it for h small enough)", e.max_rel, g(e.dt));
-    x.action = fmt::format("give the long run a smaller step (energy_dt below {})", g(e.dt));
-    return;
-  }
-  if (std::isfinite(e.max_rel) && e.max_rel <= 100 * eps * std::sqrt(static_cast<double>(e.steps))) {
-    x.status = Outcome::pass;
-    x.observed = fmt::format("at round-off over the long run (largest {:.2e})", e.max_rel);
-    return;
+  // One rule with the study page and the summary (report::long_run_behaviour).
+  switch (report::long_run_behaviour(e)) {
+    case report::LongBehaviour::stopped:
+      x.status = Outcome::undetermined;
+      x.observed = fmt::format("diverged at t = {}", g(e.diverged_t));
+      x.off = "the long energy run diverged: its step is beyond the method's stability on this problem";
+      x.action = fmt::format("give the long run a smaller step (energy_dt below {})", g(e.dt));
+      return;
+    case report::LongBehaviour::too_large:
+      x.status = Outcome::undetermined;
+      x.observed = fmt::format("largest energy error {:.2e}, {}", e.max_rel, growth);
+      x.off = fmt::format("the energy error reaches {:.2g}, above 0.1: at dt {} the step is too large for the energy to be the "
+                          "method's to keep (backward error analysis bounds it for h small enough)", e.max_rel, g(e.dt));
+      x.action = fmt::format("give the long run a smaller step (energy_dt below {})", g(e.dt));
+      return;
+    case report::LongBehaviour::roundoff:
+      x.status = Outcome::pass;
+      x.observed = fmt::format("at round-off over the long run (largest {:.2e})", e.max_rel);
+      return;
+    default: break;
   }
   x.observed = std::isfinite(e.max_rel) ? fmt::format("{}, largest energy error {:.2e}", growth, e.max_rel) : growth;
-  if (!std::isfinite(e.growth_lo)) {
-    x.status = Outcome::undetermined;
-    x.off = "fewer than 3 samples of the run's second half have a nonzero energy error: no growth exponent";
-    x.action = "give the long run more steps (a longer energy_t_end)";
-  } else if (e.growth_hi < drift_exponent) {
-    x.status = Outcome::pass;
-  } else if (e.growth_lo > drift_exponent) {
-    x.status = Outcome::fail;
-    x.off = fmt::format("the energy error grows like t^{:.2f} over the long run: a drift", e.growth);
-  } else {
-    x.status = Outcome::undetermined;
-    x.off = fmt::format("the interval straddles {:g}: bounded and drifting are both within it", drift_exponent);
-    x.action = fmt::format("a longer long run (energy_t_end above {}) narrows the interval", g(span));
+  switch (report::long_run_behaviour(e)) {
+    case report::LongBehaviour::no_exponent:
+      x.status = Outcome::undetermined;
+      x.off = "fewer than 3 samples of the run's second half have a nonzero energy error: no growth exponent";
+      x.action = "give the long run more steps (a longer energy_t_end)";
+      break;
+    case report::LongBehaviour::bounded: x.status = Outcome::pass; break;
+    case report::LongBehaviour::drifting:
+      x.status = Outcome::fail;
+      x.off = fmt::format("the energy error grows like t^{:.2f} over the long run: a drift", e.growth);
+      break;
+    default:
+      x.status = Outcome::undetermined;
+      x.off = fmt::format("the interval straddles {:g}: bounded and drifting are both within it", drift_exponent);
+      x.action = fmt::format("a longer long run (energy_t_end above {}) narrows the interval", g(span));
   }
 }
 

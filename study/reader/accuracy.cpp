@@ -498,4 +498,28 @@ std::string target_text(double target) {
   return mantissa + s.substr(e);
 }
 
+LongBehaviour long_run_behaviour(const LongRow& e) {
+  if (e.status != "ok") return LongBehaviour::stopped;
+  if (std::isfinite(e.max_rel) && e.max_rel > 0.1) return LongBehaviour::too_large;
+  if (std::isfinite(e.max_rel) && e.max_rel <= 100 * std::numeric_limits<double>::epsilon() * std::sqrt(static_cast<double>(e.steps)))
+    return LongBehaviour::roundoff;
+  if (!std::isfinite(e.growth_lo) || !std::isfinite(e.growth_hi)) return LongBehaviour::no_exponent;
+  if (e.growth_hi < drift_exponent) return LongBehaviour::bounded;
+  if (e.growth_lo > drift_exponent) return LongBehaviour::drifting;
+  return LongBehaviour::straddles;
+}
+
+std::string behaviour_word(LongBehaviour b) {
+  switch (b) {
+    case LongBehaviour::stopped: return "stopped";
+    case LongBehaviour::too_large: return "too large";
+    case LongBehaviour::roundoff: return "round-off";
+    case LongBehaviour::bounded: return "bounded";
+    case LongBehaviour::drifting: return "drift";
+    case LongBehaviour::no_exponent:
+    case LongBehaviour::straddles: return "cannot tell";
+  }
+  return "cannot tell";
+}
+
 }  // namespace report

@@ -382,6 +382,7 @@ void check_tables(const Results& res) {
     missing("samples.csv", s.runs.size(), "runs (their samples)");
     missing("energy_long.csv", s.energy_long.size(), "long energy runs");
     missing("adaptive.csv", s.adaptive_runs.size(), "adaptive runs");
+    missing("adaptive_samples.csv", s.adaptive_samples ? s.adaptive_runs.size() : 0, "adaptive runs (their samples)");
     check_adaptive_table(res, s);
     if (s.runs.empty()) continue;
     const fs::path runs_csv = res.dir / s.name / "runs.csv";  // samples.csv's rows are checked as they are read (all_samples)
@@ -712,8 +713,14 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
     if (s.has("energy_long")) {
       const Node e = s.at("energy_long");
       for (std::size_t k = 0; k < e.size(); ++k) {
-        st.energy_long.push_back({declared(e.at(k).at("integrator")), e.at(k).at("status").one_of({"ok", "diverged"}), e.at(k).at("dt").positive(),
-                                  e.at(k).at("growth_exponent").number(), e.at(k).at("final_rel").number()});
+        // An adaptive pair's long run (tol): its label is checked against the adaptive integrators, read below.
+        const bool pair = e.at(k).has("tol");
+        st.energy_long.push_back({pair ? e.at(k).at("integrator").text() : declared(e.at(k).at("integrator")),
+                                  pair ? e.at(k).at("status").one_of({"ok", "diverged", "step-limit", "underflow", "rejections"})
+                                       : e.at(k).at("status").one_of({"ok", "diverged"}),
+                                  e.at(k).at("dt").positive(), e.at(k).at("growth_exponent").number(), e.at(k).at("final_rel").number()});
+        if (pair) st.energy_long.back().tol = e.at(k).at("tol").positive();
+        if (pair && e.at(k).has("reason")) st.energy_long.back().reason = e.at(k).at("reason").text();
         if (e.at(k).has("steps")) st.energy_long.back().steps = e.at(k).at("steps").whole(0, max_count);
         st.energy_long.back().diverged_t = e.at(k).number_or_nan("diverged_t");
         if (e.at(k).has("max_rel") && !e.at(k).at("max_rel").is_null()) st.energy_long.back().max_rel = e.at(k).at("max_rel").nonnegative();
@@ -788,6 +795,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
         st.adaptive_runs.push_back(std::move(row));
       }
       st.adaptive_work = adaptive_work_of(st);
+      if (a.has("samples")) a.at("samples").one_of({"adaptive_samples.csv"}), st.adaptive_samples = true;
       const Node prop = a.at("proportionality");
       for (std::size_t k = 0; k < prop.size(); ++k) {
         const Node x = prop.at(k);
@@ -835,6 +843,12 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
             prop.fail("has no fit for '" + study::printable(i.label) + "', though its " + std::to_string(st.tolerances.size()) +
                       " tolerances give one: an entry was deleted");
     }
+    for (std::size_t k = 0; k < st.energy_long.size(); ++k)  // an adaptive pair's long run is one of the study's pairs'
+      if (st.energy_long[k].tol > 0 && std::none_of(st.adaptive.begin(), st.adaptive.end(), [&](const AdaptiveIntegratorRow& d) {
+            return d.label == st.energy_long[k].integrator;
+          }))
+        s.at("energy_long").at(k).at("integrator").fail("'" + study::printable(st.energy_long[k].integrator) +
+                                                        "' has a tolerance (an adaptive pair's long run) but is not one of the study's adaptive integrators");
     if (s.has("vs")) {  // the method the report measures the others against: one of this study's
       st.vs = s.at("vs").text();
       const auto methods = st.work_methods();
@@ -1095,6 +1109,39 @@ std::map<std::string, std::vector<std::pair<double, double>>> energy_long_sample
         unknown_sample(*t, r, integrator, "a long energy run");
       out[integrator].emplace_back(t->number(r, "t"), t->number(r, "energy_rel"));
     }
+  return out;
+}
+
+std::map<std::string, std::map<double, std::vector<Sample>>> adaptive_samples(const Results& res, const Study& s) {
+  std::map<std::string, std::map<double, std::vector<Sample>>> out;
+  if (!s.adaptive_samples) return out;
+  const auto t = read_table(res.dir / s.name / "adaptive_samples.csv");
+  if (!t) return out;  // not there: check_tables said so
+  for (std::size_t r = 0; r < t->rows.size(); ++r) {
+    const std::string integrator = t->text(r, "integrator");
+    const double tol = t->number(r, "tol");
+    if (std::none_of(s.adaptive_runs.begin(), s.adaptive_runs.end(), [&](const AdaptiveRow& a) { return a.integrator == integrator && a.tol == tol; }))
+      throw ReportError(fmt::format("{}:{}: a sample of '{}' at tol {}, an adaptive run results.json does not have: the table and the "
+                                    "results disagree (edited by hand?); run the study again",
+                                    t->file.string(), t->lines[r], study::printable(integrator), t->text(r, "tol")));
+    Sample x;
+    x.t = t->number(r, "t"), x.error = t->number(r, "error"), x.energy = t->number(r, "energy_rel");
+    out[integrator][tol].push_back(std::move(x));
+  }
+  // A run that reached t_end ends on its error and energy error there: results.json holds the other copy.
+  for (const AdaptiveRow& a : s.adaptive_runs) {
+    if (a.status != "ok") continue;
+    const auto it = out.find(a.integrator);
+    const std::vector<Sample>* rows = it == out.end() || !it->second.count(a.tol) ? nullptr : &it->second.at(a.tol);
+    if (!rows || rows->empty() || rows->back().error != a.global || !(rows->back().energy == a.energy_final || std::isnan(a.energy_final)))
+      throw ReportError(fmt::format("{}: '{}' at tol {}: {}, but results.json's run has error {} and energy error {} at t_end: the table "
+                                    "and the results disagree (edited by hand?); run the study again",
+                                    t->file.string(), study::printable(a.integrator), num17(a.tol),
+                                    rows && !rows->empty() ? fmt::format("its last sample has error {} and energy error {}", num17(rows->back().error),
+                                                                         num17(rows->back().energy))
+                                                           : std::string("no samples"),
+                                    num17(a.global), num17(a.energy_final)));
+  }
   return out;
 }
 

@@ -77,6 +77,8 @@ struct LongRow {
   double diverged_t = NAN;
   double growth_lo = NAN, growth_hi = NAN;  ///< the growth exponent's 99 % interval (schema 2)
   double max_rel = NAN;                     ///< the largest |relative energy error| of its samples (schema 5)
+  double tol = 0;          ///< an adaptive pair's long run: its tolerance (dt its mean step, steps its accepted steps); 0: fixed step
+  std::string reason{};    ///< why an adaptive pair's long run stopped
 };
 /// An integrator of a study as it declares itself (results.json "integrators").
 struct IntegratorRow {
@@ -177,6 +179,7 @@ struct Study {
   std::vector<AdaptiveIntegratorRow> adaptive;  ///< empty without adaptive integrators
   std::vector<double> tolerances;               ///< largest first
   std::vector<AdaptiveRow> adaptive_runs;
+  bool adaptive_samples = false;  ///< adaptive_samples.csv holds each adaptive run's errors at its output times (results before: none)
   std::vector<ProportionalityRow> proportionality;
   /// Each adaptive run that reached t_end as a run of the work-precision answers (the cheapest method to an accuracy,
   /// the Pareto front): its error and cost, dt its mean step t_end / accepted, its time the whole run's.
@@ -311,6 +314,21 @@ std::vector<std::pair<double, std::map<std::string, std::vector<Sample>>>> all_s
                                                                                     const std::vector<double>& only = {});
 /// The long energy run of each integrator (energy_long.csv): (t, relative energy error) by integrator label.
 std::map<std::string, std::vector<std::pair<double, double>>> energy_long_samples(const Results& res, const Study& s);
+/// The growth exponent that tells a drift from a bounded energy error: |dE| ~ t^g, 0 bounded, 1 a linear drift (and
+/// 1/2 the random walk of round-off, Brouwer's law, which the round-off rule keeps out).
+inline constexpr double drift_exponent = 0.5;
+/// What a long run's energy error does, one rule for the study page, the summary and the gate
+/// (defined in accuracy.cpp): stopped (before its
+/// end), too_large (its largest error above 0.1: the step or tolerance is too coarse for the energy to be the
+/// method's), roundoff (at most 100 eps sqrt(steps) throughout), no_exponent (fewer than 3 nonzero samples in its
+/// second half), bounded (the growth exponent's 99 % interval wholly below 1/2), drifting (wholly above), straddles.
+enum class LongBehaviour { stopped, too_large, roundoff, no_exponent, bounded, drifting, straddles };
+LongBehaviour long_run_behaviour(const LongRow& e);
+/// Its word in a table: "stopped", "too large", "round-off", "cannot tell", "bounded", "drift", "cannot tell".
+std::string behaviour_word(LongBehaviour b);
+/// Each adaptive run's errors at its output times (adaptive_samples.csv), by label then tolerance; each row must name a
+/// run results.json has, and a run that reached t_end must end on its error and energy error there (the one copy).
+std::map<std::string, std::map<double, std::vector<Sample>>> adaptive_samples(const Results& res, const Study& s);
 
 // Formatting and lookups shared by the report's parts.
 inline std::string sci(double x) { return std::isfinite(x) ? fmt::format("{:.2e}", x) : "—"; }

@@ -84,7 +84,9 @@ TEST_CASE("a results file renders to a one-screen summary, a page per study open
     CHECK_THAT(page, Catch::Contains(section));
   // Numbers come from the results: rk4's fitted orders, the growth exponent, leapfrog's stability limit, the bound.
   CHECK_THAT(page, Catch::Contains("| rk4 | 3.92 (4) pass | 4.02 (4) pass | 4.99 (5) pass |"));
-  CHECK_THAT(page, Catch::Contains("| euler | 0.2 | ok | 2.55e+00 | 1.22 [1.12, 1.33] |"));  // growth exponent and its interval
+  // The growth exponent and its interval, and its behaviour by the gate's rule (max_rel not in these results: "—").
+  CHECK_THAT(page, Catch::Contains("| euler | 0.2 | ok | 2.55e+00 | — | 1.22 [1.12, 1.33] | drift |"));
+  CHECK_THAT(page, Catch::Contains("| velocity-verlet | 0.2 | ok | -5.34e-03 | — | 0.50 [-1.50, 2.50] | cannot tell |"));
   CHECK_THAT(page, Catch::Contains("certified error bound 6.38e-28"));
   CHECK_THAT(page, Catch::Contains("| rk4 | explicit Runge–Kutta | pass | pass |"));  // the gate's verdicts; family from schema 2
   // Whole rows: each cell is that method's own check; "—" where it is not judged (euler and rk4 are neither
@@ -570,16 +572,16 @@ TEST_CASE("the long energy plot's guides t^1/2 and t^1 pass through the geometri
     CHECK_THAT(gp, Catch::Contains(fmt::format("{:.9e} * (x / {:.9e})**{} with lines dt 2", em, tm, slope)));
 }
 
-TEST_CASE("the summary sorts long energy runs: flat below t^0.25, growing above t^0.75 or diverged or off by 1 %", "[report][known]") {
+TEST_CASE("the summary sorts long energy runs by the gate's rule: bounded below t^1/2, drifting above, or above 0.1", "[report][known]") {
   testing::TempDir dir("report-energy-long");
   nlohmann::json doc = nlohmann::json::parse(testing::read_file(fixture / "results.json"));
   auto& runs = doc["studies"][0]["energy_long"];
   REQUIRE(runs.size() == 3);  // euler, velocity-verlet, rk4
-  // velocity-verlet flat (t^0.1), rk4 in between (t^0.5: neither), euler growing (t^1.2).
+  // velocity-verlet bounded (t^0.1), rk4 straddling 1/2 (t^0.5 +- 0.01: neither), euler drifting (t^1.2).
   const std::map<std::string, double> growth{{"euler", 1.2}, {"velocity-verlet", 0.1}, {"rk4", 0.5}};
   for (auto& e : runs) {
     const double a = growth.at(e["integrator"].get<std::string>());
-    e["status"] = "ok", e["final_rel"] = 1e-4, e["growth_exponent"] = a, e["growth_interval"] = {a - 0.01, a + 0.01};
+    e["status"] = "ok", e["final_rel"] = 1e-4, e["max_rel"] = 1e-4, e["growth_exponent"] = a, e["growth_interval"] = {a - 0.01, a + 0.01};
   }
   // An expected order of 0 is within the schema (0 to 100): read as it is.
   doc["studies"][0]["orders"][0]["expected"] = 0;
@@ -592,13 +594,15 @@ TEST_CASE("the summary sorts long energy runs: flat below t^0.25, growing above 
   o.plots = false;
   report::render(o);
   CHECK_THAT(testing::read_file(dir.path / "REPORT.md"),
-             Catch::Contains("energy error flat in time for velocity-verlet; growing for euler (t^1.20).\n"));
-  // At the edges: t^0.25 is not flat, t^0.75 not growing; an error of 1 % at the end is growth whatever the slope.
-  runs[1]["growth_exponent"] = 0.25, runs[0]["growth_exponent"] = 0.75, runs[2]["final_rel"] = -0.01;
+             Catch::Contains("energy error bounded for velocity-verlet; growing for euler (t^1.20).\n"));
+  // At the edges: an interval reaching 1/2 is not bounded, one just above it is a drift; an error above 0.1 is growth
+  // whatever the slope.
+  runs[1]["growth_interval"] = {0.3, 0.5}, runs[0]["growth_exponent"] = 0.6, runs[0]["growth_interval"] = {0.5001, 0.7};
+  runs[2]["max_rel"] = 0.11;
   testing::write_results(dir.path, doc);
   report::render(o);
   CHECK_THAT(testing::read_file(dir.path / "REPORT.md"),
-             Catch::Contains("energy error flat in time for none; growing for rk4 (error -0.01 at the end).\n"));
+             Catch::Contains("energy error bounded for none; growing for euler (t^0.60), rk4 (error 0.11).\n"));
 }
 
 TEST_CASE("each sweep says where it ended: its runs, step sizes, smallest error and why it stopped", "[report][auto]") {

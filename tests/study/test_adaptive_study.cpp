@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 
 #include "integrators/adaptive.hpp"
 #include "reference/odeint_controlled.hpp"
@@ -94,6 +95,17 @@ TEST_CASE("a tolerance sweep's runs take Odeint's steps, and their errors are th
     CHECK(r.accepted == theirs.accepted);
     CHECK(r.rejected == theirs.rejected);
     CHECK(r.force_evals == static_cast<std::uint64_t>(theirs.evals + evals));  // and the starting step's 2
+    // Its samples: at each output time, the distance of Odeint's state from (cos t, -sin t) and its energy against 1/2.
+    REQUIRE(r.sample_error.size() == times.size());
+    REQUIRE(r.sample_energy.size() == times.size());
+    for (std::size_t j = 0; j < times.size(); ++j) {
+      const auto& s = theirs.at_times[j];
+      CHECK(r.sample_energy[j] == ((s.q[0] * s.q[0] + s.v[0] * s.v[0]) / 2 - 0.5) / 0.5);
+      CHECK(r.sample_error[j] == Approx(std::max(std::abs(s.q[0] - std::cos(times[j])) / res.position_scale,
+                                                 std::abs(s.v[0] + std::sin(times[j])) / res.velocity_scale)).epsilon(0).margin(1e-15));
+    }
+    CHECK(r.sample_error.back() == r.global);
+    CHECK(r.sample_energy.back() == r.energy_final_rel);
     const auto& end = theirs.at_times.back();
     const double dq = std::abs(end.q[0] - std::cos(10.0)) / res.position_scale, dv = std::abs(end.v[0] + std::sin(10.0)) / res.velocity_scale;
     // The reference is certified to 1e-24 or so; libm's cos and sin of 10 are within an ulp of the closed form: the two
@@ -165,8 +177,21 @@ TEST_CASE("a spec's adaptive integrators and tolerances: what cannot run is refu
   CHECK(adaptive_spec_error(dir, head + "adaptive = [{ id = \"dopri5\", controller = { kind = \"pi\", beta = 0.2 } }]\n" + tol) == "no error");
   CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [{ id = \"dopri5\", controller = { kind = \"pi\", safe = 1e-300 } }]\n" + tol),
              Catch::Contains("safe = 1e-300 is out of range (0.5 to 1"));
-  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\nenergy_t_end = 100.0\nenergy_dt = 0.1\n" + tol),
-             Catch::Contains("the long energy run is a fixed-step integrator's"));
+  // The pairs' long energy run takes energy_tol: asked for where there are pairs, with energy_t_end, in tol's range.
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\nenergy_t_end = 100.0\n" + tol),
+             Catch::Contains("energy_t_end: the spec lists adaptive pairs only: give energy_tol") && Catch::Contains("energy_tol = 1e-04"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\nenergy_t_end = 100.0\nenergy_tol = 1e-8\nenergy_dt = 0.1\n" + tol),
+             Catch::Contains("energy_dt: is the fixed-step integrators' step in the long energy run, but the spec lists none"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\nenergy_tol = 1e-8\n" + tol),
+             Catch::Contains("energy_tol: is a setting of the long energy run: give energy_t_end too"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "integrators = [\"rk4\"]\ndt = [0.1]\nenergy_t_end = 100.0\nenergy_tol = 1e-8\n"),
+             Catch::Contains("energy_tol: is the adaptive pairs' tolerance in the long energy run, but the spec lists no adaptive pairs"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\nenergy_t_end = 100.0\nenergy_tol = \"1e-8\"\n" + tol),
+             Catch::Contains("energy_tol: must be a number"));
+  for (const char* bad : {"1e-16", "1.0", "nan"})
+    CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\nenergy_t_end = 100.0\nenergy_tol = " + bad + "\n" + tol),
+               Catch::Contains("energy_tol: must be a number from 1e-15 to below 1"));
+  CHECK(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\nenergy_t_end = 100.0\nenergy_tol = 1e-15\n" + tol) == "no error");
   CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"rk38\"]\n" + tol), Catch::Contains("'rk38' has no embedded weights"));
   CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"rk38\"]\n" + tol), Catch::Contains("dopri5"));  // the pairs there are
   CHECK_THAT(adaptive_spec_error(dir, head + tol), Catch::Contains("tol: is the adaptive integrators' tolerance sweep"));
@@ -422,6 +447,9 @@ TEST_CASE("adaptive runs are cached like fixed-step ones: a re-run gives the sam
     CHECK(!cold[0].adaptive_runs[i].reused);
     CHECK(warm[0].adaptive_runs[i].reused);
     CHECK(warm[0].adaptive_runs[i].seconds_min > 0);  // measured again, not stored
+    CHECK(warm[0].adaptive_runs[i].sample_error == fresh[0].adaptive_runs[i].sample_error);  // the samples too (not in results.json)
+    CHECK(warm[0].adaptive_runs[i].sample_energy == fresh[0].adaptive_runs[i].sample_energy);
+    CHECK(warm[0].adaptive_runs[i].sample_energy.size() == 9);
   }
   // The key holds what decides the run: the tolerance, the controller's parameters, the pair; not the repeats.
   const study::SpecAdaptive& pi = spec.adaptive[1];
@@ -441,4 +469,141 @@ TEST_CASE("adaptive runs are cached like fixed-step ones: a re-run gives the sam
   CHECK(key == study::engine::adaptive_key(pi, 1e-6, more, ctx));
   more.samples = 9;
   CHECK(key != study::engine::adaptive_key(pi, 1e-6, more, ctx));
+}
+
+TEST_CASE("a pair's long energy run (energy_tol) takes Odeint's steps, samples its energy where Odeint's states are, and "
+          "drifts where the fixed-step symplectic run stays bounded", "[engine][adaptive]") {
+  testing::TempDir dir("adaptive-long");
+  const auto spec = study::load_spec(dir.file("long.toml", R"(
+name = "long"
+problem = "harmonic"
+t_end = 10.0
+samples = 8
+repeats = 1
+integrators = ["velocity-verlet"]
+dt = [0.1, 0.05, 0.025]
+adaptive = ["dopri5", "odeint-dopri5"]
+tol = { max = 1e-4, min = 1e-6, per_decade = 1 }
+energy_t_end = 2000.0
+energy_dt = 0.1
+energy_tol = 1e-5
+)"));
+  const auto all = study::run_studies({spec}, adaptive_options(2));
+  const auto& res = all.at(0);
+  REQUIRE(res.energy_long.size() == 3);
+  const auto &verlet = res.energy_long[0], &ours = res.energy_long[1], &peer = res.energy_long[2];
+  CHECK(verlet.integrator == "velocity-verlet");
+  CHECK(verlet.tol == 0);
+  CHECK(ours.integrator == "dopri5 (adaptive)");
+  CHECK(peer.integrator == "odeint-dopri5");
+  CHECK(ours.tol == 1e-5);
+  CHECK(ours.status == "ok");
+  // 121 samples at 0.2 .. 2000, log-uniform over four decades (t = 2000 10^(-4 (120 - i) / 120)), the last t_end.
+  REQUIRE(ours.t.size() == 121);
+  for (std::size_t i = 0; i < 120; ++i) CHECK(ours.t[i] == Approx(2000 * std::pow(10.0, -4.0 * (120.0 - i) / 120.0)).epsilon(1e-14));
+  CHECK(ours.t.back() == 2000.0);
+  // Odeint's controlled Dormand-Prince through its integrate_times over the same times: the same steps, so the same
+  // samples and envelope to the bit.
+  CHECK(peer.steps == ours.steps);
+  CHECK(peer.t == ours.t);
+  CHECK(peer.rel_error == ours.rel_error);
+  CHECK(peer.envelope == ours.envelope);
+  CHECK(peer.max_rel == ours.max_rel);
+  CHECK(ours.dt == Approx(2000.0 / static_cast<double>(ours.steps)).epsilon(1e-12));  // the mean step
+  // Each sample is the energy (q^2 + v^2) / 2 of Odeint's state at that time against the start's 1/2.
+  const study::Harmonic<double> p(study::ParamValues{});
+  std::vector<double> times{0};
+  for (double t : ours.t) times.push_back(t);
+  long evals = 0;
+  const double dt0 = ode::starting_step(p.initial(), p, 4, 1e-5, 1e-5, times[1] - times[0], evals);
+  const auto theirs = reference::odeint::run_controlled("dopri5", p, times, dt0, 1e-5, 1e-5, 0, false);
+  REQUIRE(theirs.at_times.size() == times.size());
+  CHECK(theirs.accepted == ours.steps);
+  for (std::size_t k = 0; k < ours.t.size(); ++k) {
+    const auto& s = theirs.at_times[k + 1];
+    CHECK(ours.rel_error[k] == ((s.q[0] * s.q[0] + s.v[0] * s.v[0]) / 2 - 0.5) / 0.5);
+    // The envelope: the largest error of every step so far, never below the sample's own, never falling.
+    CHECK(ours.envelope[k] >= std::abs(ours.rel_error[k]));
+    if (k > 0) CHECK(ours.envelope[k] >= ours.envelope[k - 1]);
+  }
+  CHECK(ours.max_rel == ours.envelope.back());
+  // A Runge-Kutta method is not symplectic: on the harmonic oscillator each step scales the energy by |R(ih)|^2 != 1,
+  // so at the nearly constant step the controller keeps, the error grows linearly in t (exponent 1): a drift. Velocity
+  // Verlet's stays bounded (GNI, Hairer, Lubich & Wanner, I.1 and IX.8).
+  CHECK(ours.growth_exponent == Approx(1.0).margin(0.1));
+  CHECK(ours.growth_lo > 0.5);
+  CHECK(verlet.growth_hi < 0.5);
+  // Written, read back, judged by the one rule; the runs' samples at their output times, one copy with results.json.
+  study::write_results(dir.path / "out", all, study::Meta{});
+  const auto loaded = report::load(dir.path / "out");
+  const report::Study& s = loaded.studies.at(0);
+  REQUIRE(s.energy_long.size() == 3);
+  CHECK(s.energy_long[1].tol == 1e-5);
+  CHECK(report::long_run_behaviour(s.energy_long[1]) == report::LongBehaviour::drifting);
+  CHECK(report::long_run_behaviour(s.energy_long[0]) == report::LongBehaviour::bounded);
+  const auto samples = report::adaptive_samples(loaded, s);
+  REQUIRE(samples.at("dopri5 (adaptive)").size() == 3);
+  const auto& at5 = samples.at("dopri5 (adaptive)").at(1e-5);
+  REQUIRE(at5.size() == 9);
+  CHECK(at5.front().energy == 0);
+  CHECK(at5.back().t == 10.0);
+  // Hand edits refused, naming both copies: a sample's energy at t_end, a run results.json does not have, the file gone.
+  const auto csv = dir.path / "out" / "long" / "adaptive_samples.csv";
+  const std::string text = testing::read_file(csv);
+  std::string edited = text;
+  const auto last = edited.rfind(',', edited.size() - 2);
+  edited.replace(last + 1, edited.size() - last - 2, "0.5");
+  std::ofstream(csv, std::ios::trunc) << edited;
+  CHECK_THROWS_WITH(report::adaptive_samples(loaded, s), Catch::Contains("adaptive_samples.csv: 'odeint-dopri5' at tol 9.9999999999999995e-07") &&
+                                                             Catch::Contains("energy error 0.5") && Catch::Contains("results.json's run has"));
+  std::ofstream(csv, std::ios::trunc) << text << "dopri5 (adaptive),3e-05,10,1e-5,1e-6\n";
+  CHECK_THROWS_WITH(report::adaptive_samples(loaded, s), Catch::Contains("a sample of 'dopri5 (adaptive)' at tol 3e-05, an adaptive run results.json does not have"));
+  std::filesystem::remove(csv);
+  CHECK_THROWS_WITH(report::load(dir.path / "out"), Catch::Contains("adaptive_samples.csv: missing, but results.json has 6 adaptive runs (their samples)"));
+}
+
+TEST_CASE("a pair's long-run envelope is the largest energy error of every accepted step, not of its samples", "[engine][adaptive]") {
+  // Kepler e = 0.6: the energy error peaks at each pericentre passage and falls back, so the envelope of every step
+  // lies above the samples' own errors where a sample falls between passages.
+  testing::TempDir dir("adaptive-envelope");
+  const auto spec = study::load_spec(dir.file("kepler.toml", R"(
+name = "envelope"
+problem = "kepler"
+params = { e = 0.6 }
+t_end = 6.283185307179586
+samples = 8
+repeats = 1
+adaptive = ["dopri5"]
+tol = { max = 1e-4, min = 1e-6, per_decade = 1 }
+energy_t_end = 300.0
+energy_tol = 1e-4
+)"));
+  const auto res = study::run_studies({spec}, adaptive_options(1)).at(0);
+  REQUIRE(res.energy_long.size() == 1);
+  const auto& e = res.energy_long[0];
+  REQUIRE(e.t.size() == 121);
+  // Odeint's controlled Dormand-Prince through the same times: every accepted step's energy, its running largest.
+  const study::Kepler<double> p(spec.params);
+  std::vector<double> times{0};
+  for (double t : e.t) times.push_back(t);
+  long evals = 0;
+  const double dt0 = ode::starting_step(p.initial(), p, 4, 1e-4, 1e-4, times[1] - times[0], evals);
+  const double e0 = p.energy(p.initial());
+  std::vector<std::pair<double, double>> steps;  // (t, |relative energy error|) of every accepted step
+  reference::odeint::ControlledLimits limits{0, {}, [&](const double* x, double t) {
+                                               study::Kepler<double>::State s;
+                                               for (std::size_t i = 0; i < 2; ++i) s.q[i] = x[i], s.v[i] = x[2 + i];
+                                               steps.emplace_back(t, std::abs((p.energy(s) - e0) / std::abs(e0)));
+                                             }};
+  reference::odeint::run_controlled("dopri5", p, times, dt0, 1e-4, 1e-4, 0, false, limits);
+  REQUIRE(static_cast<long>(steps.size()) == e.steps);
+  std::size_t above = 0;
+  for (std::size_t k = 0; k < e.t.size(); ++k) {
+    double peak = 0;
+    for (const auto& [t, err] : steps)
+      if (t <= e.t[k] * (1 + 1e-15)) peak = std::max(peak, err);
+    CHECK(e.envelope[k] == peak);
+    above += peak > std::abs(e.rel_error[k]);
+  }
+  CHECK(above > 10);  // the case is one where the two differ
 }
