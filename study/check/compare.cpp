@@ -115,6 +115,24 @@ MethodChange compare_method(const Study& o, const Study& n, const std::string& m
     m.time_ratio = report::median(time_ratios);
     if (!old_noise.empty() && !new_noise.empty()) m.time_noise = report::median(old_noise) + report::median(new_noise);
   }
+  // The long energy run (energy_t_end; a pair's at energy_tol), at the same step or tolerance: bounded (or at round-off)
+  // before and a drift or too large now fails, by the rule study check and the report apply (report::long_run_behaviour).
+  auto long_run = [&](const Study& s) -> const report::LongRow* {
+    for (const auto& e : s.energy_long)
+      if (e.integrator == method) return &e;
+    return nullptr;
+  };
+  if (const report::LongRow *lo = long_run(o), *ln = long_run(n); lo && ln && lo->tol == ln->tol && (lo->tol > 0 || lo->dt == ln->dt)) {
+    const auto before = report::long_run_behaviour(*lo), after = report::long_run_behaviour(*ln);
+    const std::string at = lo->tol > 0 ? fmt::format("tol {:.4g}", lo->tol) : fmt::format("dt {:.4g}", lo->dt);
+    const std::string change = fmt::format("long run at {}: {} -> {} (growth exponent {} -> {}, largest error {:.2e} -> {:.2e})", at,
+                                           report::behaviour_word(before), report::behaviour_word(after), report::fixed(lo->growth),
+                                           report::fixed(ln->growth), lo->max_rel, ln->max_rel);
+    if (before != after) m.energy.push_back(change);
+    if ((before == report::LongBehaviour::bounded || before == report::LongBehaviour::roundoff) &&
+        (after == report::LongBehaviour::drifting || after == report::LongBehaviour::too_large))
+      m.long_run_worse = change;
+  }
   const auto targets = options.targets.empty() ? report::default_targets(o) : options.targets;
   if (o.wants("global"))
     for (double t : targets) m.costs.push_back({t, report::cost_to_reach(o, method, t), report::cost_to_reach(n, method, t)});
@@ -214,7 +232,7 @@ void judge(const MethodChange& m, const Study& o, const Study& n, const CompareO
     add(Outcome::pass, "divergence", "no run that ended well before diverges", "none");
   }
   // Energy: a run whose error was bounded (or at round-off) and now drifts or is large, and grew beyond the tolerance.
-  std::string worse_energy;
+  std::string worse_energy = m.long_run_worse;
   for (const auto& r : o.runs) {
     if (r.integrator != m.method || r.status != "ok" || !conserved(r.behaviour)) continue;
     const RunRow* x = report::run_at(n, m.method, r.dt);
@@ -223,7 +241,7 @@ void judge(const MethodChange& m, const Study& o, const Study& n, const CompareO
       worse_energy += (worse_energy.empty() ? "" : "; ") +
                       fmt::format("dt {:.4g}: {} -> {} ({:.2e} -> {:.2e})", r.dt, r.behaviour, x->behaviour, r.energy_max, x->energy_max);
   }
-  if (!pair && (!m.energy.empty() || !worse_energy.empty()))
+  if (!m.energy.empty() || !worse_energy.empty())
     add(worse_energy.empty() ? Outcome::pass : Outcome::fail, "energy", "no bounded energy error that drifts now",
         worse_energy.empty() ? m.energy.front() : worse_energy, worse_energy.empty() ? "" : "the energy error no longer stays bounded");
   if (std::isfinite(options.time_tolerance)) {

@@ -48,6 +48,8 @@ struct MethodChange {
   };
   std::vector<CostChange> costs;
   std::vector<std::string> energy;         ///< "dt 0.01: bounded -> drifting (max 2.1e-06 -> 4.3e-05)"
+  /// The long energy run, bounded (or at round-off) before and a drift or too large now: what changed ("" if not).
+  std::string long_run_worse;
   /// What the method declares that changed: "expected global order 3 -> 2", "coefficients changed (predicted error
   /// coefficient 0.0589 -> 0.0417)" -- not judged, said, since the numbers above follow from it.
   std::vector<std::string> notes;

@@ -158,6 +158,34 @@ TEST_CASE("compare: a bounded energy error that drifts now and grew is worse, a 
   CHECK(outcome(check::compare(old, now), "energy") == nullptr);  // nothing changed: no comparison to report
 }
 
+TEST_CASE("compare: a long energy run bounded before and drifting now fails, at the same step or tolerance only", "[compare]") {
+  auto old = results();
+  report::LongRow e;
+  e.integrator = "m", e.status = "ok", e.dt = 0.01, e.steps = 100000, e.max_rel = 1e-6, e.final_rel = 1e-7;
+  e.growth = 0.02, e.growth_lo = -0.1, e.growth_hi = 0.14;  // bounded: wholly below 1/2
+  old.studies[0].energy_long = {e};
+  auto now = old;
+  CHECK(outcome(check::compare(old, now), "energy") == nullptr);  // nothing changed
+  // Wholly above 1/2 now: a drift, named with both growth exponents.
+  now.studies[0].energy_long[0].growth = 0.98, now.studies[0].energy_long[0].growth_lo = 0.51, now.studies[0].energy_long[0].growth_hi = 1.2;
+  CHECK(status(check::compare(old, now), "energy") == Outcome::fail);
+  CHECK_THAT(outcome(check::compare(old, now), "energy")->observed,
+             Catch::Contains("long run at dt 0.01: bounded -> drift (growth exponent 0.02 -> 0.98"));
+  // Straddling 1/2 now: not told apart, not worse (a note).
+  now.studies[0].energy_long[0].growth_lo = 0.5;
+  CHECK(status(check::compare(old, now), "energy") == Outcome::pass);
+  // Its error above 0.1 now: worse whatever its exponent.
+  now.studies[0].energy_long[0].max_rel = 0.11;
+  CHECK(status(check::compare(old, now), "energy") == Outcome::fail);
+  // Another step: not the same run, nothing compared.
+  now.studies[0].energy_long[0].dt = 0.02;
+  CHECK(outcome(check::compare(old, now), "energy") == nullptr);
+  // A pair's long run at the same tolerance is compared the same way.
+  old.studies[0].energy_long[0].tol = now.studies[0].energy_long[0].tol = 1e-8;
+  CHECK(status(check::compare(old, now), "energy") == Outcome::fail);
+  CHECK_THAT(outcome(check::compare(old, now), "energy")->observed, Catch::Contains("long run at tol 1e-08: bounded -> too large"));
+}
+
 TEST_CASE("compare: timing fails only with a tolerance, and only beyond it and beyond the noise", "[compare]") {
   const auto old = results();
   auto now = old;
