@@ -99,6 +99,20 @@ void print_summary(const std::vector<StudyResult>& results, const Meta& meta, co
       if (std::none_of(r.proportionality.begin(), r.proportionality.end(), [&](const auto& p) { return p.integrator == a.label; }))
         std::cout << "  " << fmt::format("{:<34} {:<6} {:<12} ", a.label, "tol", "undetermined") << no_slope_reason(r.spec.tolerances.size())
                   << "\n";
+    // Each long energy run (a pair's at energy_tol), by the rule of the report's long-run table.
+    for (const auto& e : r.energy_long) {
+      report::LongRow row;
+      row.integrator = e.integrator, row.status = e.status, row.dt = e.dt, row.steps = e.steps, row.tol = e.tol, row.max_rel = e.max_rel;
+      row.growth = e.growth_exponent, row.growth_lo = e.growth_lo, row.growth_hi = e.growth_hi;
+      std::cout << "  " << fmt::format("{:<34} {:<6} {:<12} ", e.integrator, "energy", report::behaviour_word(report::long_run_behaviour(row)))
+                << fmt::format("long run at {}, {} steps", e.tol > 0 ? fmt::format("tol {:g}", e.tol) : fmt::format("dt {:g}", e.dt), e.steps)
+                << (e.status != "ok" ? ": " + (e.reason.empty() ? e.status + fmt::format(" at t = {:g}", e.diverged_t) : e.reason)
+                    : std::isfinite(e.growth_lo)
+                        ? fmt::format(": growth exponent {:.2f} in [{:.2f}, {:.2f}], largest error {:.2e}", e.growth_exponent, e.growth_lo,
+                                      e.growth_hi, e.max_rel)
+                        : fmt::format(": largest error {:.2e}, no growth exponent", e.max_rel))
+                << "\n";
+    }
     for (const auto& st : r.stability)
       std::cout << "  " << fmt::format("{:<34} stable up to omega h = {:.6g}{}", st.integrator, st.limit,
                                        st.beyond_search ? " (whole search range)" : "")
