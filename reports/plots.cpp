@@ -447,8 +447,8 @@ std::optional<Plot> energy_long_plot(const Results& res, const Study& s, const f
   for (const auto& e : s.energy_long)
     if (e.tol > 0 ? at.find("tol") == std::string::npos : at.find("dt") == std::string::npos)
       at += (at.empty() ? "" : ", ") + (e.tol > 0 ? "tol = " + g(e.tol) : "dt = " + g(e.dt));
-  const auto& first = s.energy_long.front();
-  const double span = static_cast<double>(first.steps) * first.dt;  // a pair's: accepted steps times its mean step
+  double span = 0;  // the longest run's (a pair that stopped short ends before energy_t_end)
+  for (const auto& e : s.energy_long) span = std::max(span, static_cast<double>(e.steps) * e.dt);
   write_plot(dir, name, "long-run energy error at " + at + " — " + s.problem + ", t_end = " + g(span), axes, out, data.data.str());
   return Plot{name, s.title + ": long-run energy error against time (log-log: flat = bounded, slope 1 = drift)"};
 }

@@ -16,9 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// An energy error this large is the class "large" (study/measure/measure.hpp): its growth exponent says nothing.
-constexpr double large_energy_error = 0.1;
-
 
 /// One quantity drawn against a scanned parameter, for one method at one point (NaN where it was not measured).
 struct ScanValue {
@@ -66,9 +63,11 @@ std::vector<ScanQuantity> scan_quantities(double target) {
                }});
   q.push_back({"energy-growth", "growth exponent of the long run's energy error (99 % interval)",
                "energy error growth exponent k, as t^k (dimensionless)", false, [](const Study& s, const std::string& m) {
-                 // Not where the error reached 0.1 (the energy class "large"): a lost orbit, whose error no longer grows.
+                 // Not where the run stopped or its error passed 0.1 (report::long_run_behaviour): a lost orbit, whose error
+                 // no longer grows.
                  for (const auto& e : s.energy_long)
-                   if (e.integrator == m && e.status == "ok" && std::isfinite(e.growth) && std::abs(e.final_rel) < large_energy_error)
+                   if (e.integrator == m && std::isfinite(e.growth) && long_run_behaviour(e) != LongBehaviour::stopped &&
+                       long_run_behaviour(e) != LongBehaviour::too_large)
                      return ScanValue{e.growth, e.growth_lo, e.growth_hi};
                  return ScanValue{};
                }});

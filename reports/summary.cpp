@@ -31,8 +31,10 @@ std::string more_answers(const Results& res, double target) {
         case LongBehaviour::bounded:
         case LongBehaviour::roundoff: flat.push_back(e.integrator); break;
         case LongBehaviour::drifting: drift.push_back(e.integrator + fmt::format(" (t^{:.2f})", e.growth)); break;
-        case LongBehaviour::stopped: drift.push_back(e.integrator + (e.status == "diverged" ? " (diverged)" : " (stopped: " + e.status + ")")); break;
-        case LongBehaviour::too_large: drift.push_back(e.integrator + fmt::format(" (error {:.2g})", e.max_rel)); break;
+        case LongBehaviour::stopped:  // diverged: the energy lost; a pair out of steps says nothing of a drift
+          if (e.status == "diverged") drift.push_back(e.integrator + " (diverged)");
+          break;
+        case LongBehaviour::too_large: drift.push_back(e.integrator + fmt::format(" (error {:.2g})", long_run_largest(e))); break;
         default: break;
       }
     }

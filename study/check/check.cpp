@@ -220,9 +220,9 @@ void judge_long_energy(const Study& s, const report::LongRow& e, Outcome& x) {
       return;
     case report::LongBehaviour::too_large:
       x.status = Outcome::undetermined;
-      x.observed = fmt::format("largest energy error {:.2e}, {}", e.max_rel, growth);
+      x.observed = fmt::format("largest energy error {:.2e}, {}", report::long_run_largest(e), growth);
       x.off = fmt::format("the energy error reaches {:.2g}, above 0.1: at dt {} the step is too large for the energy to be the "
-                          "method's to keep (backward error analysis bounds it for h small enough)", e.max_rel, g(e.dt));
+                          "method's to keep (backward error analysis bounds it for h small enough)", report::long_run_largest(e), g(e.dt));
       x.action = fmt::format("give the long run a smaller step (energy_dt below {})", g(e.dt));
       return;
     case report::LongBehaviour::roundoff:

@@ -122,15 +122,20 @@ MethodChange compare_method(const Study& o, const Study& n, const std::string& m
       if (e.integrator == method) return &e;
     return nullptr;
   };
-  if (const report::LongRow *lo = long_run(o), *ln = long_run(n); lo && ln && lo->tol == ln->tol && (lo->tol > 0 || lo->dt == ln->dt)) {
+  // The same run: its step or tolerance, and its length (a longer run may show a drift a shorter one hid).
+  auto span = [](const report::LongRow& e) { return static_cast<double>(e.steps) * e.dt; };
+  if (const report::LongRow *lo = long_run(o), *ln = long_run(n);
+      lo && ln && lo->tol == ln->tol && (lo->tol > 0 || lo->dt == ln->dt) && std::abs(span(*lo) - span(*ln)) <= 1e-9 * span(*lo)) {
     const auto before = report::long_run_behaviour(*lo), after = report::long_run_behaviour(*ln);
     const std::string at = lo->tol > 0 ? fmt::format("tol {:.4g}", lo->tol) : fmt::format("dt {:.4g}", lo->dt);
     const std::string change = fmt::format("long run at {}: {} -> {} (growth exponent {} -> {}, largest error {:.2e} -> {:.2e})", at,
                                            report::behaviour_word(before), report::behaviour_word(after), report::fixed(lo->growth),
                                            report::fixed(ln->growth), lo->max_rel, ln->max_rel);
-    if (before != after) m.energy.push_back(change);
+    if (report::behaviour_word(before) != report::behaviour_word(after)) m.energy.push_back(change);
+    // Worse: kept before, not now, and its largest error grew beyond the error tolerance (as a run's energy class).
     if ((before == report::LongBehaviour::bounded || before == report::LongBehaviour::roundoff) &&
-        (after == report::LongBehaviour::drifting || after == report::LongBehaviour::too_large))
+        (after == report::LongBehaviour::drifting || after == report::LongBehaviour::too_large) &&
+        report::long_run_largest(*ln) > report::long_run_largest(*lo) * (1 + options.error_tolerance))
       m.long_run_worse = change;
   }
   const auto targets = options.targets.empty() ? report::default_targets(o) : options.targets;

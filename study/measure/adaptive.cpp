@@ -112,7 +112,8 @@ void long_run(const P& p, const Spec& spec, const SpecAdaptive& a, const Context
   const ode::AdaptiveStats st = counted_run(Counted<P>(p), a, spec.energy_tol, times, dt0, limits, observe);
   record.finish(spec, st.accepted, st.t_reached);
   if (st.stop != ode::AdaptiveStop::none)
-    e.status = status_of(st.stop), e.reason = stop_reason(spec, st, limits), e.diverged_t = st.t_reached;
+    e.status = status_of(st.stop), e.diverged_t = st.t_reached,
+    e.reason = st.stop == ode::AdaptiveStop::step_limit ? long_step_limit_reason(spec, st.t_reached) : stop_reason(spec, st, limits);
 }
 
 /// The wall time of the pair's run on the problem itself (no counters), a fresh stepper and controller each repeat.

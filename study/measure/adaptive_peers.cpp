@@ -70,10 +70,12 @@ void peer_long_run(const P& p, const Spec& spec, const SpecAdaptive& a, EnergyLo
                                                      param == a.params.end() ? 0 : param->second, false, limits);
   record.finish(spec, run.accepted, run.t_reached);
   std::string stop = run.stop;
-  if (stop.empty() && !(std::isfinite(e.max_rel) && e.max_rel < 1e100)) stop = "diverged";  // Odeint accepts a step whose error is NaN
+  double stopped_at = run.t_reached;
+  if (stop.empty() && !std::isnan(record.nonfinite_t))  // Odeint accepts a step whose error is NaN, and goes on
+    stop = "diverged", stopped_at = record.nonfinite_t;
   if (!stop.empty())
-    e.status = stop, e.diverged_t = run.t_reached,
-    e.reason = stop == "step-limit" ? step_limit_reason(spec, run.t_reached)
+    e.status = stop, e.diverged_t = stopped_at,
+    e.reason = stop == "step-limit" ? long_step_limit_reason(spec, run.t_reached)
                : stop == "diverged"  ? "the state left the finite range (Odeint accepted a step whose error was not finite)"
                                      : "Odeint's failed_step_checker: 500 rejected steps in a row";
 }

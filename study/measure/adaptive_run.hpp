@@ -72,11 +72,13 @@ struct LongRecord {
   EnergyLong& e;
   double e0, scale;
   double peak = 0;
+  double nonfinite_t = not_measured;  ///< where the energy first left the finite range (Odeint accepts a step whose error is NaN)
   std::size_t next = 1;  ///< the next output time to record
   LongRecord(const std::vector<double>& t, EnergyLong& out, double energy0) : times(t), e(out), e0(energy0), scale(std::abs(energy0) > 0 ? std::abs(energy0) : 1.0) {}
   /// An accepted step that ended at time t with energy E.
   void step(double t, double energy) {
     const double error = (energy - e0) / scale;
+    if (!std::isfinite(error) && std::isnan(nonfinite_t)) nonfinite_t = t;
     peak = std::isfinite(error) ? std::max(peak, std::abs(error)) : std::numeric_limits<double>::infinity();
     if (next < times.size() && std::abs(t - times[next]) <= 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t)))
       e.t.push_back(times[next]), e.rel_error.push_back(error), e.envelope.push_back(peak), ++next;
@@ -85,13 +87,22 @@ struct LongRecord {
   /// as a fixed-step long run's).
   void finish(const Spec& spec, long accepted, double t_reached) {
     e.steps = accepted;
-    // Its mean step over the way it went (none taken: energy_t_end, which the loader can hold as a step).
+    // Its mean step over the way it went, the time it reached over its accepted steps (none taken: energy_t_end,
+    // which the loader can hold as a step).
     e.dt = accepted > 0 && t_reached > 0 ? t_reached / static_cast<double>(accepted) : *spec.energy_t_end;
     e.max_rel = peak;
+    if (!std::isfinite(peak)) return;  // diverged: no growth to fit
     const Growth g = energy_growth(e.t, e.envelope, not_measured, 0.99, 3 * spec.time_scale);
     e.growth_exponent = g.exponent, e.growth_lo = g.lo, e.growth_hi = g.hi;
   }
 };
+
+/// Why a pair's long energy run stopped at its step limit, and what would let it finish.
+inline std::string long_step_limit_reason(const Spec& spec, double t) {
+  return fmt::format("{} steps (tol.max_steps) before energy_t_end = {:g}, at t = {:.6g}: raise tol.max_steps, or a larger energy_tol",
+                     spec.adaptive_max_steps, *spec.energy_t_end, t);
+}
+
 
 /// The first step: Hairer and Wanner's estimate (HNW I, §II.4) at this tolerance, the same for every repeat and for
 /// our pair and Odeint's peer; its force evaluations are added to `evals`.

@@ -498,9 +498,11 @@ std::string target_text(double target) {
   return mantissa + s.substr(e);
 }
 
+double long_run_largest(const LongRow& e) { return std::isfinite(e.max_rel) ? e.max_rel : std::abs(e.final_rel); }
+
 LongBehaviour long_run_behaviour(const LongRow& e) {
   if (e.status != "ok") return LongBehaviour::stopped;
-  if (std::isfinite(e.max_rel) && e.max_rel > 0.1) return LongBehaviour::too_large;
+  if (long_run_largest(e) > 0.1) return LongBehaviour::too_large;
   if (std::isfinite(e.max_rel) && e.max_rel <= 100 * std::numeric_limits<double>::epsilon() * std::sqrt(static_cast<double>(e.steps)))
     return LongBehaviour::roundoff;
   if (!std::isfinite(e.growth_lo) || !std::isfinite(e.growth_hi)) return LongBehaviour::no_exponent;

@@ -796,6 +796,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
       }
       st.adaptive_work = adaptive_work_of(st);
       if (a.has("samples")) a.at("samples").one_of({"adaptive_samples.csv"}), st.adaptive_samples = true;
+      st.adaptive_outputs = a.at("output_times").whole(2, max_count);
       const Node prop = a.at("proportionality");
       for (std::size_t k = 0; k < prop.size(); ++k) {
         const Node x = prop.at(k);
@@ -1128,19 +1129,29 @@ std::map<std::string, std::map<double, std::vector<Sample>>> adaptive_samples(co
     x.t = t->number(r, "t"), x.error = t->number(r, "error"), x.energy = t->number(r, "energy_rel");
     out[integrator][tol].push_back(std::move(x));
   }
-  // A run that reached t_end ends on its error and energy error there: results.json holds the other copy.
+  // A run's rows are its output times in order, t_end j / (outputs - 1), all of them where it reached t_end, and then it
+  // ends on its error and energy error there: results.json holds the other copy.
+  auto same = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
   for (const AdaptiveRow& a : s.adaptive_runs) {
-    if (a.status != "ok") continue;
     const auto it = out.find(a.integrator);
     const std::vector<Sample>* rows = it == out.end() || !it->second.count(a.tol) ? nullptr : &it->second.at(a.tol);
-    if (!rows || rows->empty() || rows->back().error != a.global || !(rows->back().energy == a.energy_final || std::isnan(a.energy_final)))
+    const std::size_t n = static_cast<std::size_t>(s.adaptive_outputs);
+    for (std::size_t j = 0; rows && j < rows->size(); ++j) {
+      const double at = j + 1 == n ? s.t_end : s.t_end * static_cast<double>(j) / static_cast<double>(n - 1);
+      if (j >= n || (*rows)[j].t != at)
+        throw ReportError(fmt::format("{}: '{}' at tol {}: its sample {} is at t = {}, but its output times are t_end j / {} (results.json "
+                                      "adaptive.output_times {}): rows missing, moved or added (edited by hand?); run the study again",
+                                      t->file.string(), study::printable(a.integrator), a.tol, j + 1, (*rows)[j].t, n - 1, n));
+    }
+    if (a.status != "ok") continue;
+    if (!rows || rows->size() != n || rows->back().error != a.global || !same(rows->back().energy, a.energy_final))
       throw ReportError(fmt::format("{}: '{}' at tol {}: {}, but results.json's run has error {} and energy error {} at t_end: the table "
                                     "and the results disagree (edited by hand?); run the study again",
-                                    t->file.string(), study::printable(a.integrator), num17(a.tol),
-                                    rows && !rows->empty() ? fmt::format("its last sample has error {} and energy error {}", num17(rows->back().error),
-                                                                         num17(rows->back().energy))
+                                    t->file.string(), study::printable(a.integrator), a.tol,
+                                    rows && !rows->empty() ? fmt::format("its last sample has error {} and energy error {}", rows->back().error,
+                                                                         rows->back().energy)
                                                            : std::string("no samples"),
-                                    num17(a.global), num17(a.energy_final)));
+                                    a.global, a.energy_final));
   }
   return out;
 }

@@ -117,8 +117,8 @@ struct AdaptiveIntegratorRow {
   std::string label, id, controller, source;
   int order = 0, order_hat = 0, evals_per_step = 0;
   double expected_slope = 1;
-  std::map<std::string, double> params;  ///< the controller's parameters as the spec gave them
-  std::string coefficients;              ///< a digest of every coefficient of its table, b_hat too ("": Odeint's own stepper)
+  std::map<std::string, double> params{};  ///< the controller's parameters as the spec gave them
+  std::string coefficients{};              ///< a digest of every coefficient of its table, b_hat too ("": Odeint's own stepper)
 };
 /// One adaptive run at one tolerance.
 struct AdaptiveRow {
@@ -180,6 +180,7 @@ struct Study {
   std::vector<double> tolerances;               ///< largest first
   std::vector<AdaptiveRow> adaptive_runs;
   bool adaptive_samples = false;  ///< adaptive_samples.csv holds each adaptive run's errors at its output times (results before: none)
+  long adaptive_outputs = 0;      ///< those output times: t_end j / (adaptive_outputs - 1), j = 0 .. adaptive_outputs - 1
   std::vector<ProportionalityRow> proportionality;
   /// Each adaptive run that reached t_end as a run of the work-precision answers (the cheapest method to an accuracy,
   /// the Pareto front): its error and cost, dt its mean step t_end / accepted, its time the whole run's.
@@ -320,10 +321,12 @@ inline constexpr double drift_exponent = 0.5;
 /// What a long run's energy error does, one rule for the study page, the summary and the gate
 /// (defined in accuracy.cpp): stopped (before its
 /// end), too_large (its largest error above 0.1: the step or tolerance is too coarse for the energy to be the
-/// method's), roundoff (at most 100 eps sqrt(steps) throughout), no_exponent (fewer than 3 nonzero samples in its
+/// method's; the final error where max_rel was not recorded), roundoff (at most 100 eps sqrt(steps) throughout), no_exponent (fewer than 3 nonzero samples in its
 /// second half), bounded (the growth exponent's 99 % interval wholly below 1/2), drifting (wholly above), straddles.
 enum class LongBehaviour { stopped, too_large, roundoff, no_exponent, bounded, drifting, straddles };
 LongBehaviour long_run_behaviour(const LongRow& e);
+/// Its largest |relative energy error|: max_rel, or where results before schema 5 lack it, its final one.
+double long_run_largest(const LongRow& e);
 /// Its word in a table: "stopped", "too large", "round-off", "cannot tell", "bounded", "drift", "cannot tell".
 std::string behaviour_word(LongBehaviour b);
 /// Each adaptive run's errors at its output times (adaptive_samples.csv), by label then tolerance; each row must name a

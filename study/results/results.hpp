@@ -100,11 +100,11 @@ struct Order {
 /// The long energy run of one integrator.
 struct EnergyLong {
   std::string integrator;
-  double dt = 0;  ///< its step; an adaptive pair's: its mean step (energy_t_end / steps)
+  double dt = 0;  ///< its step; an adaptive pair's: its mean step (the time it reached over its accepted steps)
   long steps = 0;  ///< an adaptive pair's: its accepted steps
   double tol = 0;  ///< an adaptive pair's long run: its tolerance (energy_tol); 0: a fixed-step run
   std::string status = "ok";  ///< "ok", "diverged"; an adaptive pair's may stop too ("step-limit", "underflow", "rejections")
-  std::string reason;         ///< why an adaptive pair's run stopped
+  std::string reason{};       ///< why an adaptive pair's run stopped
   double diverged_t = not_measured;
   std::vector<double> t, rel_error;  ///< log-uniform samples
   std::vector<double> envelope;      ///< at each sample, the largest |relative energy error| of every step so far

@@ -1204,6 +1204,8 @@ CostEstimate estimate_cost(const Spec& s) {
         fmt::format("{}'s {} tolerances (at most tol.max_steps = {} steps each)", a.label, s.tolerances.size(), s.adaptive_max_steps));
     c.runs += s.tolerances.size();
     c.held_bytes += static_cast<double>(s.tolerances.size()) * (s.samples + 1) * (16 * dim + 104);
+    // adaptive_samples.csv: a row a run and output time, its label and four numbers of at most 24 characters.
+    c.text_bytes += static_cast<double>(s.tolerances.size()) * (s.samples + 1) * (static_cast<double>(a.label.size()) + 4 * 25 + 1);
     if (s.energy_t_end && s.energy_tol > 0)  // one run, not timed, at most tol.max_steps tries
       add(static_cast<double>(s.adaptive_max_steps) * a.evals_per_step,
           fmt::format("{}'s long energy run at tol {} (at most tol.max_steps = {} steps to t = {})", a.label, shortest_decimal(s.energy_tol),

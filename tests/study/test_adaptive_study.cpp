@@ -554,8 +554,15 @@ energy_tol = 1e-5
   const auto last = edited.rfind(',', edited.size() - 2);
   edited.replace(last + 1, edited.size() - last - 2, "0.5");
   std::ofstream(csv, std::ios::trunc) << edited;
-  CHECK_THROWS_WITH(report::adaptive_samples(loaded, s), Catch::Contains("adaptive_samples.csv: 'odeint-dopri5' at tol 9.9999999999999995e-07") &&
+  CHECK_THROWS_WITH(report::adaptive_samples(loaded, s), Catch::Contains("adaptive_samples.csv: 'odeint-dopri5' at tol 1e-06") &&
                                                              Catch::Contains("energy error 0.5") && Catch::Contains("results.json's run has"));
+  // A middle row deleted: the rows after it are not at their output times.
+  std::string gap = text;
+  const auto first_end = gap.find('\n', gap.find('\n') + 1), second_end = gap.find('\n', first_end + 1);
+  gap.erase(first_end + 1, second_end - first_end);  // the second row: dopri5 at tol 1e-4, t = 1.25
+  std::ofstream(csv, std::ios::trunc) << gap;
+  CHECK_THROWS_WITH(report::adaptive_samples(loaded, s), Catch::Contains("'dopri5 (adaptive)' at tol 0.0001: its sample 2 is at t = 2.5, but its output times are t_end j / 8") &&
+                                                             Catch::Contains("rows missing, moved or added"));
   std::ofstream(csv, std::ios::trunc) << text << "dopri5 (adaptive),3e-05,10,1e-5,1e-6\n";
   CHECK_THROWS_WITH(report::adaptive_samples(loaded, s), Catch::Contains("a sample of 'dopri5 (adaptive)' at tol 3e-05, an adaptive run results.json does not have"));
   std::filesystem::remove(csv);
@@ -606,4 +613,15 @@ energy_tol = 1e-4
     above += peak > std::abs(e.rel_error[k]);
   }
   CHECK(above > 10);  // the case is one where the two differ
+  // Out of steps before energy_t_end: a result with its cause, the limit and the key that names it.
+  study::Spec short_of = spec;
+  short_of.adaptive_max_steps = 500;
+  const auto stopped = study::run_studies({short_of}, adaptive_options(1)).at(0).energy_long.at(0);
+  CHECK(stopped.status == "step-limit");
+  CHECK_THAT(stopped.reason, Catch::StartsWith("500 steps (tol.max_steps) before energy_t_end = 300, at t = ") &&
+                                 Catch::EndsWith(": raise tol.max_steps, or a larger energy_tol"));
+  CHECK(stopped.diverged_t > 0);
+  CHECK(stopped.diverged_t < 300);
+  CHECK(stopped.steps < 500);
+  CHECK(stopped.t.back() <= stopped.diverged_t);
 }

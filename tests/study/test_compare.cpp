@@ -166,8 +166,13 @@ TEST_CASE("compare: a long energy run bounded before and drifting now fails, at 
   old.studies[0].energy_long = {e};
   auto now = old;
   CHECK(outcome(check::compare(old, now), "energy") == nullptr);  // nothing changed
-  // Wholly above 1/2 now: a drift, named with both growth exponents.
+  // Wholly above 1/2 now: a drift, named with both growth exponents; worse once its largest error grew beyond the
+  // error tolerance (1 %), as a run's energy class.
   now.studies[0].energy_long[0].growth = 0.98, now.studies[0].energy_long[0].growth_lo = 0.51, now.studies[0].energy_long[0].growth_hi = 1.2;
+  CHECK(status(check::compare(old, now), "energy") == Outcome::pass);
+  now.studies[0].energy_long[0].max_rel = 1.009e-6;
+  CHECK(status(check::compare(old, now), "energy") == Outcome::pass);
+  now.studies[0].energy_long[0].max_rel = 1.011e-6;
   CHECK(status(check::compare(old, now), "energy") == Outcome::fail);
   CHECK_THAT(outcome(check::compare(old, now), "energy")->observed,
              Catch::Contains("long run at dt 0.01: bounded -> drift (growth exponent 0.02 -> 0.98"));
@@ -177,11 +182,14 @@ TEST_CASE("compare: a long energy run bounded before and drifting now fails, at 
   // Its error above 0.1 now: worse whatever its exponent.
   now.studies[0].energy_long[0].max_rel = 0.11;
   CHECK(status(check::compare(old, now), "energy") == Outcome::fail);
-  // Another step: not the same run, nothing compared.
-  now.studies[0].energy_long[0].dt = 0.02;
+  // Another step, or a run as long: not the same run, nothing compared.
+  now.studies[0].energy_long[0].steps = 200000;
   CHECK(outcome(check::compare(old, now), "energy") == nullptr);
-  // A pair's long run at the same tolerance is compared the same way.
+  now.studies[0].energy_long[0].steps = 100000, now.studies[0].energy_long[0].dt = 0.02;
+  CHECK(outcome(check::compare(old, now), "energy") == nullptr);
+  // A pair's long run at the same tolerance is compared the same way (its mean step is its own, not matched).
   old.studies[0].energy_long[0].tol = now.studies[0].energy_long[0].tol = 1e-8;
+  now.studies[0].energy_long[0].dt = 0.01;
   CHECK(status(check::compare(old, now), "energy") == Outcome::fail);
   CHECK_THAT(outcome(check::compare(old, now), "energy")->observed, Catch::Contains("long run at tol 1e-08: bounded -> too large"));
 }
