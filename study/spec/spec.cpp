@@ -868,6 +868,12 @@ void read_energy_run(const Reader& r, Spec& s, const ProblemFacts& f) {
       if (!tol || !(*tol >= 1e-15) || !(*tol < 1))
         r.fail("energy_tol", "must be a number from 1e-15 to below 1 (eps_abs = eps_rel of the pairs' long run), as tol's are");
       s.energy_tol = *tol;
+      // Its samples span four decades up to energy_t_end: shorter than the problem's time scale, the run cannot tell a
+      // drift from the error's own oscillation (and far shorter, it takes no step).
+      if (!(*v >= s.time_scale))
+        r.fail("energy_t_end", "the pairs' long run (energy_tol) must span at least " + s.problem + "'s time scale, " +
+                                   shortest_decimal(s.time_scale) + ": shorter, it cannot tell a drift from the error's oscillation; energy_t_end >= " +
+                                   shortest_decimal(s.time_scale));
     } else if (s.integrators.empty()) {
       r.fail("energy_t_end", "the spec lists adaptive pairs only: give energy_tol, the tolerance their long run takes (for example "
                              "energy_tol = " + shortest_decimal(s.tolerances.empty() ? 1e-8 : s.tolerances.front()) + "), or leave energy_t_end out");

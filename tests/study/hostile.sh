@@ -48,7 +48,7 @@ spec_case() {
   expect_case "spec $key = ${value:0:30}" 2 "s\.toml:$line: $key" \
     "$study" run "$tmp/s.toml" --out "$tmp/o" --no-cache -q --max-work 1e7
 }
-for key in name title problem params t_end integrators dt metrics energy_t_end energy_dt repeats reference_tol samples \
+for key in name title problem params t_end integrators dt metrics energy_t_end energy_dt energy_tol repeats reference_tol samples \
            local_points expect varying_dt plot_dt methods accuracy vs; do
   for value in "${values[@]}"; do
     accepts "$key" "$value" || spec_case "$key" "$value"

@@ -192,6 +192,10 @@ TEST_CASE("a spec's adaptive integrators and tolerances: what cannot run is refu
     CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\nenergy_t_end = 100.0\nenergy_tol = " + bad + "\n" + tol),
                Catch::Contains("energy_tol: must be a number from 1e-15 to below 1"));
   CHECK(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\nenergy_t_end = 100.0\nenergy_tol = 1e-15\n" + tol) == "no error");
+  // Shorter than Kepler's time scale 2 pi: it cannot tell a drift (and at 1e-300 it would take no step).
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\nenergy_t_end = 6.28\nenergy_tol = 1e-8\n" + tol),
+             Catch::Contains("bad.toml:5: energy_t_end: the pairs' long run (energy_tol) must span at least kepler's time scale, 6.283185307179586"));
+  CHECK(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\nenergy_t_end = 6.2832\nenergy_tol = 1e-8\n" + tol) == "no error");
   CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"rk38\"]\n" + tol), Catch::Contains("'rk38' has no embedded weights"));
   CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"rk38\"]\n" + tol), Catch::Contains("dopri5"));  // the pairs there are
   CHECK_THAT(adaptive_spec_error(dir, head + tol), Catch::Contains("tol: is the adaptive integrators' tolerance sweep"));
