@@ -122,6 +122,20 @@ void verdicts(std::ostringstream& md, const Results& res, const Study& s) {
         if (r.integrator == d.label) ++runs, diverged += r.status != "ok";
       md << " " << (diverged ? fmt::format("{} of {}", diverged, runs) : "—") << " |\n";
     }
+    // The adaptive pairs too: their tolerance proportionality, their runs that stopped before t_end.
+    for (const auto& a : s.adaptive) {
+      md << "| " << cell(a.label) << " | adaptive (embedded pair) |";
+      for (const auto& m : metrics) {
+        std::string c = "—";
+        for (const auto& x : gate)
+          if (x.integrator == a.label && x.metric == m) c = status_cell(x);
+        md << " " << c << " |";
+      }
+      std::size_t stopped = 0, runs = 0;
+      for (const auto& r : s.adaptive_runs)
+        if (r.integrator == a.label) ++runs, stopped += r.status != "ok";
+      md << " " << (stopped ? fmt::format("{} of {} stopped", stopped, runs) : "—") << " |\n";
+    }
     md << "\n";
     std::string failed, undetermined;
     for (const auto& x : gate) {
@@ -427,7 +441,10 @@ std::string study_page(const Results& res, const Study& s, const PageContext& c)
      << (s.params.empty() ? "" : ")") << ", t_end = " << g(s.t_end) << (s.time_unit.empty() ? "" : " " + s.time_unit)
      << (s.dt_pattern.empty() ? "" : ", steps alternating dt (1 ± " + g(s.dt_amplitude) + ")")
      << (s.spec_file.empty() ? "" : ", spec `" + cell(s.spec_file) + "`") << "; " << s.integrators.size() << " integrators, "
-     << s.runs.size() << " runs" << (diverged ? fmt::format(" ([{} diverged](#diverged))", diverged) : "") << ". Reference: float128 "
+     << s.runs.size() << " runs"
+     << (s.adaptive.empty() ? "" : fmt::format(", {} adaptive pairs at {} tolerances, {} runs", s.adaptive.size(), s.tolerances.size(),
+                                               s.adaptive_runs.size()))
+     << (s.energy_long.empty() ? "" : fmt::format(", {} long energy runs", s.energy_long.size())) << (diverged ? fmt::format(" ([{} diverged](#diverged))", diverged) : "") << ". Reference: float128 "
      << "Bulirsch–Stoer at tolerance " << sci(s.ref_tol) << ", certified error bound " << (s.ref_bound > 0 ? sci(s.ref_bound) : "— (none needed)")
      << ". Errors are relative: the larger of |Δq|/Q and |Δv|/V, Q and V the largest |q| and |v| of the reference.\n\n";
   if (!s.scan.name.empty()) {

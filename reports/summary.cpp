@@ -23,7 +23,7 @@ std::string more_answers(const Results& res, double target) {
     if (s.energy_long.empty() || !s.scan.name.empty()) continue;  // a scan's page draws its points
     // By the gate's rule (report::long_run_behaviour): bounded or at round-off; a drift; a run that stopped or whose
     // error passed 0.1 (an orbit lost); the rest cannot be told.
-    std::vector<std::string> flat, drift;
+    std::vector<std::string> flat, drift, short_of;
     std::string dt, tol;
     for (const auto& e : s.energy_long) {
       (e.tol > 0 ? tol : dt) = g(e.tol > 0 ? e.tol : e.dt);
@@ -33,6 +33,7 @@ std::string more_answers(const Results& res, double target) {
         case LongBehaviour::drifting: drift.push_back(e.integrator + fmt::format(" (t^{:.2f})", e.growth)); break;
         case LongBehaviour::stopped:  // diverged: the energy lost; a pair out of steps says nothing of a drift
           if (e.status == "diverged") drift.push_back(e.integrator + " (diverged)");
+          else short_of.push_back(e.integrator + fmt::format(" ({} at t = {})", e.status, g(e.diverged_t)));
           break;
         case LongBehaviour::too_large: drift.push_back(e.integrator + fmt::format(" (error {:.2g})", long_run_largest(e))); break;
         default: break;
@@ -41,7 +42,8 @@ std::string more_answers(const Results& res, double target) {
     auto join = [](const std::vector<std::string>& v) { return v.empty() ? std::string("none") : join_names(v); };
     md << "- **Long conservative runs** ([" << cell(s.title) << "](" << page_link(s) << "), "
        << (dt.empty() ? "" : "dt = " + dt) << (dt.empty() || tol.empty() ? "" : ", ") << (tol.empty() ? "" : "adaptive pairs at tol = " + tol)
-       << "): energy error bounded for " << cell(join(flat)) << "; growing for " << cell(join(drift)) << ".\n";
+       << "): energy error bounded for " << cell(join(flat)) << "; growing for " << cell(join(drift))
+       << (short_of.empty() ? "" : "; stopped before the end, not judged: " + cell(join(short_of))) << ".\n";
   }
   for (const auto& s : res.studies) {
     if (s.stability.empty() || !s.scan.name.empty()) continue;
@@ -96,11 +98,14 @@ VerdictCounts verdict_counts(const Results& res, const Study& s) {
 
 std::string summary_page(const Results& res, const PageContext& c) {
   std::ostringstream md;
-  std::size_t runs = 0, diverged = 0;
-  for (const auto& s : res.studies)
+  std::size_t runs = 0, diverged = 0, adaptive = 0, stopped = 0;
+  for (const auto& s : res.studies) {
     for (const auto& r : s.runs) ++runs, diverged += r.status != "ok";
+    for (const auto& r : s.adaptive_runs) ++adaptive, stopped += r.status != "ok";
+  }
   md << "# Integrator accuracy report\n\n"
      << res.studies.size() << " stud" << (res.studies.size() == 1 ? "y" : "ies") << ", " << runs << " runs (" << diverged << " diverged)"
+     << (adaptive ? fmt::format(", {} adaptive runs ({} stopped before t_end)", adaptive, stopped) : "")
      << ", revision `" << cell(res.revision) << "`, " << cell(res.date)
      << (std::isfinite(res.elapsed) ? (res.elapsed < 10 ? fmt::format(", {:.1f} s", res.elapsed) : fmt::format(", {:.0f} s", res.elapsed)) : "") << ". Every number is read from `results.json` by "
      << "`study report`; each study has a page of its own with the evidence and the plots.\n\n";

@@ -124,6 +124,12 @@ MethodChange compare_method(const Study& o, const Study& n, const std::string& m
   };
   // The same run: its step or tolerance, and its length (a longer run may show a drift a shorter one hid).
   auto span = [](const report::LongRow& e) { return static_cast<double>(e.steps) * e.dt; };
+  auto at = [&](const report::LongRow& e) {
+    return (e.tol > 0 ? fmt::format("tol {:.4g}", e.tol) : fmt::format("dt {:.4g}", e.dt)) + fmt::format(" to t = {:.4g}", span(e));
+  };
+  if (const report::LongRow *lo = long_run(o), *ln = long_run(n);
+      lo && ln && !(lo->tol == ln->tol && (lo->tol > 0 || lo->dt == ln->dt) && std::abs(span(*lo) - span(*ln)) <= 1e-9 * span(*lo)))
+    m.notes.push_back(fmt::format("its long energy run not compared: {} before, {} now", at(*lo), at(*ln)));
   if (const report::LongRow *lo = long_run(o), *ln = long_run(n);
       lo && ln && lo->tol == ln->tol && (lo->tol > 0 || lo->dt == ln->dt) && std::abs(span(*lo) - span(*ln)) <= 1e-9 * span(*lo)) {
     const auto before = report::long_run_behaviour(*lo), after = report::long_run_behaviour(*ln);

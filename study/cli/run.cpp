@@ -105,7 +105,8 @@ void print_summary(const std::vector<StudyResult>& results, const Meta& meta, co
       row.integrator = e.integrator, row.status = e.status, row.dt = e.dt, row.steps = e.steps, row.tol = e.tol, row.max_rel = e.max_rel;
       row.growth = e.growth_exponent, row.growth_lo = e.growth_lo, row.growth_hi = e.growth_hi;
       std::cout << "  " << fmt::format("{:<34} {:<6} {:<12} ", e.integrator, "energy", report::behaviour_word(report::long_run_behaviour(row)))
-                << fmt::format("long run at {}, {} steps", e.tol > 0 ? fmt::format("tol {:g}", e.tol) : fmt::format("dt {:g}", e.dt), e.steps)
+                << (e.tol > 0 ? fmt::format("long run at tol {:g}, {} accepted steps", e.tol, e.steps)
+                              : fmt::format("long run at dt {:g}, {} steps", e.dt, e.steps))
                 << (e.status != "ok" ? ": " + (e.reason.empty() ? e.status + fmt::format(" at t = {:g}", e.diverged_t) : e.reason)
                     : std::isfinite(e.growth_lo)
                         ? fmt::format(": growth exponent {:.2f} in [{:.2f}, {:.2f}], largest error {:.2e}", e.growth_exponent, e.growth_lo,

@@ -99,7 +99,8 @@ struct LongRecord {
 
 /// Why a pair's long energy run stopped at its step limit, and what would let it finish.
 inline std::string long_step_limit_reason(const Spec& spec, double t) {
-  return fmt::format("{} steps (tol.max_steps) before energy_t_end = {:g}, at t = {:.6g}: raise tol.max_steps, or a larger energy_tol",
+  return fmt::format("{} tries (tol.max_steps: steps accepted or rejected) before energy_t_end = {:g}, at t = {:.6g}: raise tol.max_steps, "
+                     "or a larger energy_tol",
                      spec.adaptive_max_steps, *spec.energy_t_end, t);
 }
 

@@ -1144,6 +1144,15 @@ std::map<std::string, std::map<double, std::vector<Sample>>> adaptive_samples(co
                                       t->file.string(), study::printable(a.integrator), a.tol, j + 1, (*rows)[j].t, n - 1, n));
     }
     if (a.status != "ok") continue;
+    // Its largest error and energy error over the output times are results.json's too.
+    double largest = 0, largest_energy = 0;
+    for (std::size_t j = 0; rows && j < rows->size(); ++j)
+      largest = std::max(largest, (*rows)[j].error), largest_energy = std::max(largest_energy, std::abs((*rows)[j].energy));
+    if (rows && rows->size() == n && (largest != a.max || largest_energy != a.energy_max))
+      throw ReportError(fmt::format("{}: '{}' at tol {}: its samples' largest error is {} and largest energy error {}, but results.json's "
+                                    "run has error.max {} and energy.max_rel {}: the table and the results disagree (edited by hand?); "
+                                    "run the study again",
+                                    t->file.string(), study::printable(a.integrator), a.tol, largest, largest_energy, a.max, a.energy_max));
     if (!rows || rows->size() != n || rows->back().error != a.global || !same(rows->back().energy, a.energy_final))
       throw ReportError(fmt::format("{}: '{}' at tol {}: {}, but results.json's run has error {} and energy error {} at t_end: the table "
                                     "and the results disagree (edited by hand?); run the study again",

@@ -55,6 +55,22 @@ sed -i '$ s/,[^,]*$/,0.5/' edited/energy/adaptive_samples.csv
 expect "an edited energy sample at t_end is refused by the report, naming both copies" 2 "adaptive_samples.csv: 'odeint-dopri5' at tol .*energy error 0.5.*results.json's run has" \
   "$study" report edited --no-plots
 
+# An inner sample edited: its largest no longer results.json's; a long run's last sample edited.
+rm -rf edited && cp -r res edited
+sed -i '3 s/,[^,]*$/,0.25/' edited/energy/adaptive_samples.csv
+expect "an edited energy sample inside a run is refused, naming both copies" 2 "adaptive_samples.csv: 'dopri5 \(adaptive\)' at tol 0.0001: its samples' largest error is .* largest energy error 0.25, but results.json's run has" \
+  "$study" report edited --no-plots
+grep -qE '; 1 integrators, 3 runs, 2 adaptive pairs at 7 tolerances, 14 runs, 3 long energy runs' "$page" &&
+  grep -qE '^\| dopri5 \(adaptive\) \| adaptive \(embedded pair\) \| .*pass' "$page" &&
+  ok "the page counts the pairs and their long runs, and gives each pair its verdict row" || bad "the page's header or verdicts: $(grep -m1 'integrators,' "$page"; grep 'embedded pair' "$page")"
+# A long run out of steps: a result with its limit, named in the summary as not judged.
+sed 's/per_decade = 1 }/per_decade = 1, max_steps = 1000 }/' energy.toml > short.toml
+expect "a pair's long run out of steps is said, with the limit and what would let it finish" 0 \
+  "dopri5 \(adaptive\) +energy stopped +long run at tol 1e-06, [0-9]+ accepted steps: 1000 tries \(tol.max_steps: steps accepted or rejected\) before energy_t_end = 628" \
+  "$study" run short.toml --out short
+grep -qE 'stopped before the end, not judged: dopri5 \(adaptive\) \(step-limit at t = [0-9.]+\), odeint-dopri5' short/REPORT.md &&
+  ok "the summary names the long runs that stopped, not judged" || bad "the summary: $(grep 'Long conservative' short/REPORT.md)"
+
 # Bad input, before any work: exit 2, the file, the line and the key.
 printf 'name = "x"\nproblem = "harmonic"\nt_end = 1.0\nadaptive = ["dopri5"]\ntol = { max = 1e-4, min = 1e-6, per_decade = 1 }\nenergy_tol = 1e-8\n' > lone.toml
 expect "energy_tol without energy_t_end is refused" 2 "lone.toml:6: energy_tol: is a setting of the long energy run: give energy_t_end too" "$study" run lone.toml --out bad1

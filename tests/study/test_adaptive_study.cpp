@@ -622,7 +622,7 @@ energy_tol = 1e-4
   short_of.adaptive_max_steps = 500;
   const auto stopped = study::run_studies({short_of}, adaptive_options(1)).at(0).energy_long.at(0);
   CHECK(stopped.status == "step-limit");
-  CHECK_THAT(stopped.reason, Catch::StartsWith("500 steps (tol.max_steps) before energy_t_end = 300, at t = ") &&
+  CHECK_THAT(stopped.reason, Catch::StartsWith("500 tries (tol.max_steps: steps accepted or rejected) before energy_t_end = 300, at t = ") &&
                                  Catch::EndsWith(": raise tol.max_steps, or a larger energy_tol"));
   CHECK(stopped.diverged_t > 0);
   CHECK(stopped.diverged_t < 300);

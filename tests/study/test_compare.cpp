@@ -2,6 +2,7 @@
 // rule that slips (a tolerance ignored, a comparison inverted) fails a case here.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "study/check/compare.hpp"
@@ -182,9 +183,11 @@ TEST_CASE("compare: a long energy run bounded before and drifting now fails, at 
   // Its error above 0.1 now: worse whatever its exponent.
   now.studies[0].energy_long[0].max_rel = 0.11;
   CHECK(status(check::compare(old, now), "energy") == Outcome::fail);
-  // Another step, or a run as long: not the same run, nothing compared.
+  // Another step, or a run not as long: not the same run, nothing compared, and said.
   now.studies[0].energy_long[0].steps = 200000;
   CHECK(outcome(check::compare(old, now), "energy") == nullptr);
+  const auto notes = check::compare(old, now).methods.at(0).notes;
+  CHECK(std::count(notes.begin(), notes.end(), "its long energy run not compared: dt 0.01 to t = 1000 before, dt 0.01 to t = 2000 now") == 1);
   now.studies[0].energy_long[0].steps = 100000, now.studies[0].energy_long[0].dt = 0.02;
   CHECK(outcome(check::compare(old, now), "energy") == nullptr);
   // A pair's long run at the same tolerance is compared the same way (its mean step is its own, not matched).
