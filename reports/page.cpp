@@ -109,14 +109,18 @@ void verdicts(std::ostringstream& md, const Results& res, const Study& s) {
     md << " diverged runs |\n|---|---|";
     for (std::size_t k = 0; k < metrics.size(); ++k) md << "---|";
     md << "---|\n";
-    for (const auto& d : s.declared) {
-      md << "| " << cell(d.label) << " | " << family_name(d.family) << " |";
+    // A method's cell in each metric's column: the gate's verdict, or "—" where it is not judged.
+    auto verdict_cells = [&](const std::string& label) {
       for (const auto& m : metrics) {
         std::string c = "—";
         for (const auto& x : gate)
-          if (x.integrator == d.label && x.metric == m) c = status_cell(x);
+          if (x.integrator == label && x.metric == m) c = status_cell(x);
         md << " " << c << " |";
       }
+    };
+    for (const auto& d : s.declared) {
+      md << "| " << cell(d.label) << " | " << family_name(d.family) << " |";
+      verdict_cells(d.label);
       std::size_t diverged = 0, runs = 0;
       for (const auto& r : s.runs)
         if (r.integrator == d.label) ++runs, diverged += r.status != "ok";
@@ -125,12 +129,7 @@ void verdicts(std::ostringstream& md, const Results& res, const Study& s) {
     // The adaptive pairs too: their tolerance proportionality, their runs that stopped before t_end.
     for (const auto& a : s.adaptive) {
       md << "| " << cell(a.label) << " | adaptive (embedded pair) |";
-      for (const auto& m : metrics) {
-        std::string c = "—";
-        for (const auto& x : gate)
-          if (x.integrator == a.label && x.metric == m) c = status_cell(x);
-        md << " " << c << " |";
-      }
+      verdict_cells(a.label);
       std::size_t stopped = 0, runs = 0;
       for (const auto& r : s.adaptive_runs)
         if (r.integrator == a.label) ++runs, stopped += r.status != "ok";

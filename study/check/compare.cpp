@@ -127,11 +127,11 @@ MethodChange compare_method(const Study& o, const Study& n, const std::string& m
   auto at = [&](const report::LongRow& e) {
     return (e.tol > 0 ? fmt::format("tol {:.4g}", e.tol) : fmt::format("dt {:.4g}", e.dt)) + fmt::format(" to t = {:.4g}", span(e));
   };
-  if (const report::LongRow *lo = long_run(o), *ln = long_run(n);
-      lo && ln && !(lo->tol == ln->tol && (lo->tol > 0 || lo->dt == ln->dt) && std::abs(span(*lo) - span(*ln)) <= 1e-9 * span(*lo)))
+  const report::LongRow *lo = long_run(o), *ln = long_run(n);
+  const bool same_run = lo && ln && lo->tol == ln->tol && (lo->tol > 0 || lo->dt == ln->dt) && std::abs(span(*lo) - span(*ln)) <= 1e-9 * span(*lo);
+  if (lo && ln && !same_run) {
     m.notes.push_back(fmt::format("its long energy run not compared: {} before, {} now", at(*lo), at(*ln)));
-  if (const report::LongRow *lo = long_run(o), *ln = long_run(n);
-      lo && ln && lo->tol == ln->tol && (lo->tol > 0 || lo->dt == ln->dt) && std::abs(span(*lo) - span(*ln)) <= 1e-9 * span(*lo)) {
+  } else if (same_run) {
     const auto before = report::long_run_behaviour(*lo), after = report::long_run_behaviour(*ln);
     const std::string at = lo->tol > 0 ? fmt::format("tol {:.4g}", lo->tol) : fmt::format("dt {:.4g}", lo->dt);
     const std::string change = fmt::format("long run at {}: {} -> {} (growth exponent {} -> {}, largest error {:.2e} -> {:.2e})", at,
