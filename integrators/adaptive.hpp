@@ -368,8 +368,10 @@ AdaptiveStats integrate_times_s(EmbeddedStepper<P>& stepper, Control& control, t
         continue;
       }
       if (st.accepted + st.rejected >= limits.max_steps) return stop(AdaptiveStop::step_limit);
-      // The controller's step, not one cut to land on a time (which may be tiny, as Odeint takes it too).
-      if (!(dt > 16 * eps * std::max(std::abs(x.t), 1.0))) return stop(AdaptiveStop::underflow);
+      // The controller's step, not one cut to land on a time (which may be tiny, as Odeint takes it too), below the
+      // resolution of t there: relative to t itself (and, at t = 0, to the run's end, far below it), so that a problem
+      // written in small units (t_end 1e-12) steps as in large ones.
+      if (!(dt > 16 * eps * std::max(std::abs(x.t), eps * std::abs(times.back())))) return stop(AdaptiveStop::underflow);
       poll();
       stepper.template try_stages<S>(x, out, cur, p, eq, ev);
       st.evals += stepper.last_evals();

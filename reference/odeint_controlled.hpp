@@ -34,7 +34,8 @@ template <class P>
 struct ControlledRun {
   std::vector<Try> tries;  ///< every try, when asked for
   long accepted = 0, rejected = 0, evals = 0;
-  double h_min = std::numeric_limits<double>::infinity(), h_max = 0;  ///< of the accepted steps
+  long cut = 0;  ///< accepted steps cut short to land on an output time (counted as our driver counts them)
+  double h_min = std::numeric_limits<double>::infinity(), h_max = 0;  ///< of the accepted steps the controller chose (not cut)
   long refused = 0;  ///< steps above max_dt, refused untried (Odeint counts them as failed; its non-FSAL steppers evaluate the start)
   std::vector<typename P::State> at_times;  ///< the state at each output time
   /// "" (reached the last time), "step-limit" (max_tries tries) or "rejections" (Odeint's failed_step_checker: 500 in a
@@ -68,27 +69,28 @@ struct Recorder {
   using stepper_category = oi::controlled_stepper_tag;
   C* inner;
   std::vector<Try>* tries;
-  long *accepted, *rejected, *refused;
+  long *accepted, *rejected, *refused, *cut;
   double *h_min, *h_max;
   double max_dt;
   long max_tries = 0;
-  const std::vector<double>* times = nullptr;
   const std::function<void(const double*, double)>* on_accept = nullptr;
-  bool lands(double t) const {
-    const auto it = std::lower_bound(times->begin(), times->end(), t - 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t)));
-    return it != times->end() && std::abs(*it - t) <= 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t));
-  }
+  /// integrate_times' own step before it is cut to reach the next time: its first step, then after a success the larger
+  /// of it and the suggestion, after a failure the suggestion (Boost 1.74, integrate/detail/integrate_times.hpp).
+  double uncut = 0;
   template <class System, class State>
   oi::controlled_step_result try_step(System system, State& x, double& t, double& dt) {
     if (max_tries > 0 && *accepted + *rejected >= max_tries) throw TryLimit{t};
     const double t0 = t, dt0 = dt;
     const auto r = inner->try_step(system, x, t, dt);
     // A step above max_dt is refused before it is tried (dt set to max_dt, no evaluation): not a try.
-    if (max_dt != 0 && dt0 - max_dt > std::numeric_limits<double>::epsilon()) return ++*refused, r;
+    if (max_dt != 0 && dt0 - max_dt > std::numeric_limits<double>::epsilon()) return ++*refused, uncut = dt, r;
     if (tries) tries->push_back({t0, dt0, r == oi::success});
     ++*(r == oi::success ? accepted : rejected);
-    // The step sizes the controller chose: not a step cut short to land on an output time (one that ends on one).
-    if (r == oi::success && !lands(t0 + dt0)) *h_min = std::min(*h_min, dt0), *h_max = std::max(*h_max, dt0);
+    // The step sizes the controller chose: not a step cut short to land on an output time (integrate_times tries
+    // min(dt, time - t): one shorter than its dt), counted as our driver counts them.
+    if (r == oi::success && dt0 < uncut) ++*cut;
+    else if (r == oi::success) *h_min = std::min(*h_min, dt0), *h_max = std::max(*h_max, dt0);
+    uncut = r == oi::success ? std::max(uncut, dt) : dt;
     if (r == oi::success && on_accept && *on_accept) (*on_accept)(x.data(), t);
     return r;
   }
@@ -109,8 +111,8 @@ ControlledRun<P> run(const P& p, const std::vector<double>& times, double dt, do
     ++out.evals;
   };
   auto controlled = oi::make_controlled(eps_abs, eps_rel, max_dt, Stepper());
-  Recorder<decltype(controlled)> recorder{&controlled, record ? &out.tries : nullptr, &out.accepted, &out.rejected, &out.refused, &out.h_min,
-                                          &out.h_max, max_dt, limits.max_tries, &times, &limits.on_accept};
+  Recorder<decltype(controlled)> recorder{&controlled, record ? &out.tries : nullptr, &out.accepted, &out.rejected, &out.refused, &out.cut, &out.h_min,
+                                          &out.h_max, max_dt, limits.max_tries, &limits.on_accept, dt};
   const auto start = p.initial();
   Flat x;
   for (std::size_t i = 0; i < D; ++i) x[i] = start.q[i], x[D + i] = start.v[i];

@@ -60,13 +60,14 @@ const char* status_of(ode::AdaptiveStop s) {
 }
 
 /// Why a run stopped before its end, with the number of its limit.
-std::string stop_reason(const Spec& spec, const ode::AdaptiveStats& st, const ode::AdaptiveLimits& limits) {
+std::string stop_reason(const Spec& spec, const SpecAdaptive& a, const ode::AdaptiveStats& st, const ode::AdaptiveLimits& limits) {
+  const std::string cause = controller_cause(a, st.h_max);
   switch (st.stop) {
-    case ode::AdaptiveStop::step_limit: return step_limit_reason(spec, st.t_reached);
+    case ode::AdaptiveStop::step_limit: return step_limit_reason(spec, st.t_reached) + cause;
     case ode::AdaptiveStop::underflow:
-      return fmt::format("the step fell below the resolution of t = {:.6g} (a singularity, or a tolerance below round-off)", st.t_reached);
-    case ode::AdaptiveStop::rejections: return fmt::format("{} rejected steps in a row at t = {:.6g}", limits.max_rejections, st.t_reached);
-    default: return fmt::format("the state left the finite range after t = {:.6g}", st.t_reached);
+      return fmt::format("the step fell below the resolution of t = {:.6g} (a singularity, or a tolerance below round-off)", st.t_reached) + cause;
+    case ode::AdaptiveStop::rejections: return fmt::format("{} rejected steps in a row at t = {:.6g}", limits.max_rejections, st.t_reached) + cause;
+    default: return fmt::format("the state left the finite range after t = {:.6g}", st.t_reached) + cause;
   }
 }
 
@@ -113,7 +114,8 @@ void long_run(const P& p, const Spec& spec, const SpecAdaptive& a, const Context
   record.finish(spec, st.accepted, st.t_reached);
   if (st.stop != ode::AdaptiveStop::none)
     e.status = status_of(st.stop), e.diverged_t = st.t_reached,
-    e.reason = st.stop == ode::AdaptiveStop::step_limit ? long_step_limit_reason(spec, st.t_reached) : stop_reason(spec, st, limits);
+    e.reason = st.stop == ode::AdaptiveStop::step_limit ? long_step_limit_reason(spec, st.t_reached) + controller_cause(a, st.h_max)
+                                                           : stop_reason(spec, a, st, limits);
 }
 
 /// The wall time of the pair's run on the problem itself (no counters), a fresh stepper and controller each repeat.
@@ -167,7 +169,7 @@ void measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, doubl
   r.status = status_of(st.stop);
   if (st.stop != ode::AdaptiveStop::none) {
     r.global = r.position = r.max = r.energy_final_rel = not_measured;
-    r.reason = stop_reason(spec, st, limits);
+    r.reason = stop_reason(spec, a, st, limits);
     return;
   }
   // Round-off: the accepted steps again in long double, from the same start with the double-rounded parameters (the

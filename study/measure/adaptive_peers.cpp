@@ -32,7 +32,7 @@ void measure_peer(const P& p, const Spec& spec, const SpecAdaptive& a, double to
   };
   if (time_only) return time_it();  // the rest from the run cache
   const auto run = reference::odeint::run_controlled(a.odeint, p, times, dt0, tol, tol, max_dt, false, limits);
-  r.accepted = run.accepted, r.rejected = run.rejected;
+  r.accepted = run.accepted, r.rejected = run.rejected, r.cut = run.cut;
   r.force_evals = static_cast<std::uint64_t>(run.evals + start_evals);
   r.t_reached = run.t_reached;
   if (run.accepted > 0) r.h_min = run.h_min, r.h_max = run.h_max;
@@ -43,9 +43,10 @@ void measure_peer(const P& p, const Spec& spec, const SpecAdaptive& a, double to
   if (!stop.empty()) {
     r.status = stop;
     r.global = r.position = r.max = r.energy_final_rel = not_measured;
-    r.reason = stop == "step-limit" ? step_limit_reason(spec, run.t_reached)
-               : stop == "diverged"  ? "the state left the finite range (Odeint accepted a step whose error was not finite)"
-                                     : "Odeint's failed_step_checker: 500 rejected steps in a row";
+    r.reason = (stop == "step-limit" ? step_limit_reason(spec, run.t_reached)
+                : stop == "diverged"  ? "the state left the finite range (Odeint accepted a step whose error was not finite)"
+                                      : "Odeint's failed_step_checker: 500 rejected steps in a row") +
+               controller_cause(a, run.h_max);
     return;
   }
   time_it();
@@ -75,9 +76,10 @@ void peer_long_run(const P& p, const Spec& spec, const SpecAdaptive& a, EnergyLo
     stop = "diverged", stopped_at = record.nonfinite_t;
   if (!stop.empty())
     e.status = stop, e.diverged_t = stopped_at,
-    e.reason = stop == "step-limit" ? long_step_limit_reason(spec, run.t_reached)
-               : stop == "diverged"  ? "the state left the finite range (Odeint accepted a step whose error was not finite)"
-                                     : "Odeint's failed_step_checker: 500 rejected steps in a row";
+    e.reason = (stop == "step-limit" ? long_step_limit_reason(spec, run.t_reached)
+                : stop == "diverged"  ? "the state left the finite range (Odeint accepted a step whose error was not finite)"
+                                      : "Odeint's failed_step_checker: 500 rejected steps in a row") +
+               controller_cause(a, run.h_max);
 }
 
 }  // namespace

@@ -24,6 +24,19 @@ inline std::string step_limit_reason(const Spec& spec, double t) {
   return fmt::format("{} steps (tol.max_steps) before t_end, at t = {:.6g}", spec.adaptive_max_steps, t);
 }
 
+/// The controller's parameters a stopped run was given, named where they may be the cause: its step cap where the
+/// steps reached it, the others (or a program's own controller's) as given.  "" when it ran with the defaults.
+inline std::string controller_cause(const SpecAdaptive& a, double h_max) {
+  std::string given;
+  for (const auto& [k, v] : a.params)
+    if (k != "max_dt") given += fmt::format("{}{} = {:g}", given.empty() ? "" : ", ", k, v);
+  std::string out;
+  if (const auto cap = a.params.find("max_dt"); cap != a.params.end() && cap->second > 0 && h_max >= cap->second * (1 - 1e-12))
+    out = fmt::format("; its steps were held to the controller's max_dt = {:g}: a larger max_dt (or 0, no cap) lets them grow", cap->second);
+  if (!given.empty()) out += fmt::format("; the {} controller was given {}: its defaults may step further", a.controller, given);
+  return out;
+}
+
 /// The timed repeats' minimum and median, whole runs.
 inline void set_seconds(AdaptiveRun& r, std::vector<double> seconds) {
   std::sort(seconds.begin(), seconds.end());

@@ -119,6 +119,7 @@ struct AdaptiveIntegratorRow {
   double expected_slope = 1;
   std::map<std::string, double> params{};  ///< the controller's parameters as the spec gave them
   std::string coefficients{};              ///< a digest of every coefficient of its table, b_hat too ("": Odeint's own stepper)
+  std::string fixed_steps{};               ///< the method whose fixed-step orders are the pair's (with ID-embedded, its b_hat's)
 };
 /// One adaptive run at one tolerance.
 struct AdaptiveRow {

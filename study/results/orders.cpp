@@ -97,6 +97,25 @@ void fit_orders(StudyResult& res) {
   }
 }
 
+/// An adaptive pair's orders measured at fixed steps in the same study: its table and ID-embedded (for Odeint's peers,
+/// our table of the same coefficients), each the settled slope of its double points, "max" where measured, else "global".
+MeasuredOrders measured_pair_orders(const StudyResult& res, const SpecAdaptive& a, std::string& fixed_ids) {
+  MeasuredOrders m;
+  const std::string& id = a.fixed_steps;
+  fixed_ids = "\"" + id + "\", \"" + id + "-embedded\"";
+  auto settled = [&](const std::string& method, std::string& from) {
+    for (const std::string metric : {"max", "global"})
+      for (const Order& o : res.orders)
+        if (o.integrator == method && o.metric == metric) {
+          from = method;
+          return settled_order(o.points);
+        }
+    return static_cast<double>(NAN);
+  };
+  m.p = settled(id, m.p_from), m.p_hat = settled(id + "-embedded", m.p_hat_from);
+  return m;
+}
+
 void fit_proportionality(StudyResult& res) {
   const double eps = std::numeric_limits<double>::epsilon();
   for (const SpecAdaptive& a : res.spec.adaptive) {
@@ -114,8 +133,10 @@ void fit_proportionality(StudyResult& res) {
       if (r.integrator == a.label && r.status == "ok" && 2 * r.cut <= r.accepted)
         p.points.push_back({r.tol, r.max, std::max(res.reference_bound, std::isfinite(r.roundoff_max) ? r.roundoff_max
                                                                                   : eps * std::sqrt(static_cast<double>(std::max(1L, r.accepted))))});
-    p.fit = fit_order(p.points);
-    p.verdict = judge_proportionality(p.fit, p.expected, FitOptions{}.tolerance, p.output_limited);
+    p.fit = fit_order(p.points, proportionality_options());
+    std::string fixed_ids;
+    const MeasuredOrders measured = measured_pair_orders(res, a, fixed_ids);
+    p.verdict = judge_proportionality(p.fit, p.expected, FitOptions{}.tolerance, p.output_limited, measured, fixed_ids);
     res.proportionality.push_back(std::move(p));
   }
 }

@@ -34,6 +34,9 @@ ErrorPoint wide_point(const WideRun& w, const std::string& metric);
 /// Every integrator's order fits and verdicts, into res.orders: double's, and where round-off ended double's range,
 /// the wide arithmetics' (study/fit/wide.hpp).
 void fit_orders(StudyResult& res);
+/// An adaptive pair's orders measured at fixed steps in the same study (a.fixed_steps and its ID-embedded, each the
+/// settled slope of its double points, "max" where measured, else "global"), and those two methods quoted for advice.
+MeasuredOrders measured_pair_orders(const StudyResult& res, const SpecAdaptive& a, std::string& fixed_ids);
 /// Each adaptive integrator's tolerance proportionality: the slope of its largest error over the output times on the
 /// tolerance, fitted and judged by the order fit's rules against the slope its pair predicts (or the spec's).
 void fit_proportionality(StudyResult& res);

@@ -130,7 +130,7 @@ Json adaptive_json(const StudyResult& r) {
     for (const auto& [k, v] : x.params) params[k] = v;
     a["integrators"].push_back({{"label", x.label}, {"id", x.choice.id}, {"controller", x.controller}, {"params", params},
                                 {"order", x.order}, {"order_hat", x.order_hat}, {"expected_slope", x.expected_slope},
-                                {"slope_given", x.slope_given}, {"evals_per_step", x.evals_per_step}, {"table", x.table}, {"source", x.source}});
+                                {"slope_given", x.slope_given}, {"fixed_steps", x.fixed_steps}, {"evals_per_step", x.evals_per_step}, {"table", x.table}, {"source", x.source}});
     // Every coefficient of the pair, b_hat too, as a digest: compare names a changed table (Odeint's own steppers: none).
     if (x.choice.table) a["integrators"].back()["coefficients"] = digest_hex(x.choice.table->identity);
   }

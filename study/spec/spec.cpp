@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <limits>
 #include <cmath>
 #include <sstream>
 
@@ -546,9 +547,14 @@ void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const P
   if (*per < 1 || *per > 20) r.fail(range->get("per_decade"), "tol.per_decade", "must be a whole number from 1 to 20");
   if (const toml::node* m = range->get("max_steps")) {
     const auto n = m->value<int64_t>();
-    if (!m->is_integer() || !n || *n < 10 || *n > 1000000000)
-      r.fail(m, "tol.max_steps", "must be a whole number from 10 to 1e9: the accepted and rejected steps one run may take before it "
-                                 "stops (a tolerance sets no step count; this bounds the work)");
+    if (!m->is_integer() || !n || *n < 10 || *n > 1000000000) {
+      // A float that is whole (1e6) is refused as TOML's integers are written: say how.
+      const auto x = m->value<double>();
+      const std::string write = !m->is_integer() && x && *x >= 10 && *x <= 1e9 && std::floor(*x) == *x
+                                    ? fmt::format(" (TOML's whole numbers have no exponent: write {:.0f})", *x) : std::string();
+      r.fail(m, "tol.max_steps", "must be a whole number from 10 to 1000000000: the accepted and rejected steps one run may take before it "
+                                 "stops (a tolerance sets no step count; this bounds the work)" + write);
+    }
     s.adaptive_max_steps = static_cast<long>(*n);
   }
   for (int i = 0;; ++i) {
@@ -593,7 +599,7 @@ void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const P
       r.fail(&x, "adaptive", "each entry is a pair's id or a table { id = \"dopri5\", controller = \"pi\" }");
     }
     if (const ControlledPeer* peer = find_controlled_peer(a.choice.id)) {  // Odeint's own, beside ours
-      a.odeint = std::string(peer->which), a.source = std::string(peer->source);
+      a.odeint = std::string(peer->which), a.source = std::string(peer->source), a.fixed_steps = std::string(peer->table);
       a.order = peer->order, a.order_hat = peer->order_hat, a.evals_per_step = peer->evals_per_step;
     } else {
       const tables::Method* m = tables.find(a.choice.id);
@@ -610,6 +616,7 @@ void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const P
         r.fail(&x, "adaptive", "'" + a.choice.id + "' has no embedded weights: an adaptive integrator is an explicit runge-kutta table with b_hat "
                                    "and order_hat (docs/method-tables.md); embedded pairs: " + pairs());
       a.choice.table = m->table;
+      a.fixed_steps = a.choice.id;
       a.order = m->table->order, a.order_hat = m->table->order_hat;
       a.evals_per_step = m->table->evals_per_step;
       a.table = m->origin, a.source = m->table->source;
@@ -655,6 +662,17 @@ void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const P
               (builtin && k == "fac_max" && *d <= 1) || (k == "max_dt" && *d > s.t_end))
             r.fail(&v, "adaptive", "controller " + k + " = " + shortest_decimal(*d) + " is out of range (" +
                                        (k == "beta" ? "0 to 0.2" : fraction ? "between 0 and 1" : k == "fac_max" ? "above 1" : k == "max_dt" ? "0 (none) to t_end" : "a number >= 0") + ")");
+          // A step cap that cannot work: below the resolution of t over the run, or so small that t_end needs more steps
+          // than a run may take: every run would stop on it, blaming the tolerance.
+          if (k == "max_dt" && *d > 0) {
+            const double least = std::ceil(s.t_end / *d);
+            if (!(*d > 16 * std::numeric_limits<double>::epsilon() * s.t_end) || least > static_cast<double>(s.adaptive_max_steps))
+              r.fail(&v, "adaptive", fmt::format("controller max_dt = {} cannot work: t_end = {} needs at least t_end / max_dt = {:.3g} steps, "
+                                                 "above tol.max_steps = {} (every run would stop at its step limit); give max_dt >= {:.3g} "
+                                                 "(0: no cap), or raise tol.max_steps",
+                                                 shortest_decimal(*d), shortest_decimal(s.t_end), least, s.adaptive_max_steps,
+                                                 s.t_end / static_cast<double>(s.adaptive_max_steps)));
+          }
           a.params[k] = *d;
           params += " " + k + "=" + shortest_decimal(*d);
         }

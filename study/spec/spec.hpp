@@ -62,6 +62,9 @@ struct SpecIntegrator {
 /// controller, run at each of the spec's tolerances (`tol`).
 struct SpecAdaptive {
   IntegratorChoice choice;            ///< the pair: its table (none for Odeint's own steppers)
+  /// The method whose fixed-step orders are the pair's (with ID-embedded, its b_hat's): its table's id; for Odeint's
+  /// peers our table of the same coefficients ("dopri5" for odeint-dopri5).
+  std::string fixed_steps;
   std::string odeint;                 ///< Odeint's own controlled stepper ("dopri5", "cash-karp54", "fehlberg78"; study/registry/peers.hpp), or ""
   std::string label;                  ///< how results name it: "dopri5 (adaptive)", "dopri5 (adaptive, pi)"
   std::string controller = "odeint";  ///< "odeint" (Odeint's default_error_checker and step adjuster) or "pi"

@@ -109,6 +109,12 @@ TEST_CASE("under Odeint's controller our Dormand-Prince, Cash-Karp and Fehlberg 
             for (std::size_t i = 0; i < at[j].q.size(); ++i) CHECK((same_bits(at[j].q[i], theirs.at_times[j].q[i]) && same_bits(at[j].v[i], theirs.at_times[j].v[i])));
           CHECK(stats.accepted == theirs.accepted);
           CHECK(stats.rejected == theirs.rejected);
+          // Cut steps, counted alike: without max_dt each of the 10 intervals ends on a step cut to land on its time.
+          CHECK(stats.cut == theirs.cut);
+          CHECK(theirs.cut <= 10);  // at most one a time
+          // On Kepler's orbit no step lands on a time by itself: each of the 10 ends on a cut (the damped oscillator's
+          // first steps are exactly 1, and land on 2, 4 and 6 uncut).
+          if (std::is_same_v<std::decay_t<decltype(p)>, study::Kepler<double>> && max_dt == 0) CHECK(theirs.cut == 10);
           rejections += stats.rejected;
           CHECK(theirs.refused == (max_dt == 0 ? 0 : 1));  // the first step, 1 > max_dt: cut untried
           CHECK(stats.stop == ode::AdaptiveStop::none);
@@ -200,6 +206,26 @@ TEST_CASE("the controllers' rules on given errors, worked by hand", "[adaptive]"
   CHECK(pi->next(0.5, 1e-6, true, 5, 4) == 0.5);
   CHECK(pi->next(0.5, 1e-6, true, 5, 4) == Approx(0.5 / (std::pow(1e-6, 0.17) / std::pow(1e-4, 0.04) / 0.9)).epsilon(1e-14));
   CHECK(pi->next(0.5, 1e-12, true, 5, 4) == Approx(5.0).epsilon(1e-14));  // at most 10 x (HNW: fac2 = 10)
+}
+
+TEST_CASE("a problem in small units steps as in large ones: omega = 1e13 over t_end = 1e-12 is omega = 1 over 10", "[adaptive]") {
+  // The same oscillator in units 1e13 times smaller: the step sizes scale by 1e-13 and the steps are the same (a purely
+  // relative error, eps_abs = 0: the terms |x| + |h x'| of x and of v scale together, by 1 and by 1e13); no "underflow"
+  // at t = 0.
+  ode::OdeintController control;
+  control.eps_abs = 0, control.eps_rel = 1e-8;
+  const study::Harmonic<double> slow(study::ParamValues{{"omega", "1"}}), fast(study::ParamValues{{"omega", "1e13"}});
+  const auto [tries1, at1, big] = ours(table("dopri5"), control, slow, std::vector<double>{0.0, 10.0}, 1e-3);
+  const auto [tries2, at2, small] = ours(table("dopri5"), control, fast, std::vector<double>{0.0, 1e-12}, 1e-16);
+  CHECK(big.stop == ode::AdaptiveStop::none);
+  CHECK(small.stop == ode::AdaptiveStop::none);
+  CHECK(small.t_reached == 1e-12);
+  // Counts within a few steps of each other (the scaled steps round differently): h ~ tol^(1/5) / omega, 10 radians.
+  INFO("accepted " << big.accepted << " and " << small.accepted << ", rejected " << big.rejected << " and " << small.rejected);
+  CHECK(small.accepted == big.accepted);
+  CHECK(big.accepted >= 10);
+  REQUIRE(at2.size() == 2);
+  CHECK(at2[1].q[0] == Approx(std::cos(10.0)).margin(1e-6));  // x = cos(omega t): 10 radians in both
 }
 
 TEST_CASE("an adaptive run that cannot finish stops with its cause: a blow-up, a step limit", "[adaptive]") {

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <tuple>
 #include <fstream>
 
 #include "integrators/adaptive.hpp"
@@ -15,6 +17,7 @@
 #include "study/check/check.hpp"
 #include "study/check/compare.hpp"
 #include "study/engine.hpp"
+#include "study/results/orders.hpp"
 #include "study/measure/measure.hpp"
 #include "study/problems/all.hpp"
 #include "study/results/write.hpp"
@@ -162,6 +165,26 @@ tol = { max = 1e-3, min = 1e-10, per_decade = 1, max_steps = 200 }
       CHECK(o.action.find("tol.max_steps") != std::string::npos);
     }
   CHECK(said == stopped);
+  // Steps held to max_dt = 0.1 can reach t_end = 20 only in 200 steps, all of them at the cap: the pericentre passes
+  // of e = 0.9 need smaller ones, so every run stops at its 200, and says that its steps were held to max_dt (ours
+  // and Odeint's alike).
+  const auto capped = study::load_spec(dir.file("capped.toml", R"(
+name = "capped"
+problem = "kepler"
+params = { e = 0.9 }
+t_end = 20.0
+repeats = 1
+adaptive = [{ id = "cash-karp5", controller = { kind = "pi", max_dt = 0.1, fac_max = 5 } }, { id = "odeint-dopri5", controller = { kind = "odeint", max_dt = 0.1 } }]
+tol = { max = 1e-3, min = 1e-5, per_decade = 1, max_steps = 200 }
+)"));
+  const auto held = study::run_studies({capped}, adaptive_options(2));
+  REQUIRE(held.at(0).adaptive_runs.size() == 6);
+  for (const auto& r : held.at(0).adaptive_runs) {
+    INFO(r.integrator << " at tol " << r.tol << ": " << r.reason);
+    CHECK(r.status == "step-limit");
+    CHECK_THAT(r.reason, Catch::Contains("its steps were held to the controller's max_dt = 0.1"));
+    if (r.integrator.find("pi") != std::string::npos) CHECK_THAT(r.reason, Catch::Contains("the pi controller was given fac_max = 5"));
+  }
 }
 
 TEST_CASE("a spec's adaptive integrators and tolerances: what cannot run is refused, naming the key", "[engine][adaptive]") {
@@ -203,7 +226,16 @@ TEST_CASE("a spec's adaptive integrators and tolerances: what cannot run is refu
   CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\ntol = { max = 1e-4, min = 1e-18, per_decade = 2 }\n"),
              Catch::Contains("1e-15 <= min <= max < 1"));
   CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\ntol = { max = 1e-4, min = 1e-8, per_decade = 2, max_steps = 5 }\n"),
-             Catch::Contains("tol.max_steps: must be a whole number from 10 to 1e9"));
+             Catch::Contains("tol.max_steps: must be a whole number from 10 to 1000000000"));
+  CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [\"dopri5\"]\ntol = { max = 1e-4, min = 1e-8, per_decade = 2, max_steps = 1e6 }\n"),
+             Catch::Contains("TOML's whole numbers have no exponent: write 1000000"));
+  // A step cap under which t_end cannot be reached within tol.max_steps is refused before any run, naming both: t_end =
+  // 1 in steps of at most 1e-300, or of 1e-7 (1e7 steps against 1e6).
+  for (const char* cap : {"1e-300", "1e-7"})
+    CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [{ id = \"odeint-dopri5\", controller = { kind = \"odeint\", max_dt = " + cap + " } }]\n" + tol),
+               Catch::Contains("controller max_dt = 1e-") && Catch::Contains(" cannot work: t_end = 1 needs at least") && Catch::Contains("tol.max_steps = 1000000") &&
+                   Catch::Contains("give max_dt >= 1e-06"));
+  CHECK(adaptive_spec_error(dir, head + "adaptive = [{ id = \"dopri5\", controller = { kind = \"pi\", max_dt = 1e-5 } }]\n" + tol) == "no error");
   CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [{ id = \"dopri5\", controller = \"p1\" }]\n" + tol),
              Catch::Contains("unknown controller 'p1' (did you mean 'pi'?)"));
   CHECK_THAT(adaptive_spec_error(dir, head + "adaptive = [{ id = \"dopri5\", controller = { kind = \"pi\", beta = 0.5 } }]\n" + tol),
@@ -222,32 +254,124 @@ TEST_CASE("a spec's adaptive integrators and tolerances: what cannot run is refu
   CHECK(adaptive_spec_error(dir, head + "integrators = [\"rk4\"]\ndt = [0.1, 0.05, 0.025]\nadaptive = [\"dopri5\"]\n" + tol) == "no error");
 }
 
+namespace {
+
+/// The check's outcome on a pair whose errors are 0.3 tol^slope at 2 tolerances a decade from 1e-3 to 1e-11 (round-off
+/// 1e-16), declared `expected`; where `p` and `p_hat` are given, the study also ran the pair's table and its embedded
+/// weights at fixed steps, with errors dt^p and dt^p_hat exactly (the orders its fixed-step sweeps measure).
+check::Outcome proportionality_outcome(double slope, double expected, double p = 0, double p_hat = 0,
+                                       const std::function<double(double)>& error = {}) {
+  report::Results results;
+  report::Study s;
+  s.name = "x", s.problem = "kepler", s.t_end = 1, s.ref_bound = 1e-25;
+  s.adaptive.push_back({"pair (adaptive)", "pair", "odeint", "", 5, 4, 6, expected});
+  s.adaptive.back().fixed_steps = "pair";
+  report::ProportionalityRow row;
+  row.integrator = "pair (adaptive)", row.expected = expected, row.verdict = "pass";
+  for (double tol = 1e-3; tol > 1e-11 * 0.99; tol /= std::sqrt(10.0))
+    row.points.push_back({tol, error ? error(tol) : 0.3 * std::pow(tol, slope), 1e-16});
+  s.proportionality.push_back(row);
+  for (const auto& [method, order] : {std::pair<std::string, double>{"pair", p}, {"pair-embedded", p_hat}}) {
+    if (order == 0) continue;
+    s.integrators.push_back(method);
+    report::OrderRow o;
+    o.integrator = method, o.metric = "global";
+    for (double dt = 0.1; dt > 0.1 / 200; dt /= 2) o.sweep.push_back({dt, std::pow(dt, order), 1e-16});
+    s.orders.push_back(o);
+  }
+  results.studies.push_back(s);
+  results.schema_version = study::results_schema_version;
+  const auto v = check::run_checks(results, nullptr);
+  for (const auto& o : v.outcomes)
+    if (o.metric == "tolerance proportionality") return o;
+  FAIL("no proportionality outcome");
+  return {};
+}
+
+}  // namespace
+
 TEST_CASE("study check judges tolerance proportionality against the pair's slope, both ways", "[engine][adaptive]") {
   // Points with error = C tol^s exactly: s = 1 against expected 1 passes, s = 0.5 fails (off by 0.50), and a pair that
-  // expects 0.8 passes at 0.8 and fails at 1.1 and 0.55.
-  auto verdict_for = [](double slope, double expected) {
-    report::Results results;
-    report::Study s;
-    s.name = "x", s.problem = "kepler", s.t_end = 1, s.ref_bound = 1e-25;
-    s.adaptive.push_back({"pair (adaptive)", "pair", "odeint", "", 5, 4, 6, expected});
-    report::ProportionalityRow p;
-    p.integrator = "pair (adaptive)", p.expected = expected, p.verdict = "pass";
-    for (double tol = 1e-3; tol > 1e-11; tol /= std::sqrt(10.0)) p.points.push_back({tol, 0.3 * std::pow(tol, slope), 1e-16});
-    s.proportionality.push_back(p);
-    results.studies.push_back(s);
-    results.schema_version = study::results_schema_version;
-    const auto v = check::run_checks(results, nullptr);
-    REQUIRE(v.outcomes.size() == 1);
-    return v.outcomes.front();
-  };
-  CHECK(verdict_for(1.0, 1.0).status == check::Outcome::pass);
-  const auto off = verdict_for(0.5, 1.0);
+  // expects 0.8 passes at 0.8 and fails at 0.55.
+  CHECK(proportionality_outcome(1.0, 1.0).status == check::Outcome::pass);
+  const auto off = proportionality_outcome(0.5, 1.0);
   CHECK(off.status == check::Outcome::fail);
   CHECK(off.off == "off by 0.50");
   CHECK(off.metric == "tolerance proportionality");
-  CHECK(verdict_for(0.8, 0.8).status == check::Outcome::pass);
-  CHECK(verdict_for(1.1, 0.8).status == check::Outcome::fail);  // the band is +/- 0.2, as the orders'
-  CHECK(verdict_for(0.55, 0.8).status == check::Outcome::fail);
+  CHECK(proportionality_outcome(0.8, 0.8).status == check::Outcome::pass);
+  CHECK(proportionality_outcome(0.55, 0.8).status == check::Outcome::fail);  // the band is +/- 0.2, as the orders'
+}
+
+TEST_CASE("a slope above the declared band is judged on the orders the study measured at fixed steps", "[engine][adaptive]") {
+  // A 4(3) pair declares 4 / (3 + 1) = 1.  On a problem where its b is super-convergent (order 5 at fixed steps, its
+  // b_hat 3) the controller's h ~ tol^(1/4) over 1/h steps of error h^6 gives tol^(5/4): slope 1.25.
+  const auto kind = proportionality_outcome(1.25, 1.0, 5, 3);
+  CHECK(kind.status == check::Outcome::pass);
+  CHECK_THAT(kind.off, Catch::Contains("within 1.25 +/- 0.2") && Catch::Contains("5.00 (pair) and 3.00 (pair-embedded)") &&
+                           Catch::Contains("kind to the pair"));
+  // The same slope with nothing measured at fixed steps: not a failure, the sweep that decides it named.
+  const auto unknown = proportionality_outcome(1.25, 1.0);
+  CHECK(unknown.status == check::Outcome::undetermined);
+  CHECK_THAT(unknown.off, Catch::Contains("may be kind to the pair"));
+  CHECK_THAT(unknown.action, Catch::Contains("integrators = [\"pair\", \"pair-embedded\"]"));
+  // Faster than the measured orders explain (1.6 against 1.25 +/- 0.2): a failure, named against them.
+  const auto fast = proportionality_outcome(1.6, 1.0, 5, 3);
+  CHECK(fast.status == check::Outcome::fail);
+  CHECK_THAT(fast.off, Catch::Contains("off by 0.35 from the measured orders' 1.25"));
+  // The declared orders measured (4 and 3): 1.25 is outside 1 +/- 0.2 and outside what they give: a failure.
+  CHECK(proportionality_outcome(1.25, 1.0, 4, 3).status == check::Outcome::fail);
+  // Below the band the measured orders change nothing: a failure, as an order's.
+  CHECK(proportionality_outcome(0.5, 1.0, 5, 3).status == check::Outcome::fail);
+}
+
+TEST_CASE("the engine finds a pair's fixed-step orders where the study measured them: its table's, and its b_hat's", "[engine][adaptive]") {
+  // Odeint's dopri5 is measured by our table of the same coefficients; errors dt^5 and dt^4 (max, preferred) and a
+  // global metric of another slope, which is not the one read.
+  study::StudyResult res;
+  study::SpecAdaptive a;
+  a.choice.id = "odeint-dopri5", a.fixed_steps = "dopri5";
+  for (const auto& [method, metric, order] : {std::tuple<std::string, std::string, double>{"dopri5", "max", 5}, {"dopri5", "global", 3},
+                                              {"dopri5-embedded", "global", 4}, {"rk4", "max", 4}}) {
+    study::Order o;
+    o.integrator = method, o.metric = metric;
+    for (double dt = 0.1; dt > 0.1 / 100; dt /= 2) o.points.push_back({dt, std::pow(dt, order), 1e-16});
+    res.orders.push_back(o);
+  }
+  std::string ids;
+  const study::MeasuredOrders m = study::engine::measured_pair_orders(res, a, ids);
+  CHECK(m.p == Approx(5).epsilon(1e-12));
+  CHECK(m.p_hat == Approx(4).epsilon(1e-12));
+  CHECK(m.p_from == "dopri5");
+  CHECK(m.p_hat_from == "dopri5-embedded");
+  CHECK(m.slope() == Approx(1.0).epsilon(1e-12));
+  CHECK(ids == "\"dopri5\", \"dopri5-embedded\"");
+  a.fixed_steps = "cash-karp5";  // not measured here
+  CHECK_FALSE(study::engine::measured_pair_orders(res, a, ids).known());
+}
+
+TEST_CASE("the proportionality window lies over the clean range of a hand-made error curve", "[engine][adaptive]") {
+  // Loose tolerances (1e-3 .. 1e-4) where the output times set the steps: the error falls as tol^0.2 only.  Then
+  // 3e-6 (tol / 1e-4) with a wiggle of +/- 8 % from one tolerance to the next (where the steps fall against the
+  // output times), down to round-off: the floor is 1e-16 here, so the tightest points (tol 1e-11: 3e-13) stay usable.
+  // Over each decade the wiggle cancels (two steps of half a decade): slope 1 exactly; between neighbours it is
+  // 1 +/- ln(1.08 / 0.92) / ln(sqrt 10) = 1 +/- 0.14, local slopes 0.28 apart, beyond the 0.2 they must agree within.
+  int k = 0;
+  double slope = 1;
+  const auto wiggly = [&k, &slope](double tol) {
+    if (tol > 1.01e-4) return 3e-6 * std::pow(tol / 1e-4, 0.2);
+    return 3e-6 * std::pow(tol / 1e-4, slope) * (k++ % 2 ? 0.92 : 1.08);
+  };
+  const auto o = proportionality_outcome(0, 1.0, 0, 0, wiggly);
+  CHECK(o.status == check::Outcome::pass);
+  // The window: the tightest tolerance up four decades (1e-11 .. 1e-7), 9 points, away from the loose end.
+  CHECK(o.window == "tol 1e-11..1e-07, 9 points");
+  CHECK_THAT(o.observed, Catch::StartsWith("1.00 in [0.9"));
+  // A broken pair under the same wiggle (slope 0.5): its decade slopes agree, so the window is asymptotic and it fails
+  // (local slopes between neighbours, 0.64 and 0.36, would leave it undetermined).
+  k = 0, slope = 0.5;
+  const auto broken = proportionality_outcome(0, 1.0, 0, 0, wiggly);
+  CHECK(broken.status == check::Outcome::fail);
+  CHECK(broken.off == "off by 0.50");
 }
 
 namespace {
