@@ -317,21 +317,30 @@ enum class AdaptiveStop { none, step_limit, underflow, rejections, diverged, int
 /// What an adaptive run did: its counts, its step sizes and how far it got.
 struct AdaptiveStats {
   long accepted = 0, rejected = 0, evals = 0;
-  long cut = 0;  ///< accepted steps cut short to land on an output time (their size the output times', not the controller's)
+  long cut = 0;  ///< accepted steps cut short to land on an output time or t_end (their size the times', not the controller's)
+  long side_evals = 0;  ///< force evaluations of the steps to the output times between the controller's (free runs): not its cost
   double h_min = std::numeric_limits<double>::infinity(), h_max = 0, t_reached = 0;
   AdaptiveStop stop = AdaptiveStop::none;
-  /// When asked for (AdaptiveLimits::record_steps): every accepted step in order, and how many had been taken when each
-  /// output time was reached: what a replay in wider arithmetic needs to take the same steps.
+  /// When asked for (AdaptiveLimits::record_steps): every accepted step in order, how many had been taken before each
+  /// output time, and the step from there to it that observed it (0: the state there, the run landed on it): what a
+  /// replay in wider arithmetic needs to take the same steps.
   std::vector<double> steps;
   std::vector<std::size_t> steps_at_output;
+  std::vector<double> side_steps;
 };
 
-/// Limits of one adaptive run.
+/// Limits of one adaptive run, and how it meets its output times.
 struct AdaptiveLimits {
   long max_steps = 1000000;  ///< accepted plus rejected: a tolerance sets no step count, this bounds the work
   int max_rejections = 500;  ///< in a row, then the next stops the run (Odeint's failed_step_checker throws at the 501st)
   double blow_up = 1e100;    ///< a state component beyond this is divergence
   bool record_steps = false;  ///< keep the accepted steps (AdaptiveStats::steps)
+  /// true: every step that would pass an output time is cut to land on it, as Odeint's integrate_times does (bit for
+  /// bit).  false: the controller chooses every step, only the last cut to end on t_end (Odeint's integrate_adaptive),
+  /// and an output time inside a step is observed by a step of the pair to it from the step's start, not taken on.
+  bool land = true;
+  /// Free runs only: observe the output times inside steps (false: a timed run, whose side steps are not its cost).
+  bool observe_between = true;
 };
 
 namespace detail {
@@ -347,69 +356,103 @@ AdaptiveStats integrate_times_s(EmbeddedStepper<P>& stepper, Control& control, t
   std::array<typename P::State, 2> buf{state, state};
   typename P::State* now = &buf[0];
   typename P::State* next = &buf[1];
-  const auto stop = [&](AdaptiveStop why) { return state = *now, st.stop = why, st; };
   Vec eq{}, ev{};
   std::array<double, 2 * D> x_old{}, dxdt{}, x_new{}, err{};
   int in_a_row = 0;
   constexpr double eps = std::numeric_limits<double>::epsilon();
-  for (std::size_t j = 0; j < times.size(); ++j) {
-    now->t = times[j];
-    st.t_reached = times[j];
-    if (limits.record_steps) st.steps_at_output.push_back(st.steps.size());
-    observe(j, std::as_const(*now));
-    if (j + 1 == times.size()) break;
-    const double target = times[j + 1];
-    while (target - now->t > eps) {
-      const auto& x = *now;
-      auto& out = *next;
-      double cur = std::min(dt, target - x.t);
-      if (const double m = control.max_dt(); m != 0 && cur - m > eps) {  // Odeint's check_step_size_limit
-        dt = m;
-        continue;
-      }
-      if (st.accepted + st.rejected >= limits.max_steps) return stop(AdaptiveStop::step_limit);
-      // The controller's step, not one cut to land on a time (which may be tiny, as Odeint takes it too), below the
-      // resolution of t there: relative to t itself (and, at t = 0, to the run's end, far below it), so that a problem
-      // written in small units (t_end 1e-12) steps as in large ones.
-      if (!(dt > 16 * eps * std::max(std::abs(x.t), eps * std::abs(times.back())))) return stop(AdaptiveStop::underflow);
-      poll();
-      stepper.template try_stages<S>(x, out, cur, p, eq, ev);
-      st.evals += stepper.last_evals();
-      const Vec& a = stepper.start_force();  // kept by try_step: no evaluation
-      double e;
-      if constexpr (requires { control.error_qv(x.q, x.v, a, out.q, out.v, eq, ev, cur); }) {
-        e = control.error_qv(x.q, x.v, a, out.q, out.v, eq, ev, cur);  // the same operations, without the copies
-      } else {
-        for (std::size_t i = 0; i < D; ++i) {
-          x_old[i] = x.q[i], x_old[D + i] = x.v[i], dxdt[i] = x.v[i], dxdt[D + i] = a[i];
-          x_new[i] = out.q[i], x_new[D + i] = out.v[i], err[i] = eq[i], err[D + i] = ev[i];
-        }
-        e = control.error(x_old, dxdt, x_new, err, cur);
-      }
-      if (!std::isfinite(e) || e > 1.0) {
-        ++st.rejected;
-        if (++in_a_row > limits.max_rejections) return stop(AdaptiveStop::rejections);  // Odeint throws at the 501st
-        dt = std::isfinite(e) ? control.next(cur, e, false, stepper.order(), stepper.error_order()) : cur / 5;
-        continue;
-      }
-      in_a_row = 0;
-      ++st.accepted;
-      if (cur < dt) ++st.cut;
-      else st.h_min = std::min(st.h_min, cur), st.h_max = std::max(st.h_max, cur);  // the controller's steps
-      if (limits.record_steps) st.steps.push_back(cur);
-      stepper.accepted(out);
-      std::swap(now, next);  // out (its t = x.t + cur) is the state now
-      for (std::size_t i = 0; i < D; ++i)
-        if (!(std::abs(out.q[i]) < limits.blow_up && std::abs(out.v[i]) < limits.blow_up)) return stop(AdaptiveStop::diverged);
-      st.t_reached = out.t;
-      // An observer that asks to see every accepted step (a long energy run's envelope) is shown it.
-      if constexpr (requires { observe.accepted(std::as_const(*now)); }) observe.accepted(std::as_const(*now));
-      // After a step cut to land on a time, the step before the cut is kept if larger; Odeint keeps it after every
-      // accepted step (max_abs(dt, current_dt)), which undoes its own shrink by 0.9 err^(-1/order) < 1 when err is
-      // just under 0.5 (order 8: err > 0.43).
-      const double proposed = control.next(cur, e, true, stepper.order(), stepper.error_order());
-      dt = cur < dt || control.keeps_larger_step() ? std::max(dt, proposed) : proposed;
+  const double end = times.back();
+  std::size_t j = 0;  // the next output time to observe
+  // The state now at output time j (landed on it).
+  const auto observe_now = [&](std::size_t k) {
+    now->t = times[k];
+    st.t_reached = times[k];
+    if (limits.record_steps) st.steps_at_output.push_back(st.steps.size()), st.side_steps.push_back(0);
+    observe(k, std::as_const(*now));
+  };
+  // One try towards target (the next output time when landing, else t_end): AdaptiveStop::none to go on.
+  const auto attempt = [&](double target) __attribute__((always_inline)) {
+    const auto& x = *now;
+    auto& out = *next;
+    // Odeint's integrate_times tries min(dt, time - t); its integrate_adaptive cuts only a step that would pass t_end.
+    double cur = limits.land ? std::min(dt, target - x.t) : (target < x.t + dt ? target - x.t : dt);
+    if (const double m = control.max_dt(); m != 0 && cur - m > eps) {  // Odeint's check_step_size_limit
+      dt = m;
+      return AdaptiveStop::none;
     }
+    if (st.accepted + st.rejected >= limits.max_steps) return AdaptiveStop::step_limit;
+    // The controller's step, not one cut to land on a time (which may be tiny, as Odeint takes it too), below the
+    // resolution of t there: relative to t itself (and, at t = 0, to the run's end, far below it), so that a problem
+    // written in small units (t_end 1e-12) steps as in large ones.
+    if (!(dt > 16 * eps * std::max(std::abs(x.t), eps * std::abs(end)))) return AdaptiveStop::underflow;
+    poll();
+    stepper.template try_stages<S>(x, out, cur, p, eq, ev);
+    st.evals += stepper.last_evals();
+    const Vec& a = stepper.start_force();  // kept by try_step: no evaluation
+    double e;
+    if constexpr (requires { control.error_qv(x.q, x.v, a, out.q, out.v, eq, ev, cur); }) {
+      e = control.error_qv(x.q, x.v, a, out.q, out.v, eq, ev, cur);  // the same operations, without the copies
+    } else {
+      for (std::size_t i = 0; i < D; ++i) {
+        x_old[i] = x.q[i], x_old[D + i] = x.v[i], dxdt[i] = x.v[i], dxdt[D + i] = a[i];
+        x_new[i] = out.q[i], x_new[D + i] = out.v[i], err[i] = eq[i], err[D + i] = ev[i];
+      }
+      e = control.error(x_old, dxdt, x_new, err, cur);
+    }
+    if (!std::isfinite(e) || e > 1.0) {
+      ++st.rejected;
+      if (++in_a_row > limits.max_rejections) return AdaptiveStop::rejections;  // Odeint throws at the 501st
+      dt = std::isfinite(e) ? control.next(cur, e, false, stepper.order(), stepper.error_order()) : cur / 5;
+      return AdaptiveStop::none;
+    }
+    in_a_row = 0;
+    ++st.accepted;
+    if (cur < dt) ++st.cut;
+    else st.h_min = std::min(st.h_min, cur), st.h_max = std::max(st.h_max, cur);  // the controller's steps
+    // A free run's output times inside this step: each observed by a step of the pair from x to it, on a copy of the
+    // stepper (x's force kept: its other stages evaluated, counted apart), the run going on from out.
+    if (!limits.land && limits.observe_between)
+      for (; j + 1 < times.size() && times[j] < out.t; ++j) {
+        typename P::State at = x;
+        const double h = times[j] - x.t;
+        if (h > 0) {
+          EmbeddedStepper<P> side = stepper;
+          Vec sq{}, sv{};
+          side.template try_stages<S>(x, at, h, p, sq, sv);
+          st.side_evals += side.last_evals();
+        }
+        at.t = times[j];
+        if (limits.record_steps) st.steps_at_output.push_back(st.steps.size()), st.side_steps.push_back(std::max(h, 0.0));
+        observe(j, std::as_const(at));
+      }
+    if (limits.record_steps) st.steps.push_back(cur);
+    stepper.accepted(out);
+    std::swap(now, next);  // out (its t = x.t + cur) is the state now
+    for (std::size_t i = 0; i < D; ++i)
+      if (!(std::abs(out.q[i]) < limits.blow_up && std::abs(out.v[i]) < limits.blow_up)) return AdaptiveStop::diverged;
+    st.t_reached = out.t;
+    // An observer that asks to see every accepted step (a long energy run's envelope) is shown it.
+    if constexpr (requires { observe.accepted(std::as_const(*now)); }) observe.accepted(std::as_const(*now));
+    const double proposed = control.next(cur, e, true, stepper.order(), stepper.error_order());
+    // Landing: after a step cut to land on a time, the step before the cut is kept if larger; Odeint's integrate_times
+    // keeps it after every accepted step (max_abs(dt, current_dt)), which undoes its own shrink by 0.9 err^(-1/order) < 1
+    // when err is just under 0.5 (order 8: err > 0.43).  Free: the controller's proposal, as integrate_adaptive takes it.
+    dt = limits.land && (cur < dt || control.keeps_larger_step()) ? std::max(dt, proposed) : proposed;
+    return AdaptiveStop::none;
+  };
+  const auto stop = [&](AdaptiveStop why) { return state = *now, st.stop = why, st; };
+  if (limits.land) {
+    for (; j < times.size(); ++j) {
+      observe_now(j);
+      if (j + 1 == times.size()) break;
+      const double target = times[j + 1];
+      while (target - now->t > eps)
+        if (const AdaptiveStop why = attempt(target); why != AdaptiveStop::none) return stop(why);
+    }
+  } else {
+    observe_now(j++);
+    while (end - now->t > eps)
+      if (const AdaptiveStop why = attempt(end); why != AdaptiveStop::none) return stop(why);
+    for (; j < times.size(); ++j) observe_now(j);  // t_end (and any time the last step landed on)
   }
   return state = *now, st;
 }

@@ -8,6 +8,7 @@
 #include <array>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include <boost/numeric/odeint.hpp>
 #pragma GCC diagnostic pop
 
+#include "integrators/adaptive.hpp"
 #include "integrators/method.hpp"
 
 namespace reference::odeint {
@@ -52,6 +54,11 @@ struct ControlledLimits {
   /// Called after every accepted step with the state (positions, then velocities) and its time: a long energy run's
   /// envelope of every step.
   std::function<void(const double*, double)> on_accept{};
+  /// true: integrate_times, every step that would pass an output time cut to land on it.  false: integrate_adaptive,
+  /// only the last step cut (to t_end), and each output time inside a step observed by a step of `observe_with` (our
+  /// table of the same coefficients) from the step's start, not taken on.
+  bool land = true;
+  const ode::MethodTable* observe_with = nullptr;
 };
 
 namespace controlled_detail {
@@ -77,6 +84,7 @@ struct Recorder {
   /// integrate_times' own step before it is cut to reach the next time: its first step, then after a success the larger
   /// of it and the suggestion, after a failure the suggestion (Boost 1.74, integrate/detail/integrate_times.hpp).
   double uncut = 0;
+  bool keeps_larger = true;  ///< integrate_times keeps the larger after a success; integrate_adaptive takes the suggestion
   template <class System, class State>
   oi::controlled_step_result try_step(System system, State& x, double& t, double& dt) {
     if (max_tries > 0 && *accepted + *rejected >= max_tries) throw TryLimit{t};
@@ -90,7 +98,7 @@ struct Recorder {
     // min(dt, time - t): one shorter than its dt), counted as our driver counts them.
     if (r == oi::success && dt0 < uncut) ++*cut;
     else if (r == oi::success) *h_min = std::min(*h_min, dt0), *h_max = std::max(*h_max, dt0);
-    uncut = r == oi::success ? std::max(uncut, dt) : dt;
+    uncut = r == oi::success && keeps_larger ? std::max(uncut, dt) : dt;
     if (r == oi::success && on_accept && *on_accept) (*on_accept)(x.data(), t);
     return r;
   }
@@ -112,17 +120,48 @@ ControlledRun<P> run(const P& p, const std::vector<double>& times, double dt, do
   };
   auto controlled = oi::make_controlled(eps_abs, eps_rel, max_dt, Stepper());
   Recorder<decltype(controlled)> recorder{&controlled, record ? &out.tries : nullptr, &out.accepted, &out.rejected, &out.refused, &out.cut, &out.h_min,
-                                          &out.h_max, max_dt, limits.max_tries, &limits.on_accept, dt};
+                                          &out.h_max, max_dt, limits.max_tries, &limits.on_accept, dt, limits.land};
   const auto start = p.initial();
   Flat x;
   for (std::size_t i = 0; i < D; ++i) x[i] = start.q[i], x[D + i] = start.v[i];
+  auto state_of = [](const Flat& y, double t) {
+    typename P::State s;
+    for (std::size_t i = 0; i < D; ++i) s.q[i] = y[i], s.v[i] = y[D + i];
+    s.t = t;
+    return s;
+  };
   try {
-    oi::integrate_times(std::ref(recorder), system, x, times.begin(), times.end(), dt, [&](const Flat& y, double t) {
-      typename P::State s;
-      for (std::size_t i = 0; i < D; ++i) s.q[i] = y[i], s.v[i] = y[D + i];
-      s.t = out.t_reached = t;
-      out.at_times.push_back(s);
-    });
+    if (limits.land) {
+      oi::integrate_times(std::ref(recorder), system, x, times.begin(), times.end(), dt, [&](const Flat& y, double t) {
+        out.at_times.push_back(state_of(y, out.t_reached = t));
+      });
+    } else {
+      // integrate_adaptive shows the state before every step and at the end: each output time up to there is the state
+      // itself where the run is on it, else inside the step just taken, observed by a step to it from that step's start.
+      std::optional<ode::EmbeddedStepper<P>> side;  // none: a timed run, whose steps to the output times are not its cost
+      if (limits.observe_with) side.emplace(*limits.observe_with);
+      typename P::State before{};
+      std::size_t j = 0;
+      oi::integrate_adaptive(std::ref(recorder), system, x, times.front(), times.back(), dt, [&](const Flat& y, double t) {
+        const typename P::State now = state_of(y, t);
+        for (; j < times.size(); ++j) {
+          if (std::abs(times[j] - t) <= 4 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t))) {
+            out.at_times.push_back(now), out.at_times.back().t = times[j];
+          } else if (times[j] < t && limits.observe_with) {
+            typename P::State at;
+            typename P::Vec eq, ev;
+            side->reset();
+            side->try_step(before, at, times[j] - before.t, p, eq, ev);
+            at.t = times[j];
+            out.at_times.push_back(at);
+          } else if (times[j] >= t) {
+            break;
+          }
+        }
+        before = now;
+        out.t_reached = t;
+      });
+    }
   } catch (const TryLimit& e) {
     out.stop = "step-limit", out.t_reached = e.t;
   } catch (const oi::step_adjustment_error&) {  // failed_step_checker: 500 rejections in a row

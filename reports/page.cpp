@@ -389,9 +389,13 @@ std::string winner_cell(const Study& s, double target, bool by_time) {
 void adaptive(std::ostringstream& md, const Study& s, const PageContext& c) {
   if (s.adaptive.empty()) return;
   md << "<a id=\"adaptive\"></a>\n## Adaptive integrators\n\nEach embedded pair under its step-size controller at every tolerance "
-        "(eps_abs = eps_rel = tol), " << s.tolerances.size() << " tolerances, each run landing on the output times (docs/adaptive.md). "
-        "Tolerance proportionality: the slope of the largest error over the output times against the tolerance, fitted and "
-        "judged as the orders are (99 % interval), against p / (min(p, p̂) + 1) of an error-per-step controller.\n\n"
+        "(eps_abs = eps_rel = tol), " << s.tolerances.size() << " tolerances, "
+     << (s.adaptive_cut ? "each step that would pass an output time cut to land on it (tol.outputs = \"cut\", as Odeint's integrate_times)"
+                        : "every step the controller's (the last cut to end on t_end), each output time inside a step observed by a step of "
+                          "the pair to it from the step's start")
+     << " (docs/adaptive.md). Tolerance proportionality: the slope of the largest error over the output times against the tolerance, "
+        "fitted and judged as the orders are (99 % interval), against p / (min(p, p̂) + 1) of an error-per-step controller, or "
+        "above it against the orders the study measured at fixed steps.\n\n"
      << "| method | controller | orders | expected slope | verdict | slope, 99 % interval | window | runs stopped early |\n"
         "|---|---|---|---:|---|---|---|---|\n";
   for (const auto& a : s.adaptive) {

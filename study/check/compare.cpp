@@ -56,6 +56,11 @@ MethodChange compare_method(const Study& o, const Study& n, const std::string& m
   m.study = n.name, m.problem = n.problem, m.method = method;
   if (const auto *a = pair_of(o, method), *b = pair_of(n, method); a && b) {
     pair_notes(*a, *b, m.notes);
+    // How the runs met their output times changes their steps (cut to land) and errors (the controller's own steps).
+    if (o.adaptive_cut != n.adaptive_cut)
+      m.notes.push_back(fmt::format("its runs' output times changed (tol.outputs {} -> {}): {}", o.adaptive_cut ? "cut" : "free",
+                                    n.adaptive_cut ? "cut" : "free",
+                                    n.adaptive_cut ? "steps now cut to land on each" : "the controller now chooses every step"));
     // Time: a try (accepted or rejected) is a pair's step; matched by tolerance.
     std::vector<double> ratios, old_noise, new_noise;
     for (const auto& r : o.adaptive_runs) {

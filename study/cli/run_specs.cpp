@@ -18,6 +18,7 @@
 #include "study/common/suggest.hpp"
 #include "study/methods/library.hpp"
 #include "study/registry/extensions.hpp"
+#include "study/measure/adaptive.hpp"
 
 namespace study::cli {
 namespace {
@@ -170,6 +171,8 @@ std::vector<Spec> specs_to_run(const RunArgs& a) {
   double held = 0, text = 0;
   std::size_t runs = 0;
   std::vector<study::CostEstimate> costs;
+  // An adaptive pair's work scales from a pilot run at its loosest tolerance (a few milliseconds): not from tol.max_steps.
+  for (auto& spec : specs) study::engine::adaptive_pilots(spec);
   for (const auto& spec : specs) {
     costs.push_back(study::estimate_cost(spec));
     held += costs.back().held_bytes, text = std::max(text, costs.back().text_bytes), runs += costs.back().runs;
@@ -196,7 +199,8 @@ std::vector<Spec> specs_to_run(const RunArgs& a) {
                specs[i].file.string() + (specs[i].scan.scan.empty() ? ": this study" : ": its study " + specs[i].name), "most of it: " + costs[i].biggest +
                (wide ? "; that is a bound, spent only where double's round-off leaves an order undecided: give the spec a "
                        "smaller wide_budget (0: none), use larger step sizes or a shorter t_end"
-                     : "; use larger step sizes or a shorter t_end"));
+                : !costs[i].advice.empty() ? "; give it " + costs[i].advice
+                                           : "; use larger step sizes or a shorter t_end"));
   }
   check_work(total, a.limits, fmt::format("these {} studies together", specs.size()), "run fewer at once");
 

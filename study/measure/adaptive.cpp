@@ -124,6 +124,7 @@ void time_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, double t
                    ode::AdaptiveLimits limits, AdaptiveRun& r) {
   InterruptPoll poll;
   limits.record_steps = false;
+  limits.observe_between = false;  // the steps to the output times between the controller's are not its cost
   std::vector<double> seconds;
   ode::EmbeddedStepper<P> timed(*a.choice.table);  // its coefficients read once, as Odeint's are constants
   for (int rep = 0; rep < spec.repeats; ++rep) {
@@ -152,6 +153,7 @@ void measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, doubl
   ode::AdaptiveLimits limits;
   limits.max_steps = spec.adaptive_max_steps;
   limits.blow_up = 1e100 * std::max(ctx.ref.q_scale, ctx.ref.v_scale);
+  limits.land = spec.adaptive_cut;
   long start_evals = 0;
   const double dt0 = first_step(p, a, tol, times, start_evals);
   if (time_only) return time_adaptive(p, spec, a, tol, times, dt0, limits, r);
@@ -163,7 +165,8 @@ void measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, doubl
   RunObserver<typename P::State> observe{[&](std::size_t j, const auto& s) { observe_at(p, times, j, s, ctx, r), at.push_back(s); }, {}};
   const ode::AdaptiveStats st = counted_run(counted, a, tol, times, dt0, limits, observe);
   r.accepted = st.accepted, r.rejected = st.rejected, r.cut = st.cut;
-  r.force_evals = counted.evaluations() + static_cast<std::uint64_t>(start_evals);
+  // Its own steps' evaluations: those of the steps that observed the output times between them are the study's.
+  r.force_evals = counted.evaluations() - static_cast<std::uint64_t>(st.side_evals) + static_cast<std::uint64_t>(start_evals);
   r.t_reached = st.t_reached;
   if (st.h_max > 0) r.h_min = st.h_min, r.h_max = st.h_max;
   r.status = status_of(st.stop);
@@ -186,8 +189,14 @@ void measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, doubl
     r.roundoff_max = 0;
     for (std::size_t j = 0; j < at.size(); ++j) {
       for (; k < st.steps_at_output[j]; ++k) poll(), shadow.step(y, static_cast<long double>(st.steps[k]), pl);
+      // A free run observed this time by a step to it from the last step's end: the same step, on a copy.
+      typename PL::State there = y;
+      if (st.side_steps[j] > 0) {
+        auto side = ode::make_stepper<PL>(ode::TableMethod{a.choice.table});
+        side.step(there, static_cast<long double>(st.side_steps[j]), pl);
+      }
       std::pair<std::vector<long double>, std::vector<long double>> state;
-      for (std::size_t i = 0; i < P::dim; ++i) state.first.push_back(y.q[i]), state.second.push_back(y.v[i]);
+      for (std::size_t i = 0; i < P::dim; ++i) state.first.push_back(there.q[i]), state.second.push_back(there.v[i]);
       const double d = relative_error(at[j], state, ctx.ref).first;
       r.roundoff_max = std::max(r.roundoff_max, d);
       if (j + 1 == at.size()) r.roundoff = d;
@@ -197,6 +206,29 @@ void measure_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, doubl
 }
 
 }  // namespace
+
+void adaptive_pilots(Spec& spec) {
+  if (spec.adaptive.empty() || spec.tolerances.empty()) return;
+  const double tol = spec.tolerances.front();
+  const std::vector<double> times{0.0, spec.t_end};
+  for (SpecAdaptive& a : spec.adaptive) {
+    SpecAdaptive pilot = a;  // Odeint's peers: our table of the same coefficients under Odeint's controller takes their steps
+    if (!pilot.choice.table) pilot.choice.table = a.peer_table, pilot.controller = "odeint";
+    a.pilot_tries = static_cast<double>(spec.adaptive_max_steps);
+    if (!pilot.choice.table) continue;
+    with_problem<double>(spec.problem, spec.params, [&](const auto& p) {
+      using P = std::decay_t<decltype(p)>;
+      ode::AdaptiveLimits limits;
+      limits.max_steps = std::min(spec.adaptive_max_steps, 20000L);
+      limits.land = false;
+      long start_evals = 0;
+      const double dt0 = first_step(p, pilot, tol, spec.adaptive_times(), start_evals);  // as the runs start
+      RunObserver<typename P::State> observe{[](std::size_t, const auto&) {}, {}};
+      const ode::AdaptiveStats st = counted_run(Counted<P>(p), pilot, tol, times, dt0, limits, observe);
+      if (st.stop == ode::AdaptiveStop::none) a.pilot_tries = static_cast<double>(std::max(1L, st.accepted + st.rejected));
+    });
+  }
+}
 
 void adaptive_task(const Task& t, const Spec& spec, const Context& ctx, StudyResult& res) {
   const SpecAdaptive& a = spec.adaptive[t.integrator];

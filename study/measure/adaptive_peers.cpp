@@ -20,12 +20,16 @@ void measure_peer(const P& p, const Spec& spec, const SpecAdaptive& a, double to
   const auto param = a.params.find("max_dt");
   const double max_dt = param == a.params.end() ? 0 : param->second;
   InterruptPoll poll;
-  reference::odeint::ControlledLimits limits{spec.adaptive_max_steps, [&] { poll(); }};
+  // Free (the default): Odeint's integrate_adaptive, each output time inside a step observed by our table of the same
+  // coefficients from the step's start; cut: its integrate_times.
+  reference::odeint::ControlledLimits limits{spec.adaptive_max_steps, [&] { poll(); }, {}, spec.adaptive_cut, a.peer_table.get()};
   auto time_it = [&] {
     std::vector<double> seconds;
+    reference::odeint::ControlledLimits timed = limits;
+    timed.observe_with = nullptr;  // its steps only: the steps to the output times are not its cost
     for (int rep = 0; rep < spec.repeats; ++rep) {
       const auto t0 = std::chrono::steady_clock::now();
-      reference::odeint::run_controlled(a.odeint, p, times, dt0, tol, tol, max_dt, false, limits);
+      reference::odeint::run_controlled(a.odeint, p, times, dt0, tol, tol, max_dt, false, timed);
       seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     set_seconds(r, std::move(seconds));

@@ -144,7 +144,8 @@ std::string adaptive_key(const SpecAdaptive& a, double tol, const Spec& spec, co
   k += "\nproblem " + spec.problem + "\n";
   for (const auto& [name, value] : ctx.exact_params) k += "param " + name + " " + value + "\n";
   std::snprintf(number, sizeof number, "t_end %a tol %a", spec.t_end, tol);
-  k += std::string(number) + " outputs " + std::to_string(spec.samples + 1) + " max_steps " + std::to_string(spec.adaptive_max_steps);
+  k += std::string(number) + " outputs " + std::to_string(spec.samples + 1) + (spec.adaptive_cut ? " cut" : " free") + " max_steps " +
+       std::to_string(spec.adaptive_max_steps);
   return k + "\nreference " + ctx.ref_digest + "\n";
 }
 

@@ -798,6 +798,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
       st.adaptive_work = adaptive_work_of(st);
       if (a.has("samples")) a.at("samples").one_of({"adaptive_samples.csv"}), st.adaptive_samples = true;
       st.adaptive_outputs = a.at("output_times").whole(2, max_count);
+      st.adaptive_cut = !a.has("outputs") || a.at("outputs").one_of({"free", "cut"}) == "cut";
       const Node prop = a.at("proportionality");
       for (std::size_t k = 0; k < prop.size(); ++k) {
         const Node x = prop.at(k);

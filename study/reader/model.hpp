@@ -182,6 +182,9 @@ struct Study {
   std::vector<AdaptiveRow> adaptive_runs;
   bool adaptive_samples = false;  ///< adaptive_samples.csv holds each adaptive run's errors at its output times (results before: none)
   long adaptive_outputs = 0;      ///< those output times: t_end j / (adaptive_outputs - 1), j = 0 .. adaptive_outputs - 1
+  /// How the runs met them: cut (each step that would pass one cut to land on it, Odeint's integrate_times; results
+  /// before tol.outputs), or free (the controller's steps, each time observed by a step to it from the one before).
+  bool adaptive_cut = true;
   std::vector<ProportionalityRow> proportionality;
   /// Each adaptive run that reached t_end as a run of the work-precision answers (the cheapest method to an accuracy,
   /// the Pareto front): its error and cost, dt its mean step t_end / accepted, its time the whole run's.

@@ -122,6 +122,7 @@ Json adaptive_json(const StudyResult& r) {
   Json a;
   a["tolerances"] = s.tolerances;
   a["max_steps"] = s.adaptive_max_steps;
+  a["outputs"] = s.adaptive_cut ? "cut" : "free";  // how the runs met their output times (absent before: cut)
   a["output_times"] = s.samples + 1;
   a["samples"] = "adaptive_samples.csv";  // each run's errors at its output times (absent in results of earlier versions)
   a["integrators"] = Json::array();

@@ -534,10 +534,17 @@ void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const P
                              "study it at fixed steps (integrators, dt)");
   const toml::table* range = tol->as_table();
   if (!range) r.fail(tol, "tol", "must be a table { max, min, per_decade } (max_steps: the step-count limit of one run)");
-  constexpr std::array<std::string_view, 4> keys{"max", "min", "per_decade", "max_steps"};
+  constexpr std::array<std::string_view, 5> keys{"max", "min", "per_decade", "max_steps", "outputs"};
   for (auto&& [key, v] : *range)
     if (std::find(keys.begin(), keys.end(), key.str()) == keys.end())
-      r.fail(&v, "tol." + std::string(key.str()), "unknown key of a tolerance sweep" + did_you_mean(key.str(), keys) + "; keys: max, min, per_decade, max_steps");
+      r.fail(&v, "tol." + std::string(key.str()), "unknown key of a tolerance sweep" + did_you_mean(key.str(), keys) + "; keys: max, min, per_decade, max_steps, outputs");
+  if (const toml::node* o = range->get("outputs")) {
+    const auto mode = o->value<std::string>();
+    if (!o->is_string() || (*mode != "free" && *mode != "cut"))
+      r.fail(o, "tol.outputs", "must be \"free\" (the controller chooses every step; each output time is observed by a step to it from the "
+                               "step before, not taken on) or \"cut\" (steps cut to land on each output time, as Odeint's integrate_times)");
+    s.adaptive_cut = *mode == "cut";
+  }
   const auto hi = as_number(range->get("max")), lo = as_number(range->get("min"));
   const auto per = (*range)["per_decade"].value<int64_t>();
   if (!hi || !lo || !per) r.fail(tol, "tol", "needs max, min (numbers) and per_decade (a whole number)");
@@ -600,6 +607,8 @@ void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const P
     }
     if (const ControlledPeer* peer = find_controlled_peer(a.choice.id)) {  // Odeint's own, beside ours
       a.odeint = std::string(peer->which), a.source = std::string(peer->source), a.fixed_steps = std::string(peer->table);
+      // Our table of the same coefficients: its steps from a step's start observe the output times inside it.
+      if (const tables::Method* same = tables.find(a.fixed_steps)) a.peer_table = same->table;
       a.order = peer->order, a.order_hat = peer->order_hat, a.evals_per_step = peer->evals_per_step;
     } else {
       const tables::Method* m = tables.find(a.choice.id);
@@ -1177,10 +1186,10 @@ std::string wide_budget_text(const Spec& s, const SpecIntegrator& i) {
 CostEstimate estimate_cost(const Spec& s) {
   CostEstimate c;
   double biggest = -1;
-  auto add = [&](double evaluations, const std::string& what) {
+  auto add = [&](double evaluations, const std::string& what, const std::string& advice = "") {
     evaluations *= s.evaluation_cost;
     c.evaluations += evaluations;
-    if (evaluations > biggest) biggest = evaluations, c.biggest = what;
+    if (evaluations > biggest) biggest = evaluations, c.biggest = what, c.advice = advice;
   };
   const bool sweeps = s.wants("global") || s.wants("local") || s.wants("energy") || s.wants("walltime") || s.wants("reversibility");
   const bool reference = s.wants("global") || s.wants("local") || s.wants("energy");
@@ -1219,21 +1228,38 @@ CostEstimate estimate_cost(const Spec& s) {
       add(steps * per_step, fmt::format("{}'s long energy run ({} steps to t = {})", i.choice.label(), shortest_decimal(steps), shortest_decimal(*s.energy_t_end)));
     }
   }
-  // An adaptive run's steps are not known before it runs: bounded by tol.max_steps tries, the counted run and each
-  // timed repeat.
+  // An adaptive run's steps are not known before it runs: a pilot run at tol.max (pilot_tries) scaled to each
+  // tolerance as the controller scales its step, h ~ tol^(1/(q+1)) (q: the estimate's order), with a margin of 4
+  // (rejections, a problem harder at tight tolerances); each run in flight is bounded by tol.max_steps tries, and
+  // without a pilot counted there.  The counted run, its long double replay, each timed repeat.
+  const double margin = 4;
   for (const auto& a : s.adaptive) {
-    // The counted run, its long double replay (round-off: a long double evaluation weighing wide_weight), the timed repeats.
-    const double per_run = static_cast<double>(s.adaptive_max_steps) * a.evals_per_step * (1 + wide_weight("long double") + s.repeats);
-    add(per_run * static_cast<double>(s.tolerances.size()),
-        fmt::format("{}'s {} tolerances (at most tol.max_steps = {} steps each)", a.label, s.tolerances.size(), s.adaptive_max_steps));
+    const int q = std::min(a.order, a.order_hat);
+    auto tries_at = [&](double tol) {
+      if (!(a.pilot_tries > 0) || s.tolerances.empty()) return static_cast<double>(s.adaptive_max_steps);
+      return std::min(static_cast<double>(s.adaptive_max_steps), margin * a.pilot_tries * std::pow(s.tolerances.front() / tol, 1.0 / (q + 1)));
+    };
+    double tries = 0;
+    for (const double tol : s.tolerances) tries += tries_at(tol);
+    const double per_try = a.evals_per_step * (1 + wide_weight("long double") + s.repeats);
+    const std::string knobs = "a larger tol.min, fewer tolerances (tol.per_decade), or a smaller tol.max_steps";
+    add(tries * per_try,
+        a.pilot_tries > 0
+            ? fmt::format("{}'s {} tolerances (about {:.3g} tries at tol.min = {}: its pilot run at tol.max took {:.3g}, scaled by "
+                          "(tol.max / tol)^(1/{}) x {:g}; each at most tol.max_steps = {})",
+                          a.label, s.tolerances.size(), tries_at(s.tolerances.back()), shortest_decimal(s.tolerances.back()), a.pilot_tries, q + 1,
+                          margin, s.adaptive_max_steps)
+            : fmt::format("{}'s {} tolerances (at most tol.max_steps = {} steps each)", a.label, s.tolerances.size(), s.adaptive_max_steps),
+        knobs);
     c.runs += s.tolerances.size();
     c.held_bytes += static_cast<double>(s.tolerances.size()) * (s.samples + 1) * (16 * dim + 104);
     // adaptive_samples.csv: a row a run and output time, its label and four numbers of at most 24 characters.
     c.text_bytes += static_cast<double>(s.tolerances.size()) * (s.samples + 1) * (static_cast<double>(a.label.size()) + 4 * 25 + 1);
-    if (s.energy_t_end && s.energy_tol > 0)  // one run, not timed, at most tol.max_steps tries
-      add(static_cast<double>(s.adaptive_max_steps) * a.evals_per_step,
+    if (s.energy_t_end && s.energy_tol > 0)  // one run, not timed, over energy_t_end
+      add(std::min(static_cast<double>(s.adaptive_max_steps), tries_at(s.energy_tol) * std::max(1.0, *s.energy_t_end / s.t_end)) * a.evals_per_step,
           fmt::format("{}'s long energy run at tol {} (at most tol.max_steps = {} steps to t = {})", a.label, shortest_decimal(s.energy_tol),
-                      s.adaptive_max_steps, shortest_decimal(*s.energy_t_end)));
+                      s.adaptive_max_steps, shortest_decimal(*s.energy_t_end)),
+          "a larger energy_tol, a shorter energy_t_end, or a smaller tol.max_steps");
   }
   // While a run is measured it keeps its accepted steps for the replay (8 bytes each, at most tol.max_steps).
   if (!s.adaptive.empty()) c.held_bytes += 8.0 * static_cast<double>(s.adaptive_max_steps);

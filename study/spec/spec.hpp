@@ -65,6 +65,8 @@ struct SpecAdaptive {
   /// The method whose fixed-step orders are the pair's (with ID-embedded, its b_hat's): its table's id; for Odeint's
   /// peers our table of the same coefficients ("dopri5" for odeint-dopri5).
   std::string fixed_steps;
+  /// Odeint's peers: our table of the same coefficients, whose step from a step's start observes an output time inside it.
+  std::shared_ptr<const ode::MethodTable> peer_table;
   std::string odeint;                 ///< Odeint's own controlled stepper ("dopri5", "cash-karp54", "fehlberg78"; study/registry/peers.hpp), or ""
   std::string label;                  ///< how results name it: "dopri5 (adaptive)", "dopri5 (adaptive, pi)"
   std::string controller = "odeint";  ///< "odeint" (Odeint's default_error_checker and step adjuster) or "pi"
@@ -76,6 +78,9 @@ struct SpecAdaptive {
   /// error-per-step controller: h ~ tol^(1/(q+1)) over t_end / h steps, each of error h^(p+1)), or the spec's `slope`.
   double expected_slope = 1;
   bool slope_given = false;
+  /// Tries (accepted and rejected) of a pilot run at tol.max, before the study (study/measure/adaptive.hpp,
+  /// adaptive_pilots): the work estimate scales each tolerance's from it; 0: none, each run counted at tol.max_steps.
+  double pilot_tries = 0;
   std::string table;                  ///< where its table is: "file:line"
   std::string source;
 };
@@ -154,6 +159,9 @@ struct Spec {
   std::vector<SpecAdaptive> adaptive;
   std::vector<double> tolerances;
   long adaptive_max_steps = 1000000;
+  /// tol.outputs = "cut": steps cut to land on each output time (Odeint's integrate_times, bit for bit); else "free",
+  /// the default: the controller chooses every step, the output times observed by a step to each from the one before.
+  bool adaptive_cut = false;
 
   double dt(std::size_t i) const { return t_end / static_cast<double>(steps[i]); }
   /// The output times of an adaptive run: t_end j / samples, j = 0 .. samples (the last t_end exactly); steps are cut
@@ -230,6 +238,7 @@ struct CostEstimate {
   double held_bytes = 0;   ///< samples kept until the results are written
   double text_bytes = 0;   ///< its samples.csv (built in memory, and copied once as it is written)
   std::string biggest;
+  std::string advice;      ///< what lowers the biggest part ("" for a fixed-step part: larger steps or a shorter t_end)
   std::size_t runs = 0;    ///< runs at most (auto sweeps: their budget)
 };
 CostEstimate estimate_cost(const Spec& spec);

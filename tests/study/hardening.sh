@@ -112,6 +112,16 @@ spec $'t_end = 1.0\ndt = [1e-4, 5e-5, 2.5e-5]\n'
 expect "a refusal whose biggest part is the wide runs' bound names wide_budget" 2 \
   "about 6.1e\+06 weighted force evaluations, above the limit of 1e\+06; most of it: rk4's runs in wider arithmetic.*a bound, spent only where.*smaller wide_budget \(0: none\)" \
   "$study" run "$tmp/w.toml" --out "$tmp/o2" --no-cache --max-work 1e6
+# Adaptive pairs: their work is estimated from a pilot run at tol.max, not counted at tol.max_steps.  Seven pairs at 13
+# tolerances on Kepler's orbit run in about a second; at tol.max_steps each they would count 7e11 evaluations, above the
+# default limit.  A refusal whose biggest part is a pair's names the knobs that lower it.
+printf 'name = "a"\nproblem = "kepler"\nparams = { e = 0.5 }\nt_end = 10.0\nrepeats = 1\nadaptive = ["dopri5", "cash-karp5", "fehlberg78", "verner65", "bogacki-shampine3", "odeint-dopri5", { id = "dopri5", controller = "pi" }]\ntol = { max = 1e-3, min = 1e-9, per_decade = 2 }\n' > "$tmp/a.toml"
+expect "a study of pairs that runs in a second is not refused for its tol.max_steps bound" 0 "" \
+  "$study" run "$tmp/a.toml" --out "$tmp/oa" --no-cache --no-report
+printf 'name = "b"\nproblem = "kepler"\nparams = { e = 0.5 }\nt_end = 10.0\nrepeats = 1\nadaptive = ["bogacki-shampine3"]\ntol = { max = 1e-3, min = 1e-13, per_decade = 2 }\n' > "$tmp/b.toml"
+expect "a refusal whose biggest part is a pair's runs names tol.min, the tolerances and tol.max_steps" 2 \
+  "most of it: bogacki-shampine3 \(adaptive\)'s 21 tolerances \(about .* tries at tol.min = 1e-13: its pilot run at tol.max took [0-9]+, scaled by \(tol.max / tol\)\^\(1/3\) x 4.*give it a larger tol.min, fewer tolerances \(tol.per_decade\), or a smaller tol.max_steps" \
+  "$study" run "$tmp/b.toml" --out "$tmp/ob" --no-cache --no-report --max-work 1e6
 printf 'name = "e"\nproblem = "kepler"\nintegrators = ["leapfrog"]\nt_end = 1.0\ndt = [0.1]\nenergy_t_end = 1e12\nenergy_dt = 1.0\n' > "$tmp/e.toml"
 expect "energy_t_end = 1e12 is refused by the default limit" 2 "1e\+12 weighted force evaluations.*long energy run" \
   "$study" run "$tmp/e.toml" --out "$tmp/o3" --no-cache

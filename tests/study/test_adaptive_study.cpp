@@ -7,6 +7,7 @@
 #include "tests/study/results_text.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <tuple>
@@ -18,6 +19,7 @@
 #include "study/check/compare.hpp"
 #include "study/engine.hpp"
 #include "study/results/orders.hpp"
+#include "study/measure/adaptive.hpp"
 #include "study/measure/measure.hpp"
 #include "study/problems/all.hpp"
 #include "study/results/write.hpp"
@@ -54,7 +56,11 @@ std::string adaptive_spec_error(const testing::TempDir& dir, const std::string& 
 
 TEST_CASE("a tolerance sweep's runs take Odeint's steps, and their errors are those of Odeint's states against cos t", "[engine][adaptive]") {
   testing::TempDir dir("engine-adaptive");
-  const auto spec = study::load_spec(dir.file("adaptive.toml", adaptive_spec));
+  // Steps cut to land on the output times, as Odeint's integrate_times cuts them (free steps: the next test).
+  std::string cut_spec = adaptive_spec;
+  cut_spec.replace(cut_spec.find("per_decade = 1 }"), 16, "per_decade = 1, outputs = \"cut\" }");
+  const auto spec = study::load_spec(dir.file("adaptive.toml", cut_spec));
+  REQUIRE(spec.adaptive_cut);
   REQUIRE(spec.tolerances == std::vector<double>{1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9});
   REQUIRE(spec.adaptive.size() == 3);
   CHECK(spec.adaptive[2].label == "odeint-dopri5");
@@ -130,6 +136,86 @@ TEST_CASE("a tolerance sweep's runs take Odeint's steps, and their errors are th
   // The same bytes on 2 threads (timings aside).
   const auto two = study::run_studies({spec}, adaptive_options(2));
   CHECK(testing::without_timings(one) == testing::without_timings(two));
+}
+
+TEST_CASE("free steps (the default): the controller's own steps, as Odeint's integrate_adaptive takes them, each output time "
+          "observed by a step to it", "[engine][adaptive]") {
+  testing::TempDir dir("engine-adaptive-free");
+  const auto spec = study::load_spec(dir.file("adaptive.toml", adaptive_spec));
+  REQUIRE_FALSE(spec.adaptive_cut);
+  const auto res = study::run_studies({spec}, adaptive_options(2)).at(0);
+  const study::Harmonic<double> p(study::ParamValues{});
+  const auto times = spec.adaptive_times();
+  namespace oi = boost::numeric::odeint;
+  using Flat = std::array<double, 2>;
+  for (const auto& r : res.adaptive_runs) {
+    if (r.integrator != "dopri5 (adaptive)") continue;
+    INFO("tol " << r.tol);
+    // Odeint's controlled Dormand-Prince through its integrate_adaptive from the same first step: the same counts,
+    // only the last step cut (to end on t_end), and every accepted state, to observe the output times from.
+    long evals = 0;
+    const double dt0 = ode::starting_step(p.initial(), p, 4, r.tol, r.tol, times[1] - times[0], evals);
+    std::vector<std::pair<double, Flat>> accepted{{0.0, Flat{1.0, 0.0}}};
+    reference::odeint::ControlledLimits limits;
+    limits.land = false;
+    limits.on_accept = [&](const double* x, double t) { accepted.push_back({t, Flat{x[0], x[1]}}); };
+    const auto theirs = reference::odeint::run_controlled("dopri5", p, times, dt0, r.tol, r.tol, 0, false, limits);
+    CHECK(r.accepted == theirs.accepted);
+    CHECK(r.rejected == theirs.rejected);
+    CHECK(r.force_evals == static_cast<std::uint64_t>(theirs.evals + evals));  // the steps to the output times not counted
+    CHECK(r.cut <= 1);
+    CHECK(theirs.cut == r.cut);
+    // At each output time: a Dormand-Prince step of Odeint's own stepper to it from the last accepted state before it,
+    // against (cos t, -sin t); at t_end the state the run ended on.
+    REQUIRE(r.sample_error.size() == times.size());
+    for (std::size_t j = 0; j < times.size(); ++j) {
+      std::size_t k = 0;
+      while (k + 1 < accepted.size() && accepted[k + 1].first <= times[j]) ++k;
+      Flat x = accepted[k].second;
+      if (j + 1 < times.size() && times[j] > accepted[k].first) {
+        oi::runge_kutta_dopri5<Flat> stepper;
+        stepper.do_step([](const Flat& y, Flat& d, double) { d[0] = y[1], d[1] = -y[0]; }, x, accepted[k].first, times[j] - accepted[k].first);
+      }
+      CHECK(r.sample_error[j] == Approx(std::max(std::abs(x[0] - std::cos(times[j])) / res.position_scale,
+                                                 std::abs(x[1] + std::sin(times[j])) / res.velocity_scale)).epsilon(0).margin(1e-15));
+    }
+  }
+}
+
+TEST_CASE("an adaptive pair's work is estimated from a pilot run at tol.max, scaled as the controller scales its step", "[engine][adaptive]") {
+  // Kepler e = 0.9 over 20: the estimate of each run's tries is 4 pilot (tol.max / tol)^(1/5) for Dormand-Prince (q = 4),
+  // and must hold every measured run's tries (accepted + rejected), without being a bound of another order: within 16 x.
+  testing::TempDir dir("engine-adaptive-pilot");
+  auto spec = study::load_spec(dir.file("pilot.toml", R"(
+name = "pilot"
+problem = "kepler"
+params = { e = 0.9 }
+t_end = 20.0
+repeats = 1
+adaptive = ["dopri5", { id = "fehlberg78", controller = "pi" }, "odeint-cash-karp54"]
+tol = { max = 1e-4, min = 1e-10, per_decade = 1 }
+)"));
+  const double bound = study::estimate_cost(spec).evaluations;
+  study::engine::adaptive_pilots(spec);
+  for (const auto& a : spec.adaptive) {
+    INFO(a.label);
+    CHECK(a.pilot_tries > 10);
+    CHECK(a.pilot_tries < 2000);
+  }
+  const double estimate = study::estimate_cost(spec).evaluations;
+  CHECK(estimate < bound / 10);  // tol.max_steps = 1e6 a run, before: a thousand times the work
+  CHECK_THAT(study::estimate_cost(spec).biggest, Catch::StartsWith("its reference"));  // the pairs' runs now weigh less
+  const auto res = study::run_studies({spec}, adaptive_options(2)).at(0);
+  for (const auto& r : res.adaptive_runs) {
+    const study::SpecAdaptive* a = nullptr;
+    for (const auto& x : spec.adaptive) a = x.label == r.integrator ? &x : a;
+    const double q = std::min(a->order, a->order_hat);
+    const double estimated = 4 * a->pilot_tries * std::pow(1e-4 / r.tol, 1 / (q + 1));
+    const double tries = static_cast<double>(r.accepted + r.rejected);
+    INFO(r.integrator << " at tol " << r.tol << ": " << tries << " tries, estimated " << estimated);
+    CHECK(tries <= estimated);
+    CHECK(estimated <= 16 * tries);
+  }
 }
 
 TEST_CASE("an adaptive run that stops at tol.max_steps is a result with its cause, and study check says so", "[engine][adaptive]") {
@@ -349,6 +435,20 @@ TEST_CASE("the engine finds a pair's fixed-step orders where the study measured 
   CHECK_FALSE(study::engine::measured_pair_orders(res, a, ids).known());
 }
 
+TEST_CASE("a proportionality interval that straddles its band at round-off says so", "[engine][adaptive]") {
+  // Five tolerances 1e-9 .. 1e-11, errors 1e-3 tol with a wiggle of +/- 30 %, round-off 1e-16: the tightest error, 0.7e-14,
+  // is within 100 x its floor, and the 99 % interval (5 points, residuals of 0.3 in log) straddles 1 +/- 0.2.
+  std::vector<study::ErrorPoint> points;
+  int k = 0;
+  for (double tol = 1e-9; tol > 0.99e-11; tol /= std::sqrt(10.0)) points.push_back({tol, 1e-3 * tol * (k++ % 2 ? 1.3 : 0.7), 1e-16});
+  const auto fit = study::fit_order(points, study::proportionality_options());
+  REQUIRE(fit.determined);
+  const auto v = study::judge_proportionality(fit, 1.0, 0.2);
+  CHECK(v.verdict == "undetermined");
+  CHECK_THAT(v.reason, Catch::Contains("straddles") && Catch::Contains("within 100 x its noise floor 1e-16"));
+  CHECK_THAT(v.action, Catch::Contains("tolerances per decade (tol.per_decade)"));
+}
+
 TEST_CASE("the proportionality window lies over the clean range of a hand-made error curve", "[engine][adaptive]") {
   // Loose tolerances (1e-3 .. 1e-4) where the output times set the steps: the error falls as tol^0.2 only.  Then
   // 3e-6 (tol / 1e-4) with a wiggle of +/- 8 % from one tolerance to the next (where the steps fall against the
@@ -472,6 +572,12 @@ TEST_CASE("study compare judges an adaptive pair: its cost to each accuracy, its
   CHECK(notes[0] == "its coefficients changed (b or b_hat: the table's digest aaaaaaaa -> bbbbbbbb)");
   CHECK(notes[1] == "its controller changed (odeint -> pi)");
   CHECK(notes[2] == "controller parameter beta default -> 0.08");
+  // Results whose runs were cut to land on the output times, against free runs: said, with what it changes.
+  auto cut = adaptive_study(), free = adaptive_study();
+  cut.adaptive_cut = true, free.adaptive_cut = false;
+  const auto moved = check::compare(results_of(cut), results_of(free)).methods.at(0).notes;
+  REQUIRE(moved.size() == 1);
+  CHECK(moved[0] == "its runs' output times changed (tol.outputs cut -> free): the controller now chooses every step");
   // With --time-tolerance, a pair's time per tried step, matched by tolerance: 1.5 ms against 1 ms a run of 100 tries
   // (100 accepted, none rejected) is 1.5 times, its noise 1 % + 1 %: worse beyond 20 %.
   auto timed = adaptive_study(), slower = adaptive_study();
@@ -538,7 +644,7 @@ problem = "harmonic"
 t_end = 5.0
 repeats = 1
 adaptive = ["dopri5"]
-tol = { max = 1e-3, min = 1e-8, per_decade = 1 }
+tol = { max = 1e-3, min = 1e-8, per_decade = 1, outputs = "cut" }
 )"));
   const auto res = study::run_studies({spec}, adaptive_options(2));
   const auto& p = res.at(0).proportionality.at(0);
@@ -553,6 +659,23 @@ tol = { max = 1e-3, min = 1e-8, per_decade = 1 }
   CHECK(doc["studies"][0]["adaptive"]["proportionality"][0]["output_limited"] == p.output_limited);
   study::write_results(dir.path / "out", res, study::Meta{});
   CHECK(report::load(dir.path / "out").studies.at(0).proportionality.at(0).output_limited == static_cast<long>(p.output_limited));
+  // Free steps (the default): the controller chooses every step, none is left out, and the loose tolerances measure it:
+  // slope 1 for Dormand-Prince, none left out.
+  const auto free_spec = study::load_spec(dir.file("free.toml", R"(
+name = "free"
+problem = "harmonic"
+t_end = 5.0
+repeats = 1
+adaptive = ["dopri5"]
+tol = { max = 1e-3, min = 1e-8, per_decade = 1 }
+)"));
+  const auto free = study::run_studies({free_spec}, adaptive_options(2));
+  const auto& f = free.at(0).proportionality.at(0);
+  CHECK(f.output_limited == 0);
+  for (const auto& r : free.at(0).adaptive_runs) CHECK(r.cut <= 1);
+  INFO(f.verdict.reason);
+  CHECK(f.verdict.verdict == "pass");
+  CHECK(f.fit.points == 5);  // the window: four decades up from the tightest, 1e-8 .. 1e-4
 }
 
 TEST_CASE("adaptive runs are cached like fixed-step ones: a re-run gives the same bytes and is timed again, and another tolerance "
