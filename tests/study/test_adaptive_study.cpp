@@ -575,9 +575,9 @@ TEST_CASE("study compare judges an adaptive pair: its cost to each accuracy, its
   // Results whose runs were cut to land on the output times, against free runs: said, with what it changes.
   auto cut = adaptive_study(), free = adaptive_study();
   cut.adaptive_cut = true, free.adaptive_cut = false;
-  const auto moved = check::compare(results_of(cut), results_of(free)).methods.at(0).notes;
-  REQUIRE(moved.size() == 1);
-  CHECK(moved[0] == "its runs' output times changed (tol.outputs cut -> free): the controller now chooses every step");
+  const auto outputs = check::compare(results_of(cut), results_of(free)).methods.at(0).notes;
+  REQUIRE(outputs.size() == 1);
+  CHECK(outputs[0] == "its runs' output times changed (tol.outputs cut -> free): the controller now chooses every step");
   // With --time-tolerance, a pair's time per tried step, matched by tolerance: 1.5 ms against 1 ms a run of 100 tries
   // (100 accepted, none rejected) is 1.5 times, its noise 1 % + 1 %: worse beyond 20 %.
   auto timed = adaptive_study(), slower = adaptive_study();
