@@ -79,6 +79,10 @@ struct FitOptions {
   double max_span = 16;          ///< dt_max / dt_min of a window of more than max_points (4 halvings)
   double slope_ratio = 1.75;     ///< a local slope spans at least this factor in dt (halvings: neighbours)
   std::size_t min_points = 3;
+  /// A tolerance sweep's fit: the window may start above usable points at the small end whose error falls at least as
+  /// fast as the window's (slope to its first point >= the window's - tolerance: a pair doing better there contradicts
+  /// nothing; an error that stops falling does, and is never passed over), and the longest agreeing window wins.
+  bool pass_over_faster = false;
   double confidence = 0.99;      ///< of the Student-t interval
 };
 
@@ -161,7 +165,7 @@ inline OrderFit fit_order(std::vector<ErrorPoint> points, const FitOptions& o = 
   std::vector<std::size_t> starts;
   for (std::size_t i = 0; i < m; ++i) {
     if (usable(points[i])) starts.push_back(i);
-    if (!near_floor(points[i])) break;
+    if (!near_floor(points[i]) && !o.pass_over_faster) break;
   }
   auto run_from = [&](std::size_t s) {
     std::size_t n = 0;
@@ -191,7 +195,8 @@ inline OrderFit fit_order(std::vector<ErrorPoint> points, const FitOptions& o = 
     return n;
   };
   for (std::size_t s : starts) {
-    for (std::size_t n = longest(s); n >= o.min_points && !chosen; --n) {
+    std::optional<Window> here;
+    for (std::size_t n = longest(s); n >= o.min_points && !here; --n) {
       const Window w{s, n};
       if (!fallback) fallback = w;
       const std::vector<double> wx(x.begin() + s, x.begin() + s + n), wy(y.begin() + s, y.begin() + s + n);
@@ -202,9 +207,13 @@ inline OrderFit fit_order(std::vector<ErrorPoint> points, const FitOptions& o = 
       const auto [lo, hi] = std::minmax_element(local.begin(), local.end());
       bool agree = *hi - *lo <= o.tolerance;
       for (double l : local) agree = agree && std::abs(l - slope) <= o.tolerance;
-      if (agree) chosen = w;
+      // Usable points passed over below it, not near the floor, must fall at least as fast towards it.
+      for (std::size_t i = 0; i < s && agree; ++i)
+        if (usable(points[i]) && !near_floor(points[i])) agree = (y[s] - y[i]) / (x[s] - x[i]) >= slope - o.tolerance;
+      if (agree) here = w;
     }
-    if (chosen) break;
+    if (here && (!chosen || here->n > chosen->n)) chosen = here;  // the longest; of equal ones the smallest start
+    if (chosen && !o.pass_over_faster) break;
   }
   if (!chosen && !fallback) {
     fit.reason = run == 0 ? "no usable point" : "only " + std::to_string(run) + " consecutive usable point(s) at the small-dt end";
@@ -533,16 +542,18 @@ inline std::string no_slope_reason(std::size_t tolerances) {
 }
 
 /// The window of a tolerance sweep's fit.  Its local slopes span a decade of tolerance at least: a controller's error
-/// wiggles by some 10 % from one tolerance to the next (where its steps fall against the output times), which over the
-/// half decade between neighbours at 2 a decade is +/- 0.2 in a local slope, the whole band.  The window holds up to
-/// four decades from the tightest usable tolerance up (more points, a narrower interval), and shrinks from its loose
-/// end where the slopes bend there (the output times, or a pre-asymptotic error, set those runs' steps).
+/// wiggles by some 10 % from one tolerance to the next, which over the half decade between neighbours at 2 a decade is
+/// +/- 0.2 in a local slope, the whole band.  A window holds up to four decades (more points, a narrower interval); the
+/// longest whose slopes agree wins, away from a loose end where they bend (a pre-asymptotic error, or output times
+/// that set the steps) and from a tight end that steepens (Fehlberg 7(8) on the pendulum: 1.0 from tol 1e-5 to 1e-10,
+/// 1.29 below), passing over the tight points only where their error falls at least as fast (pass_over_faster).
 inline FitOptions proportionality_options(double tolerance = 0.2) {
   FitOptions o;
   o.tolerance = tolerance;
   o.slope_ratio = 9.5;
   o.max_points = 3;
   o.max_span = 1e4;
+  o.pass_over_faster = true;
   return o;
 }
 

@@ -472,6 +472,20 @@ TEST_CASE("the proportionality window lies over the clean range of a hand-made e
   const auto broken = proportionality_outcome(0, 1.0, 0, 0, wiggly);
   CHECK(broken.status == check::Outcome::fail);
   CHECK(broken.off == "off by 0.50");
+  // A tight end that steepens (slope 1.3 below tol 1e-9, as Fehlberg 7(8) on the pendulum below 1e-10) is passed over:
+  // its error falls faster than the window's.  The longest window whose slopes agree wins over the tail's own (1e-11
+  // .. 1e-9, 5 points): 9 points from 3.162e-10, whose decade slope (to 3.162e-9) is 1 + 0.3 log10(1e-9 / 3.162e-10)
+  // = 1.15, within 0.2 of the rest; from 1e-10 it would be 1.3, and the window stops short of it.
+  double tail = 1.3;
+  const auto bent = [&tail](double t) { return t >= 0.99e-9 ? 3e-6 * (t / 1e-4) : 3e-11 * std::pow(t / 1e-9, tail); };
+  const auto steep = proportionality_outcome(0, 1.0, 0, 0, bent);
+  CHECK(steep.status == check::Outcome::pass);
+  CHECK(steep.window == "tol 3.162e-10..3.162e-06, 9 points");
+  // An error that stops falling there (slope 0.05) is never passed over: the window is the tail's, and it fails.
+  tail = 0.05;
+  const auto flat = proportionality_outcome(0, 1.0, 0, 0, bent);
+  CHECK(flat.status == check::Outcome::fail);
+  CHECK(flat.window == "tol 1e-11..1e-09, 5 points");
 }
 
 namespace {
