@@ -339,9 +339,12 @@ struct AdaptiveLimits {
   /// bit).  false: the controller chooses every step, only the last cut to end on t_end (Odeint's integrate_adaptive),
   /// and an output time inside a step is observed by a step of the pair to it from the step's start, not taken on.
   bool land = true;
-  /// Free runs only: observe the output times inside steps (false: a timed run, whose side steps are not its cost).
-  bool observe_between = true;
 };
+
+/// Whether a free run shows its observer the output times inside its steps (each by a step of the pair to it): only
+/// an observer that asks (`static constexpr bool between = true`), so that a timed run's loop compiles no such step.
+template <class O>
+constexpr bool observes_between = requires { requires std::decay_t<O>::between; };
 
 namespace detail {
 /// integrate_times for a stepper of S stages (0: any), its try inlined into the loop.
@@ -408,16 +411,18 @@ AdaptiveStats integrate_times_s(EmbeddedStepper<P>& stepper, Control& control, t
     ++st.accepted;
     if (cur < dt) ++st.cut;
     else st.h_min = std::min(st.h_min, cur), st.h_max = std::max(st.h_max, cur);  // the controller's steps
-    // A free run's output times inside this step: each observed by a step of the pair from x to it, on a copy of the
-    // stepper (x's force kept: its other stages evaluated, counted apart), the run going on from out.
-    if (!limits.land && limits.observe_between)
-      for (; j + 1 < times.size() && times[j] < out.t; ++j) {
+    bool finite = true;
+    for (std::size_t i = 0; i < D; ++i) finite = finite && std::abs(out.q[i]) < limits.blow_up && std::abs(out.v[i]) < limits.blow_up;
+    // A free run's output times inside this step (one that stays finite): each observed by a step of the pair from x
+    // to it, on a copy of the stepper (x's force kept: its other stages evaluated, counted apart), the run going on from out.
+    if constexpr (observes_between<Observe>)
+      for (; finite && !limits.land && j + 1 < times.size() && times[j] < out.t; ++j) {
         typename P::State at = x;
         const double h = times[j] - x.t;
         if (h > 0) {
           EmbeddedStepper<P> side = stepper;
           Vec sq{}, sv{};
-          side.template try_stages<S>(x, at, h, p, sq, sv);
+          side.template try_stages<0>(x, at, h, p, sq, sv);  // the general stages: no second kernel to compile
           st.side_evals += side.last_evals();
         }
         at.t = times[j];
@@ -427,8 +432,7 @@ AdaptiveStats integrate_times_s(EmbeddedStepper<P>& stepper, Control& control, t
     if (limits.record_steps) st.steps.push_back(cur);
     stepper.accepted(out);
     std::swap(now, next);  // out (its t = x.t + cur) is the state now
-    for (std::size_t i = 0; i < D; ++i)
-      if (!(std::abs(out.q[i]) < limits.blow_up && std::abs(out.v[i]) < limits.blow_up)) return AdaptiveStop::diverged;
+    if (!finite) return AdaptiveStop::diverged;
     st.t_reached = out.t;
     // An observer that asks to see every accepted step (a long energy run's envelope) is shown it.
     if constexpr (requires { observe.accepted(std::as_const(*now)); }) observe.accepted(std::as_const(*now));
@@ -440,20 +444,19 @@ AdaptiveStats integrate_times_s(EmbeddedStepper<P>& stepper, Control& control, t
     return AdaptiveStop::none;
   };
   const auto stop = [&](AdaptiveStop why) { return state = *now, st.stop = why, st; };
-  if (limits.land) {
-    for (; j < times.size(); ++j) {
-      observe_now(j);
-      if (j + 1 == times.size()) break;
-      const double target = times[j + 1];
-      while (target - now->t > eps)
-        if (const AdaptiveStop why = attempt(target); why != AdaptiveStop::none) return stop(why);
+  // One loop and one call of the try (inlined): towards the next output time when landing, else towards t_end.
+  observe_now(j++);
+  while (j < times.size()) {
+    const double target = limits.land ? times[j] : end;
+    if (target - now->t > eps) {
+      if (const AdaptiveStop why = attempt(target); why != AdaptiveStop::none) return stop(why);
+    } else if (limits.land) {
+      observe_now(j++);
+    } else {
+      break;
     }
-  } else {
-    observe_now(j++);
-    while (end - now->t > eps)
-      if (const AdaptiveStop why = attempt(end); why != AdaptiveStop::none) return stop(why);
-    for (; j < times.size(); ++j) observe_now(j);  // t_end (and any time the last step landed on)
   }
+  for (; j < times.size(); ++j) observe_now(j);  // free: t_end (and any time the last step landed on)
   return state = *now, st;
 }
 

@@ -151,23 +151,21 @@ void check_orders(const Study& s, const Options& o, Checks& c) {
 struct PairOrders {
   study::MeasuredOrders orders;
   std::string fixed_ids;
+  std::string slope_basis;  ///< the pair's expected slope's, where not its declared orders
 };
 PairOrders measured_pair_orders(const Study& s, const std::string& pair) {
   PairOrders m;
   std::string id;
+  int declared = 0;
   for (const auto& a : s.adaptive)
-    if (a.label == pair) id = a.fixed_steps;
+    if (a.label == pair) id = a.fixed_steps, m.slope_basis = a.slope_basis, declared = a.order;
   m.fixed_ids = "\"" + id + "\", \"" + id + "-embedded\"";
-  auto settled = [&](const std::string& method, std::string& from) {
-    for (const std::string metric : {"max", "global"})
-      for (const auto& row : s.orders)
-        if (row.integrator == method && row.metric == metric) {
-          from = method;
-          return study::settled_order(error_points(row.sweep));
-        }
-    return static_cast<double>(NAN);
-  };
-  m.orders.p = settled(id, m.orders.p_from), m.orders.p_hat = settled(id + "-embedded", m.orders.p_hat_from);
+  m.orders = study::measure_pair_orders(id, [&](const std::string& method, const std::string& metric) -> std::optional<std::vector<study::ErrorPoint>> {
+    for (const auto& row : s.orders)
+      if (row.integrator == method && row.metric == metric) return error_points(row.sweep);
+    return std::nullopt;
+  });
+  m.orders.declared_p = declared;
   return m;
 }
 
@@ -179,10 +177,10 @@ void check_adaptive(const Study& s, const Options& o, Checks& c) {
     const study::OrderFit fit = study::fit_order(points, study::proportionality_options(o.order_tolerance));
     const PairOrders m = measured_pair_orders(s, p.integrator);
     const study::OrderVerdict v = study::judge_proportionality(fit, p.expected, o.order_tolerance, static_cast<std::size_t>(p.output_limited),
-                                                               m.orders, m.fixed_ids);
+                                                               m.orders, m.fixed_ids, m.slope_basis);
     Outcome& x = c.add(v.verdict == "pass" ? Outcome::pass : v.verdict == "fail" ? Outcome::fail : Outcome::undetermined, p.integrator,
                        "tolerance proportionality");
-    x.expected = fmt::format("slope {:g} +/- {}", p.expected, o.order_tolerance);
+    x.expected = fmt::format("slope {:.3g} +/- {}", p.expected, o.order_tolerance);
     x.observed = fit.determined ? fmt::format("{:.2f} in [{:.2f}, {:.2f}]", fit.order, fit.lo, fit.hi) : "no fit";
     if (fit.determined) x.window = fmt::format("tol {:.4g}..{:.4g}, {} points", fit.dt_min, fit.dt_max, fit.points);
     if (x.status == Outcome::fail) x.off = fmt::format("off by {:.2f}", std::abs(fit.order - p.expected));

@@ -12,6 +12,7 @@
 
 #include "integrators/adaptive.hpp"
 #include "study/common/interrupt.hpp"
+#include "study/common/names.hpp"
 #include "study/measure/measure.hpp"
 #include "study/measure/stepper.hpp"
 #include "study/problems/all.hpp"
@@ -71,10 +72,11 @@ std::string stop_reason(const Spec& spec, const SpecAdaptive& a, const ode::Adap
   }
 }
 
-/// What the counted runs show the driver: the state at each output time, and (for a long run) every accepted step.
-/// One type for both, so that one loop per problem is compiled for them.
+/// What the counted runs show the driver: the state at each output time (inside a free run's steps too), and (for a
+/// long run) every accepted step.  One type for both, so that one loop per problem is compiled for them.
 template <class State>
 struct RunObserver {
+  static constexpr bool between = true;  // the timed runs' observer does not ask: their steps to the times are not their cost
   std::function<void(std::size_t, const State&)> at_time;
   std::function<void(const State&)> on_accept;  ///< empty: not asked
   void operator()(std::size_t j, const State& s) const { at_time(j, s); }
@@ -124,7 +126,6 @@ void time_adaptive(const P& p, const Spec& spec, const SpecAdaptive& a, double t
                    ode::AdaptiveLimits limits, AdaptiveRun& r) {
   InterruptPoll poll;
   limits.record_steps = false;
-  limits.observe_between = false;  // the steps to the output times between the controller's are not its cost
   std::vector<double> seconds;
   ode::EmbeddedStepper<P> timed(*a.choice.table);  // its coefficients read once, as Odeint's are constants
   for (int rep = 0; rep < spec.repeats; ++rep) {
@@ -214,7 +215,7 @@ void adaptive_pilots(Spec& spec) {
   for (SpecAdaptive& a : spec.adaptive) {
     SpecAdaptive pilot = a;  // Odeint's peers: our table of the same coefficients under Odeint's controller takes their steps
     if (!pilot.choice.table) pilot.choice.table = a.peer_table, pilot.controller = "odeint";
-    a.pilot_tries = static_cast<double>(spec.adaptive_max_steps);
+    a.pilot_tries = 0, a.pilot_stop.clear();
     if (!pilot.choice.table) continue;
     with_problem<double>(spec.problem, spec.params, [&](const auto& p) {
       using P = std::decay_t<decltype(p)>;
@@ -226,6 +227,11 @@ void adaptive_pilots(Spec& spec) {
       RunObserver<typename P::State> observe{[](std::size_t, const auto&) {}, {}};
       const ode::AdaptiveStats st = counted_run(Counted<P>(p), pilot, tol, times, dt0, limits, observe);
       if (st.stop == ode::AdaptiveStop::none) a.pilot_tries = static_cast<double>(std::max(1L, st.accepted + st.rejected));
+      else if (st.stop == ode::AdaptiveStop::step_limit)
+        a.pilot_stop = fmt::format("its pilot run at tol.max reached t = {:.6g} of {} in {} tries", st.t_reached, shortest_decimal(spec.t_end),
+                                   limits.max_steps);
+      else
+        a.pilot_stop = fmt::format("its pilot run at tol.max stopped at t = {:.6g}", st.t_reached);
     });
   }
 }

@@ -761,6 +761,7 @@ Results load_document(const nlohmann::json& doc, const fs::path& file, const fs:
           for (const auto& key : p.keys()) d.params[key] = p.at(key).number();
         }
         if (x.has("coefficients")) d.coefficients = x.at("coefficients").text();
+        if (x.has("slope_from")) d.slope_basis = x.at("slope_from").text();
         d.fixed_steps = x.has("fixed_steps") ? x.at("fixed_steps").text() : d.id;  // results before it: the pair's own id
         for (const auto& other : st.adaptive)
           if (other.label == d.label) x.at("label").fail("'" + study::printable(d.label) + "' is listed twice");

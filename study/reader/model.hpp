@@ -120,6 +120,7 @@ struct AdaptiveIntegratorRow {
   std::map<std::string, double> params{};  ///< the controller's parameters as the spec gave them
   std::string coefficients{};              ///< a digest of every coefficient of its table, b_hat too ("": Odeint's own stepper)
   std::string fixed_steps{};               ///< the method whose fixed-step orders are the pair's (with ID-embedded, its b_hat's)
+  std::string slope_basis{};               ///< where expected_slope is not the declared orders': what it is from ("": theirs)
 };
 /// One adaptive run at one tolerance.
 struct AdaptiveRow {

@@ -100,19 +100,13 @@ void fit_orders(StudyResult& res) {
 /// An adaptive pair's orders measured at fixed steps in the same study: its table and ID-embedded (for Odeint's peers,
 /// our table of the same coefficients), each the settled slope of its double points, "max" where measured, else "global".
 MeasuredOrders measured_pair_orders(const StudyResult& res, const SpecAdaptive& a, std::string& fixed_ids) {
-  MeasuredOrders m;
-  const std::string& id = a.fixed_steps;
-  fixed_ids = "\"" + id + "\", \"" + id + "-embedded\"";
-  auto settled = [&](const std::string& method, std::string& from) {
-    for (const std::string metric : {"max", "global"})
-      for (const Order& o : res.orders)
-        if (o.integrator == method && o.metric == metric) {
-          from = method;
-          return settled_order(o.points);
-        }
-    return static_cast<double>(NAN);
-  };
-  m.p = settled(id, m.p_from), m.p_hat = settled(id + "-embedded", m.p_hat_from);
+  fixed_ids = "\"" + a.fixed_steps + "\", \"" + a.fixed_steps + "-embedded\"";
+  MeasuredOrders m = measure_pair_orders(a.fixed_steps, [&](const std::string& method, const std::string& metric) -> std::optional<std::vector<ErrorPoint>> {
+    for (const Order& o : res.orders)
+      if (o.integrator == method && o.metric == metric) return o.points;
+    return std::nullopt;
+  });
+  m.declared_p = a.order;
   return m;
 }
 
@@ -136,7 +130,7 @@ void fit_proportionality(StudyResult& res) {
     p.fit = fit_order(p.points, proportionality_options());
     std::string fixed_ids;
     const MeasuredOrders measured = measured_pair_orders(res, a, fixed_ids);
-    p.verdict = judge_proportionality(p.fit, p.expected, FitOptions{}.tolerance, p.output_limited, measured, fixed_ids);
+    p.verdict = judge_proportionality(p.fit, p.expected, FitOptions{}.tolerance, p.output_limited, measured, fixed_ids, a.slope_basis);
     res.proportionality.push_back(std::move(p));
   }
 }

@@ -134,6 +134,7 @@ Json adaptive_json(const StudyResult& r) {
                                 {"slope_given", x.slope_given}, {"fixed_steps", x.fixed_steps}, {"evals_per_step", x.evals_per_step}, {"table", x.table}, {"source", x.source}});
     // Every coefficient of the pair, b_hat too, as a digest: compare names a changed table (Odeint's own steppers: none).
     if (x.choice.table) a["integrators"].back()["coefficients"] = digest_hex(x.choice.table->identity);
+    if (!x.slope_basis.empty()) a["integrators"].back()["slope_from"] = x.slope_basis;  // a linear problem's orders
   }
   a["runs"] = Json::array();
   for (const AdaptiveRun& x : r.adaptive_runs) {

@@ -630,7 +630,21 @@ void read_adaptive(const Reader& r, Spec& s, const MethodTables& tables, const P
       a.evals_per_step = m->table->evals_per_step;
       a.table = m->origin, a.source = m->table->source;
     }
-    if (!a.slope_given) a.expected_slope = static_cast<double>(a.order) / (std::min(a.order, a.order_hat) + 1);
+    if (!a.slope_given) {
+      // On a linear problem each weight's order is its stability function's where that is higher (Merson's b_hat: 5,
+      // above its 3): the estimate's order, and with it the slope, is what the pair does there.
+      auto on_problem = [&](const std::string& id, int order) {
+        const tables::Method* t = tables.find(id);
+        if (!f.linear || !t || order >= tables::max_checked_order) return order;
+        if (const auto& lin = t->predicted.linear)
+          if (const tables::OrderAnalysis& q = tables::Prediction::of(*lin); q.order > order && q.order < tables::max_checked_order) return q.order;
+        return order;
+      };
+      const int p = on_problem(a.fixed_steps, a.order), q = on_problem(a.fixed_steps + "-embedded", a.order_hat);
+      a.expected_slope = static_cast<double>(p) / (std::min(p, q) + 1);
+      if (p != a.order || q != a.order_hat)
+        a.slope_basis = fmt::format("orders {}({}) on linear problems, its stability functions'", p, q);
+    }
     std::vector<std::string_view> allowed;
     std::string params;
     if (controller) {
@@ -1239,9 +1253,14 @@ CostEstimate estimate_cost(const Spec& s) {
       if (!(a.pilot_tries > 0) || s.tolerances.empty()) return static_cast<double>(s.adaptive_max_steps);
       return std::min(static_cast<double>(s.adaptive_max_steps), margin * a.pilot_tries * std::pow(s.tolerances.front() / tol, 1.0 / (q + 1)));
     };
+    // Beyond the controller's tries, each output time costs a try: a step to it (free: in the counted run and its
+    // replay), or a step cut to land on it (cut: in every run).
+    const double per_time = s.adaptive_cut ? 1 + wide_weight("long double") + s.repeats : 1 + wide_weight("long double");
     double tries = 0;
     for (const double tol : s.tolerances) tries += tries_at(tol);
     const double per_try = a.evals_per_step * (1 + wide_weight("long double") + s.repeats);
+    add(static_cast<double>(s.tolerances.size()) * (s.samples + 1) * per_time * a.evals_per_step,
+        fmt::format("{}'s steps to its {} output times at each tolerance", a.label, s.samples + 1), "fewer output times (samples) or fewer tolerances");
     const std::string knobs = "a larger tol.min, fewer tolerances (tol.per_decade), or a smaller tol.max_steps";
     add(tries * per_try,
         a.pilot_tries > 0
@@ -1249,7 +1268,8 @@ CostEstimate estimate_cost(const Spec& s) {
                           "(tol.max / tol)^(1/{}) x {:g}; each at most tol.max_steps = {})",
                           a.label, s.tolerances.size(), tries_at(s.tolerances.back()), shortest_decimal(s.tolerances.back()), a.pilot_tries, q + 1,
                           margin, s.adaptive_max_steps)
-            : fmt::format("{}'s {} tolerances (at most tol.max_steps = {} steps each)", a.label, s.tolerances.size(), s.adaptive_max_steps),
+            : fmt::format("{}'s {} tolerances (at most tol.max_steps = {} steps each{})", a.label, s.tolerances.size(), s.adaptive_max_steps,
+                          a.pilot_stop.empty() ? "" : ": " + a.pilot_stop),
         knobs);
     c.runs += s.tolerances.size();
     c.held_bytes += static_cast<double>(s.tolerances.size()) * (s.samples + 1) * (16 * dim + 104);

@@ -78,9 +78,11 @@ struct SpecAdaptive {
   /// error-per-step controller: h ~ tol^(1/(q+1)) over t_end / h steps, each of error h^(p+1)), or the spec's `slope`.
   double expected_slope = 1;
   bool slope_given = false;
+  std::string slope_basis;  ///< where the expected slope is not the declared orders': what it is from (a linear problem's orders)
   /// Tries (accepted and rejected) of a pilot run at tol.max, before the study (study/measure/adaptive.hpp,
   /// adaptive_pilots): the work estimate scales each tolerance's from it; 0: none, each run counted at tol.max_steps.
   double pilot_tries = 0;
+  std::string pilot_stop;  ///< why a pilot that ran did not reach t_end (its tries then say nothing), or ""
   std::string table;                  ///< where its table is: "file:line"
   std::string source;
 };

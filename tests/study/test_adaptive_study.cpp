@@ -216,6 +216,19 @@ tol = { max = 1e-4, min = 1e-10, per_decade = 1 }
     CHECK(tries <= estimated);
     CHECK(estimated <= 16 * tries);
   }
+  // A pilot that cannot reach t_end within its tries (tol.max_steps = 20: Kepler e = 0.9 takes about 100 at 1e-4)
+  // says where it stopped, and the estimate counts tol.max_steps a run, not its tries.
+  auto capped = study::load_spec(dir.file("capped.toml", R"(
+name = "capped"
+problem = "kepler"
+params = { e = 0.9 }
+t_end = 20.0
+adaptive = ["dopri5"]
+tol = { max = 1e-4, min = 1e-6, per_decade = 1, max_steps = 20 }
+)"));
+  study::engine::adaptive_pilots(capped);
+  CHECK(capped.adaptive[0].pilot_tries == 0);
+  CHECK_THAT(capped.adaptive[0].pilot_stop, Catch::StartsWith("its pilot run at tol.max reached t = ") && Catch::EndsWith(" of 20 in 20 tries"));
 }
 
 TEST_CASE("an adaptive run that stops at tol.max_steps is a result with its cause, and study check says so", "[engine][adaptive]") {
@@ -433,6 +446,117 @@ TEST_CASE("the engine finds a pair's fixed-step orders where the study measured 
   CHECK(ids == "\"dopri5\", \"dopri5-embedded\"");
   a.fixed_steps = "cash-karp5";  // not measured here
   CHECK_FALSE(study::engine::measured_pair_orders(res, a, ids).known());
+}
+
+TEST_CASE("a pair's measured orders fall back from the largest error to the error at t_end, and say when nothing settled",
+          "[engine][adaptive]") {
+  // The largest error of cash-karp5 scatters (dt^5 times 1, 3, 0.3 in turn: neighbours' slopes 5 + log2 3 = 6.58, 1.68,
+  // 6.74, ...), its error at t_end is dt^5 exactly: 5 from "global".  Its embedded weights' largest error scatters and
+  // they have no "global" row: run, not settled.
+  study::StudyResult res;
+  study::SpecAdaptive a;
+  a.choice.id = "cash-karp5", a.fixed_steps = "cash-karp5";
+  const double wiggle[] = {1, 3, 0.3};
+  for (const auto& [method, metric, scatter] : {std::tuple<std::string, std::string, bool>{"cash-karp5", "max", true},
+                                                {"cash-karp5", "global", false}, {"cash-karp5-embedded", "max", true}}) {
+    study::Order o;
+    o.integrator = method, o.metric = metric;
+    int k = 0;
+    for (double dt = 0.1; dt > 0.1 / 100; dt /= 2) o.points.push_back({dt, std::pow(dt, 5) * (scatter ? wiggle[k++ % 3] : 1.0), 1e-16});
+    res.orders.push_back(o);
+  }
+  std::string ids;
+  const study::MeasuredOrders m = study::engine::measured_pair_orders(res, a, ids);
+  CHECK(m.p == Approx(5).epsilon(1e-12));
+  CHECK(m.p_from == "cash-karp5");
+  CHECK(std::isnan(m.p_hat));
+  CHECK(m.p_hat_from == "cash-karp5-embedded");
+  // A slope above the band with that: undetermined, naming the sweep that did not settle (not "none measured").
+  std::vector<study::ErrorPoint> points;
+  for (double tol = 1e-3; tol > 0.99e-9; tol /= std::sqrt(10.0)) points.push_back({tol, 0.3 * std::pow(tol, 1.6), 1e-16});
+  const auto v = study::judge_proportionality(study::fit_order(points, study::proportionality_options()), 1.0, 0.2, 0, m, ids);
+  CHECK(v.verdict == "undetermined");
+  CHECK_THAT(v.reason, Catch::Contains("its fixed-step sweeps ran here (cash-karp5, cash-karp5-embedded), but cash-karp5-embedded's "
+                                       "order did not settle"));
+}
+
+TEST_CASE("a proportionality window above a tight end that falls faster is not asymptotic, so it may pass but never fail",
+          "[engine][adaptive]") {
+  // As Owren-Zennaro 5(4) on Kepler e = 0.6: a shoulder from tol 1e-3 to 3.162e-6 where the error falls as tol^0.6
+  // (6 points, their decade slopes 0.6), then slope 1 down to 1e-11 with a wiggle of 1, 1.8, 0.55 (decade slopes 0.74,
+  // 0.74, 1.52, ...: no window of more than 3 points agrees there).  The longest agreeing window is the shoulder;
+  // from the tightest point (1e-11, the 11th of the wiggle: x 1.8) to it the error falls at slope
+  // 1 - log10(1.8) / 5.5 = 0.95 (5.5 decades), faster than 0.6 + 0.2: not a failure.
+  int k = 0;
+  const double wiggle[] = {1, 1.8, 0.55};
+  const auto shoulder = [&](double tol) {
+    if (tol > 3.1e-6) return 5e-6 * std::pow(tol / 3.16227766017e-6, 0.6);
+    return 5e-6 * (tol / 3.16227766017e-6) * wiggle[k++ % 3];
+  };
+  const auto o = proportionality_outcome(0, 1.0, 0, 0, shoulder);
+  CHECK(o.status == check::Outcome::undetermined);
+  CHECK(o.window == "tol 3.162e-06..0.001, 6 points");
+  CHECK_THAT(o.observed, Catch::StartsWith("0.60 in [0.60, 0.60]"));
+  CHECK_THAT(o.off, Catch::Contains("is not its asymptotic range: the error falls faster below it (0.95 from tol 1e-11 to the window)"));
+}
+
+TEST_CASE("a narrow proportionality interval across the band's edge says so, not that it is too wide", "[engine][adaptive]") {
+  // Slope 1.2 exactly with a wiggle of +/- 3 % between neighbours: 9 points, 99 % half-width about 0.013, across 1.2.
+  int k = 0;
+  const auto edge = [&k](double tol) { return 0.3 * std::pow(tol, 1.2) * (k++ % 2 ? 0.97 : 1.03); };
+  const auto o = proportionality_outcome(0, 1.0, 0, 0, edge);
+  CHECK(o.status == check::Outcome::undetermined);
+  CHECK_THAT(o.observed, Catch::StartsWith("1.20 in [1.1"));
+  CHECK_THAT(o.off, Catch::Contains("a narrow interval across the band's upper edge 1.2, where the slope sits"));
+}
+
+TEST_CASE("across the declared band's upper edge, a slope the measured orders explain passes", "[engine][adaptive]") {
+  // Slope 1.21 with a wiggle of +/- 3 % between neighbours: a 99 % interval of about +/- 0.013 across 1 +/- 0.2's edge
+  // 1.2.  With orders 6 and 4 measured at fixed steps (a b super-convergent here) the pair's slope is 6 / (4 + 1) = 1.2:
+  // within 1.2 +/- 0.2, a pass that names them; with 5 and 4 measured, 1.0: undetermined, as with none.
+  int k = 0;
+  const auto edge = [&k](double tol) { return 0.3 * std::pow(tol, 1.21) * (k++ % 2 ? 0.97 : 1.03); };
+  const auto kind = proportionality_outcome(0, 1.0, 6, 4, edge);
+  CHECK(kind.status == check::Outcome::pass);
+  CHECK_THAT(kind.observed, Catch::StartsWith("1.21 in ["));
+  k = 0;
+  const auto plain = proportionality_outcome(0, 1.0, 5, 4, edge);
+  CHECK(plain.status == check::Outcome::undetermined);
+  CHECK_THAT(plain.off, Catch::Contains("across the band's upper edge 1.2"));
+  // Slope 1.6 with b measured at 5.5, above its declared 5 (a small leading term), and b_hat at 4: 5.5 / 5 = 1.1 does not
+  // explain it, but at the controller's larger steps b's error may fall faster still: undetermined, not a failure.
+  // With b at its declared 5 (1.0), the same slope fails.
+  const auto above = proportionality_outcome(1.6, 1.0, 5.5, 4);
+  CHECK(above.status == check::Outcome::undetermined);
+  CHECK_THAT(above.off, Catch::Contains("but pair's fixed-step order is above its declared 5"));
+  CHECK(proportionality_outcome(1.6, 1.0, 5, 4).status == check::Outcome::fail);
+}
+
+TEST_CASE("on a linear problem a pair's expected slope takes its weights' orders there, where Merson's b_hat is of order 5", "[engine][adaptive]") {
+  // Merson 4(3): its b_hat is of order 5 on linear problems (HNW I, §II.4, "Merson's method"), its b of order 4 there
+  // too (R(z) = 1 + z + ... + z^4/24 + z^5/144), so the estimate is of order 4 and the slope 4 / (4 + 1) = 0.8 on the
+  // harmonic oscillator; on Kepler's problem the declared 4 / (3 + 1) = 1.
+  testing::TempDir dir("engine-adaptive-linear");
+  const std::string table = R"(
+[methods.merson43]
+kind = "runge-kutta"
+a = [[], ["1/3"], ["1/6", "1/6"], ["1/8", "0", "3/8"], ["1/2", "0", "-3/2", "2"]]
+b = ["1/6", "0", "0", "2/3", "1/6"]
+order = 4
+b_hat = ["1/10", "0", "3/10", "2/5", "1/5"]
+order_hat = 3
+source = "Merson (1957); HNW I, Table II.4.2"
+)";
+  for (const auto& [problem, slope, basis] : {std::tuple<std::string, double, std::string>{"harmonic", 0.8, "orders 4(5) on linear problems"},
+                                              {"kepler", 1.0, ""}}) {
+    INFO(problem);
+    const auto spec = study::load_spec(dir.file(problem + ".toml", "name = \"m\"\nproblem = \"" + problem + "\"\nt_end = 10.0\n" +
+                                                                       "adaptive = [\"merson43\"]\ntol = { max = 1e-3, min = 1e-6, per_decade = 1 }\n" + table));
+    REQUIRE(spec.adaptive.size() == 1);
+    CHECK(spec.adaptive[0].expected_slope == Approx(slope).epsilon(1e-15));
+    if (basis.empty()) CHECK(spec.adaptive[0].slope_basis.empty());
+    else CHECK_THAT(spec.adaptive[0].slope_basis, Catch::StartsWith(basis));
+  }
 }
 
 TEST_CASE("a proportionality interval that straddles its band at round-off says so", "[engine][adaptive]") {
